@@ -1,0 +1,30 @@
+/**
+ * Root vitest config: one project per test environment. `npm run test:unit`,
+ * `test:workerd` and `test:e2e` pick projects by name (see package.json).
+ */
+import { existsSync } from "node:fs";
+import { defineConfig } from "vitest/config";
+
+/** Every project config; one that another component has not written yet is skipped. */
+const projectConfigs = [
+  "vfs/vitest.config.ts",
+  "vfs/vitest.workerd.config.ts",
+  "worker/vitest.config.ts",
+  "test/e2e/vitest.config.ts",
+];
+
+export default defineConfig({
+  test: {
+    projects: [
+      ...projectConfigs.filter((path) => existsSync(new URL(path, import.meta.url))),
+      {
+        test: {
+          name: "scripts",
+          root: "scripts",
+          environment: "node",
+          include: ["**/*.test.ts"],
+        },
+      },
+    ],
+  },
+});
