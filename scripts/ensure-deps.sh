@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the repo needs and is missing: Debian packages from APT_PACKAGES (apt-get
+# update runs once, only if one is missing) and node_modules (npm ci when absent or older
+# than package-lock.json). Safe to run repeatedly; does nothing when all is in place.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages the build or tests need (none yet; computerd will add fuse3, bubblewrap...).
+APT_PACKAGES=()
+
+missing=()
+for pkg in ${APT_PACKAGES[@]+"${APT_PACKAGES[@]}"}; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if ((${#missing[@]} > 0)); then
+  echo "ensure-deps: installing ${missing[*]}"
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# npm writes node_modules/.package-lock.json after every install; older than the lock = stale.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "ensure-deps: npm ci"
+  npm ci --no-audit --no-fund
+fi
