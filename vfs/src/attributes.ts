@@ -1,0 +1,102 @@
+/**
+ * Reading and changing attributes: stat, lstat, readdir, readlink, realpath,
+ * chmod, chown, utimes.
+ */
+import type { Context } from "./context.ts";
+import { FsError } from "./errors.ts";
+import { locate, resolveExisting } from "./resolve.ts";
+import { toStat } from "./store.ts";
+import { resolveTime } from "./time.ts";
+import type { DirEntry, ReaddirOptions, ReaddirPage, Stat, TimeArg } from "./types.ts";
+
+export function stat(ctx: Context, path: string, follow: boolean): Stat {
+  return toStat(resolveExisting(ctx, path, follow ? "stat" : "lstat", follow).node);
+}
+
+/** True when `path` resolves (following symlinks); never throws for a missing or invalid path. */
+export function exists(ctx: Context, path: string): boolean {
+  try {
+    return locate(ctx, path, "access", true).node !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** One page of a directory, sorted by name. */
+export function readdir(ctx: Context, path: string, options: ReaddirOptions = {}): ReaddirPage {
+  const loc = resolveExisting(ctx, path, "scandir", true);
+  if (loc.node.type !== "dir") throw new FsError("ENOTDIR", "scandir", path);
+  const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isInteger(limit) || limit < 1) throw new FsError("EINVAL", "scandir", path, "invalid limit");
+  // Ask for one more than the page to learn whether another page follows.
+  const rows = ctx.store.entriesWithNodes(loc.node.ino, options.after, Math.min(limit, 1 << 30) + 1);
+  const more = rows.length > limit;
+  const entries: DirEntry[] = rows.slice(0, limit).map((row) => ({
+    name: row.name,
+    type: row.type,
+    ino: row.ino,
+    size: row.size,
+    mode: row.mode,
+    mtime: { sec: row.mtime_s, nsec: row.mtime_ns },
+  }));
+  const last = entries[entries.length - 1];
+  return more && last ? { entries, next: last.name } : { entries };
+}
+
+export function readlink(ctx: Context, path: string): string {
+  const loc = resolveExisting(ctx, path, "readlink", false);
+  if (loc.node.type !== "symlink") throw new FsError("EINVAL", "readlink", path, "not a symbolic link");
+  return loc.node.target ?? "";
+}
+
+export function realpath(ctx: Context, path: string): string {
+  return resolveExisting(ctx, path, "realpath", true).path;
+}
+
+export function chmod(ctx: Context, path: string, mode: number): void {
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FsError("EINVAL", "chmod", path, "invalid mode");
+  ctx.mutate(() => {
+    const loc = resolveExisting(ctx, path, "chmod", true);
+    const now = ctx.clock();
+    ctx.store.updateNode(loc.node.ino, { mode, ctime_s: now.sec, ctime_ns: now.nsec });
+    ctx.changed(loc.path);
+  });
+}
+
+/** chown/lchown; -1 leaves an id unchanged. Clears setuid/setgid on non-directories, as Linux does. */
+export function chown(ctx: Context, path: string, uid: number, gid: number, follow = true): void {
+  for (const id of [uid, gid]) {
+    if (!Number.isInteger(id) || id < -1 || id > 0xffffffff) throw new FsError("EINVAL", "chown", path, "invalid id");
+  }
+  ctx.mutate(() => {
+    const loc = resolveExisting(ctx, path, "chown", follow);
+    const node = loc.node;
+    const now = ctx.clock();
+    const mode = node.type === "dir" ? node.mode : node.mode & ~0o6000;
+    ctx.store.updateNode(node.ino, {
+      uid: uid === -1 ? node.uid : uid,
+      gid: gid === -1 ? node.gid : gid,
+      mode,
+      ctime_s: now.sec,
+      ctime_ns: now.nsec,
+    });
+    ctx.changed(loc.path);
+  });
+}
+
+/** utimes/utimensat: set access and modification times; ctime becomes now. */
+export function utimes(ctx: Context, path: string, atime: TimeArg, mtime: TimeArg, follow = true): void {
+  ctx.mutate(() => {
+    const loc = resolveExisting(ctx, path, "utimes", follow);
+    const now = ctx.clock();
+    const a = resolveTime(atime, now, path);
+    const m = resolveTime(mtime, now, path);
+    ctx.store.updateNode(loc.node.ino, {
+      ...(a ? { atime_s: a.sec, atime_ns: a.nsec } : {}),
+      ...(m ? { mtime_s: m.sec, mtime_ns: m.nsec } : {}),
+      ctime_s: now.sec,
+      ctime_ns: now.nsec,
+    });
+    ctx.changed(loc.path);
+  });
+}

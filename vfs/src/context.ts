@@ -1,0 +1,117 @@
+/**
+ * The per-database context every operation runs in: the store, the injected
+ * seams (clock, sha-256) and the current operation's revision. `mutate()` makes
+ * one operation one transaction with one revision.
+ */
+import { FsError } from "./errors.ts";
+import { type NodeRow, Store } from "./store.ts";
+import { fromMs } from "./time.ts";
+import type { Timespec } from "./types.ts";
+
+/** The seams a host injects; the vfs core imports neither `node:*` nor `cloudflare:*`. */
+export interface VfsOptions {
+  /** Hex sha-256 of the bytes (node:crypto in node and in workerd with nodejs_compat). */
+  sha256(data: Uint8Array): string;
+  /** Milliseconds since the epoch; defaults to Date.now. */
+  now?(): number;
+  /** Owner of files created without an explicit owner (default root: 0/0). */
+  owner?: { uid: number; gid: number };
+}
+
+/** Shared state of one open vfs. */
+export class Context {
+  readonly store: Store;
+  readonly sha256: (data: Uint8Array) => string;
+  readonly nowMs: () => number;
+  readonly owner: { uid: number; gid: number };
+  private depth = 0;
+  private opRev: number | undefined;
+  private lastClock: Timespec = { sec: 0, nsec: 0 };
+
+  constructor(store: Store, options: VfsOptions) {
+    this.store = store;
+    this.sha256 = options.sha256;
+    this.nowMs = options.now ?? Date.now;
+    this.owner = options.owner ?? { uid: 0, gid: 0 };
+  }
+
+  /** The current time; strictly increasing within this process so mtime changes with every write. */
+  clock(): Timespec {
+    const now = fromMs(this.nowMs());
+    const last = this.lastClock;
+    if (now.sec < last.sec || (now.sec === last.sec && now.nsec <= last.nsec)) {
+      const nsec = last.nsec + 1;
+      this.lastClock = nsec > 999_999_999 ? { sec: last.sec + 1, nsec: 0 } : { sec: last.sec, nsec };
+    } else {
+      this.lastClock = now;
+    }
+    return this.lastClock;
+  }
+
+  /** Runs one operation atomically; the first change it records assigns it a new revision. */
+  mutate<T>(fn: () => T): T {
+    return this.store.sql.transaction(() => {
+      this.depth++;
+      try {
+        return fn();
+      } finally {
+        this.depth--;
+        if (this.depth === 0) this.opRev = undefined;
+      }
+    });
+  }
+
+  /** The revision of the running operation (assigned on first use). */
+  rev(): number {
+    if (this.opRev === undefined) this.opRev = this.store.addMeta("rev", 1);
+    return this.opRev;
+  }
+
+  /** The last committed revision. */
+  currentRev(): number {
+    return this.store.metaValue("rev") ?? 0;
+  }
+
+  /** Records that `path` now exists with new state. */
+  changed(path: string): void {
+    this.store.recordChange(path, this.rev(), false);
+  }
+
+  /** Records that `path` no longer exists. */
+  deleted(path: string): void {
+    this.store.recordChange(path, this.rev(), true);
+  }
+
+  /** Adjusts used bytes by `delta`, failing with ENOSPC when growth passes the quota. */
+  charge(delta: number, syscall: string, path: string): void {
+    if (delta === 0) return;
+    const used = this.store.addMeta("used", delta);
+    if (delta > 0) {
+      const quota = this.store.metaValue("quota");
+      if (quota !== undefined && used > quota) throw new FsError("ENOSPC", syscall, path);
+    }
+  }
+
+  /** A fresh inode row with default owner and `now` for all times. */
+  newNode(type: NodeRow["type"], mode: number, extra: Partial<NodeRow> = {}): Omit<NodeRow, "ino"> {
+    const now = this.clock();
+    return {
+      type,
+      mode,
+      uid: this.owner.uid,
+      gid: this.owner.gid,
+      nlink: type === "dir" ? 2 : 1,
+      size: 0,
+      rdev: 0,
+      allocated: 0,
+      target: null,
+      atime_s: now.sec,
+      atime_ns: now.nsec,
+      mtime_s: now.sec,
+      mtime_ns: now.nsec,
+      ctime_s: now.sec,
+      ctime_ns: now.nsec,
+      ...extra,
+    };
+  }
+}

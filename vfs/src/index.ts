@@ -1,0 +1,37 @@
+/**
+ * @computer/vfs: the filesystem engine of a computer. Runs unchanged on a Durable
+ * Object's SQLite (durableObjectSql) and on node:sqlite (nodeSqlite, from ./node.ts).
+ */
+export type { VfsOptions } from "./context.ts";
+export { FS_ERROR_CODES, FsError, type FsErrorCode, isFsError, toFsError } from "./errors.ts";
+export { GC_WINDOW_MS, type GcResult } from "./gc.ts";
+export { CHUNK_SIZE, NAME_MAX, PATH_MAX, SYMLOOP_MAX, WORKSPACE } from "./limits.ts";
+export { byteLength, childPath, joinPath, normalizePath, splitPath } from "./paths.ts";
+export { SCHEMA_VERSION } from "./schema.ts";
+export { globToRegExp } from "./search.ts";
+export { durableObjectSql, type DurableObjectStorageLike, type SqlLike, type SqlRow, type SqlValue } from "./sql.ts";
+export type { ByteSource } from "./streams.ts";
+export { fromMs, toIso, toMs } from "./time.ts";
+export type { TreePage, TreeRecord } from "./transfer.ts";
+export type {
+  Change,
+  ChangesPage,
+  CheckpointInfo,
+  DirEntry,
+  DiskUsage,
+  FileType,
+  GrepMatch,
+  GrepOptions,
+  MkdirOptions,
+  ReaddirOptions,
+  ReaddirPage,
+  ReadOptions,
+  RmOptions,
+  Stat,
+  TimeArg,
+  Timespec,
+  Usage,
+  WriteOptions,
+} from "./types.ts";
+export { openVfs, Vfs } from "./vfs.ts";
+export type { XattrFlags } from "./xattrs.ts";

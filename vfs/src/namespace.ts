@@ -1,0 +1,228 @@
+/**
+ * Operations on names: mkdir, rmdir, unlink, rm, rename, link, symlink, mknod.
+ * Each runs as one transaction and records every path it changes.
+ */
+import type { Context } from "./context.ts";
+import { FsError } from "./errors.ts";
+import { PATH_MAX, ROOT_INO } from "./limits.ts";
+import { byteLength, checkName, isWithin, splitPath } from "./paths.ts";
+import { locate, resolveExisting } from "./resolve.ts";
+import type { NodeRow } from "./store.ts";
+import { deleteDescendants, descendants, dropLink } from "./subtree.ts";
+import type { FileType, MkdirOptions, RmOptions } from "./types.ts";
+
+/** Adds a directory entry and bumps the parent's mtime/ctime (and nlink for a subdirectory). */
+export function addChild(ctx: Context, parent: number, name: string, ino: number, isDir: boolean): void {
+  ctx.store.addEntry(parent, name, ino);
+  touchParent(ctx, parent, isDir ? 1 : 0);
+}
+
+/** Removes a directory entry and bumps the parent's mtime/ctime (and nlink for a subdirectory). */
+function removeChild(ctx: Context, parent: number, name: string, isDir: boolean): void {
+  ctx.store.removeEntry(parent, name);
+  touchParent(ctx, parent, isDir ? -1 : 0);
+}
+
+function touchParent(ctx: Context, parent: number, nlinkDelta: number): void {
+  const now = ctx.clock();
+  if (nlinkDelta !== 0) {
+    ctx.store.sql.exec(
+      "UPDATE nodes SET nlink = nlink + ?, mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? WHERE ino = ?",
+      nlinkDelta,
+      now.sec,
+      now.nsec,
+      now.sec,
+      now.nsec,
+      parent,
+    );
+  } else {
+    ctx.store.touch(parent, now, true);
+  }
+}
+
+function checkMode(mode: number, syscall: string, path: string): number {
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
+    throw new FsError("EINVAL", syscall, path, `invalid mode ${mode}`);
+  }
+  return mode;
+}
+
+/** Creates a directory; with `recursive`, creates missing parents and accepts an existing directory. */
+export function mkdir(ctx: Context, path: string, options: MkdirOptions = {}): void {
+  const mode = checkMode(options.mode ?? 0o755, "mkdir", path);
+  ctx.mutate(() => {
+    if (!options.recursive) {
+      const loc = locate(ctx, path, "mkdir", false);
+      if (loc.node) throw new FsError("EEXIST", "mkdir", path);
+      checkName(loc.name, "mkdir", path);
+      const ino = ctx.store.insertNode(ctx.newNode("dir", mode));
+      addChild(ctx, loc.parent, loc.name, ino, true);
+      ctx.changed(loc.path);
+      return;
+    }
+    mkdirp(ctx, path, mode);
+  });
+}
+
+/** mkdir -p: creates each missing directory of `path`. Returns the inode of the last one. */
+export function mkdirp(ctx: Context, path: string, mode = 0o755): number {
+  let loc: ReturnType<typeof locate> | undefined;
+  try {
+    loc = locate(ctx, path, "mkdir", true);
+  } catch (err) {
+    if (!(err instanceof FsError && err.code === "ENOENT")) throw err;
+  }
+  if (loc?.node) {
+    if (loc.node.type !== "dir") throw new FsError("EEXIST", "mkdir", path);
+    return loc.node.ino;
+  }
+  return createMissing(ctx, path, mode);
+}
+
+function createMissing(ctx: Context, path: string, mode: number): number {
+  // Walk from the root creating what is missing; locate() throws ENOENT for a missing middle.
+  const parts = splitPath(path, "mkdir");
+  let prefix = "";
+  let ino = ROOT_INO;
+  for (const part of parts) {
+    prefix = `${prefix}/${part}`;
+    const loc = locate(ctx, prefix, "mkdir", true);
+    if (loc.node) {
+      if (loc.node.type !== "dir") throw new FsError("ENOTDIR", "mkdir", path);
+      ino = loc.node.ino;
+      continue;
+    }
+    checkName(loc.name, "mkdir", path);
+    ino = ctx.store.insertNode(ctx.newNode("dir", mode));
+    addChild(ctx, loc.parent, loc.name, ino, true);
+    ctx.changed(loc.path);
+  }
+  return ino;
+}
+
+/** Removes an empty directory. */
+export function rmdir(ctx: Context, path: string): void {
+  ctx.mutate(() => {
+    const loc = resolveExisting(ctx, path, "rmdir", false);
+    if (loc.node.type !== "dir") throw new FsError("ENOTDIR", "rmdir", path);
+    if (loc.node.ino === ROOT_INO) throw new FsError("EBUSY", "rmdir", path);
+    if (ctx.store.hasEntries(loc.node.ino)) throw new FsError("ENOTEMPTY", "rmdir", path);
+    removeChild(ctx, loc.parent, loc.name, true);
+    ctx.store.deleteNode(loc.node.ino);
+    ctx.deleted(loc.path);
+  });
+}
+
+/** Removes a name that is not a directory. */
+export function unlink(ctx: Context, path: string): void {
+  ctx.mutate(() => {
+    const loc = resolveExisting(ctx, path, "unlink", false);
+    if (loc.node.type === "dir") throw new FsError("EISDIR", "unlink", path);
+    removeChild(ctx, loc.parent, loc.name, false);
+    ctx.charge(-dropLink(ctx, loc.node.ino), "unlink", path);
+    ctx.deleted(loc.path);
+  });
+}
+
+/** rm: files, and with `recursive` whole trees; `force` ignores a missing path. */
+export function rm(ctx: Context, path: string, options: RmOptions = {}): void {
+  ctx.mutate(() => {
+    const loc = locate(ctx, path, "rm", false);
+    if (!loc.node) {
+      if (options.force) return;
+      throw new FsError("ENOENT", "rm", path);
+    }
+    if (loc.node.type !== "dir") {
+      unlink(ctx, path);
+      return;
+    }
+    if (!options.recursive) throw new FsError("EISDIR", "rm", path, "is a directory (use recursive)");
+    if (loc.node.ino === ROOT_INO) throw new FsError("EBUSY", "rm", path);
+    const freed = deleteDescendants(ctx, loc.node.ino, loc.path);
+    removeChild(ctx, loc.parent, loc.name, true);
+    ctx.store.deleteNode(loc.node.ino);
+    ctx.charge(-freed, "rm", path);
+    ctx.deleted(loc.path);
+  });
+}
+
+/** POSIX rename: atomic, replaces a file or an empty directory of the same kind. */
+export function rename(ctx: Context, from: string, to: string): void {
+  ctx.mutate(() => {
+    const src = resolveExisting(ctx, from, "rename", false);
+    const dst = locate(ctx, to, "rename", false);
+    if (src.node.ino === ROOT_INO || dst.path === "/") throw new FsError("EBUSY", "rename", from);
+    const srcIsDir = src.node.type === "dir";
+    if (srcIsDir && isWithin(dst.path, src.path) && dst.path !== src.path) {
+      throw new FsError("EINVAL", "rename", from, "cannot move a directory into itself");
+    }
+    checkName(dst.name, "rename", to);
+    let freed = 0;
+    if (dst.node) {
+      if (dst.node.ino === src.node.ino) return;
+      const dstIsDir = dst.node.type === "dir";
+      if (srcIsDir && !dstIsDir) throw new FsError("ENOTDIR", "rename", to);
+      if (!srcIsDir && dstIsDir) throw new FsError("EISDIR", "rename", to);
+      if (dstIsDir && ctx.store.hasEntries(dst.node.ino)) throw new FsError("ENOTEMPTY", "rename", to);
+      removeChild(ctx, dst.parent, dst.name, dstIsDir);
+      freed = dropLink(ctx, dst.node.ino);
+    }
+    const moved = srcIsDir ? [...descendants(ctx, src.node.ino, src.path)] : [];
+    removeChild(ctx, src.parent, src.name, srcIsDir);
+    addChild(ctx, dst.parent, dst.name, src.node.ino, srcIsDir);
+    ctx.store.touch(src.node.ino, ctx.clock(), false);
+    ctx.charge(-freed, "rename", to);
+    ctx.deleted(src.path);
+    for (const d of moved) ctx.deleted(d.path);
+    ctx.changed(dst.path);
+    for (const d of moved) ctx.changed(dst.path + d.path.slice(src.path.length));
+  });
+}
+
+/** Creates a hard link `newPath` to the existing non-directory `existing`. */
+export function link(ctx: Context, existing: string, newPath: string): void {
+  ctx.mutate(() => {
+    const src = resolveExisting(ctx, existing, "link", false);
+    if (src.node.type === "dir") throw new FsError("EPERM", "link", existing);
+    const dst = locate(ctx, newPath, "link", false);
+    if (dst.node) throw new FsError("EEXIST", "link", newPath);
+    checkName(dst.name, "link", newPath);
+    addChild(ctx, dst.parent, dst.name, src.node.ino, false);
+    const now = ctx.clock();
+    ctx.store.updateNode(src.node.ino, { nlink: src.node.nlink + 1, ctime_s: now.sec, ctime_ns: now.nsec });
+    ctx.changed(src.path);
+    ctx.changed(dst.path);
+  });
+}
+
+/** Creates a symbolic link at `path` pointing to `target` (stored verbatim). */
+export function symlink(ctx: Context, target: string, path: string): void {
+  if (typeof target !== "string" || target === "" || target.includes("\0")) {
+    throw new FsError("EINVAL", "symlink", path, "invalid symlink target");
+  }
+  if (byteLength(target) > PATH_MAX) throw new FsError("ENAMETOOLONG", "symlink", path);
+  ctx.mutate(() => {
+    const loc = locate(ctx, path, "symlink", false);
+    if (loc.node) throw new FsError("EEXIST", "symlink", path);
+    checkName(loc.name, "symlink", path);
+    const ino = ctx.store.insertNode(ctx.newNode("symlink", 0o777, { target, size: byteLength(target) }));
+    addChild(ctx, loc.parent, loc.name, ino, false);
+    ctx.changed(loc.path);
+  });
+}
+
+/** Creates a special file (fifo, socket, char or block device) or an empty regular file. */
+export function mknod(ctx: Context, path: string, type: FileType, mode: number, rdev = 0): NodeRow {
+  if (type === "dir" || type === "symlink") throw new FsError("EINVAL", "mknod", path, `mknod cannot make a ${type}`);
+  checkMode(mode, "mknod", path);
+  return ctx.mutate(() => {
+    const loc = locate(ctx, path, "mknod", false);
+    if (loc.node) throw new FsError("EEXIST", "mknod", path);
+    checkName(loc.name, "mknod", path);
+    const row = ctx.newNode(type, mode, { rdev: type === "char" || type === "block" ? rdev : 0 });
+    const ino = ctx.store.insertNode(row);
+    addChild(ctx, loc.parent, loc.name, ino, false);
+    ctx.changed(loc.path);
+    return { ...row, ino };
+  });
+}

@@ -1,0 +1,253 @@
+/**
+ * Row-level access to the vfs tables: inodes, directory entries, chunks, blobs,
+ * the revision counter and change records. Every higher layer goes through here,
+ * so each SQL statement lives in one place.
+ */
+import type { SqlLike } from "./sql.ts";
+import type { FileType, Stat, Timespec } from "./types.ts";
+
+/** One row of `nodes`. */
+export interface NodeRow {
+  ino: number;
+  type: FileType;
+  mode: number;
+  uid: number;
+  gid: number;
+  nlink: number;
+  size: number;
+  rdev: number;
+  allocated: number;
+  target: string | null;
+  atime_s: number;
+  atime_ns: number;
+  mtime_s: number;
+  mtime_ns: number;
+  ctime_s: number;
+  ctime_ns: number;
+}
+
+export interface ChunkRow {
+  idx: number;
+  hash: string;
+  size: number;
+}
+
+const NODE_COLUMNS =
+  "ino, type, mode, uid, gid, nlink, size, rdev, allocated, target, atime_s, atime_ns, mtime_s, mtime_ns, ctime_s, ctime_ns";
+
+const JOINED_COLUMNS = NODE_COLUMNS.split(", ")
+  .map((c) => `n.${c} AS ${c}`)
+  .join(", ");
+
+/** Turns a row into the public Stat. */
+export function toStat(row: NodeRow): Stat {
+  return {
+    ino: row.ino,
+    type: row.type,
+    mode: row.mode,
+    uid: row.uid,
+    gid: row.gid,
+    nlink: row.nlink,
+    size: row.size,
+    rdev: row.rdev,
+    allocated: row.allocated,
+    atime: { sec: row.atime_s, nsec: row.atime_ns },
+    mtime: { sec: row.mtime_s, nsec: row.mtime_ns },
+    ctime: { sec: row.ctime_s, nsec: row.ctime_ns },
+  };
+}
+
+/** Table access for one database. Stateless apart from the SQL handle. */
+export class Store {
+  readonly sql: SqlLike;
+
+  constructor(sql: SqlLike) {
+    this.sql = sql;
+  }
+
+  node(ino: number): NodeRow | undefined {
+    return this.sql.exec<NodeRow>(`SELECT ${NODE_COLUMNS} FROM nodes WHERE ino = ?`, ino)[0];
+  }
+
+  /** The inode a directory entry names, in one query (the hot path of every lookup). */
+  lookupNode(parent: number, name: string): NodeRow | undefined {
+    return this.sql.exec<NodeRow>(
+      `SELECT ${JOINED_COLUMNS} FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name = ?`,
+      parent,
+      name,
+    )[0];
+  }
+
+  lookup(parent: number, name: string): number | undefined {
+    return this.sql.exec<{ ino: number }>("SELECT ino FROM dirents WHERE parent = ? AND name = ?", parent, name)[0]
+      ?.ino;
+  }
+
+  insertNode(row: Omit<NodeRow, "ino"> & { ino?: number }): number {
+    const inserted = this.sql.exec<{ ino: number }>(
+      `INSERT INTO nodes (${NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ino`,
+      row.ino ?? null,
+      row.type,
+      row.mode,
+      row.uid,
+      row.gid,
+      row.nlink,
+      row.size,
+      row.rdev,
+      row.allocated,
+      row.target,
+      row.atime_s,
+      row.atime_ns,
+      row.mtime_s,
+      row.mtime_ns,
+      row.ctime_s,
+      row.ctime_ns,
+    )[0];
+    if (!inserted) throw new Error("insert into nodes returned no row");
+    return inserted.ino;
+  }
+
+  /** Updates the given columns of one inode. */
+  updateNode(ino: number, fields: Partial<Omit<NodeRow, "ino" | "type">>): void {
+    const keys = Object.keys(fields) as (keyof typeof fields)[];
+    if (keys.length === 0) return;
+    const assignments = keys.map((k) => `${k} = ?`).join(", ");
+    const values = keys.map((k) => fields[k] ?? null);
+    this.sql.exec(`UPDATE nodes SET ${assignments} WHERE ino = ?`, ...values, ino);
+  }
+
+  /** Sets ctime (and optionally mtime) to `now`. */
+  touch(ino: number, now: Timespec, mtime: boolean): void {
+    if (mtime) {
+      this.sql.exec(
+        "UPDATE nodes SET mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? WHERE ino = ?",
+        now.sec,
+        now.nsec,
+        now.sec,
+        now.nsec,
+        ino,
+      );
+    } else {
+      this.sql.exec("UPDATE nodes SET ctime_s = ?, ctime_ns = ? WHERE ino = ?", now.sec, now.nsec, ino);
+    }
+  }
+
+  deleteNode(ino: number): void {
+    this.sql.exec("DELETE FROM chunks WHERE ino = ?", ino);
+    this.sql.exec("DELETE FROM xattrs WHERE ino = ?", ino);
+    this.sql.exec("DELETE FROM nodes WHERE ino = ?", ino);
+  }
+
+  addEntry(parent: number, name: string, ino: number): void {
+    this.sql.exec("INSERT INTO dirents (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
+  }
+
+  removeEntry(parent: number, name: string): void {
+    this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
+  }
+
+  /** Entries of a directory sorted by name, after `after`, at most `limit`. */
+  entries(parent: number, after: string | undefined, limit: number): { name: string; ino: number }[] {
+    return this.sql.exec<{ name: string; ino: number }>(
+      "SELECT name, ino FROM dirents WHERE parent = ? AND name > ? ORDER BY name LIMIT ?",
+      parent,
+      after ?? "",
+      limit,
+    );
+  }
+
+  /** Entries joined with their inodes, for readdir. */
+  entriesWithNodes(parent: number, after: string | undefined, limit: number): (NodeRow & { name: string })[] {
+    return this.sql.exec<NodeRow & { name: string }>(
+      `SELECT d.name AS name, ${JOINED_COLUMNS}
+       FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name > ? ORDER BY d.name LIMIT ?`,
+      parent,
+      after ?? "",
+      limit,
+    );
+  }
+
+  hasEntries(parent: number): boolean {
+    return this.sql.exec("SELECT 1 FROM dirents WHERE parent = ? LIMIT 1", parent).length > 0;
+  }
+
+  /** The (parent, name) pairs that name an inode (several for hard links). */
+  namesOf(ino: number): { parent: number; name: string }[] {
+    return this.sql.exec<{ parent: number; name: string }>("SELECT parent, name FROM dirents WHERE ino = ?", ino);
+  }
+
+  chunks(ino: number, fromIdx = 0, toIdx = Number.MAX_SAFE_INTEGER): ChunkRow[] {
+    return this.sql.exec<ChunkRow>(
+      "SELECT idx, hash, size FROM chunks WHERE ino = ? AND idx >= ? AND idx <= ? ORDER BY idx",
+      ino,
+      fromIdx,
+      toIdx,
+    );
+  }
+
+  setChunk(ino: number, idx: number, hash: string, size: number): void {
+    this.sql.exec(
+      "INSERT INTO chunks (ino, idx, hash, size) VALUES (?, ?, ?, ?) ON CONFLICT (ino, idx) DO UPDATE SET hash = excluded.hash, size = excluded.size",
+      ino,
+      idx,
+      hash,
+      size,
+    );
+  }
+
+  deleteChunksFrom(ino: number, fromIdx: number): void {
+    this.sql.exec("DELETE FROM chunks WHERE ino = ? AND idx >= ?", ino, fromIdx);
+  }
+
+  blob(hash: string): Uint8Array | undefined {
+    return this.sql.exec<{ data: Uint8Array }>("SELECT data FROM blobs WHERE hash = ?", hash)[0]?.data;
+  }
+
+  hasBlob(hash: string): boolean {
+    return this.sql.exec("SELECT 1 FROM blobs WHERE hash = ?", hash).length > 0;
+  }
+
+  /** Stores a blob unless present; refreshes its creation time so GC's safety window restarts. */
+  putBlob(hash: string, data: Uint8Array, nowMs: number): void {
+    this.sql.exec(
+      "INSERT INTO blobs (hash, size, created, data) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET created = excluded.created",
+      hash,
+      data.length,
+      nowMs,
+      data,
+    );
+  }
+
+  metaValue(key: string): number | undefined {
+    const value = this.sql.exec<{ value: number | null }>("SELECT value FROM meta WHERE key = ?", key)[0]?.value;
+    return value ?? undefined;
+  }
+
+  setMeta(key: string, value: number | null): void {
+    this.sql.exec(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      key,
+      value,
+    );
+  }
+
+  /** Adds `delta` to a counter in meta and returns the new value. */
+  addMeta(key: string, delta: number): number {
+    const row = this.sql.exec<{ value: number }>(
+      "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = value + excluded.value RETURNING value",
+      key,
+      delta,
+    )[0];
+    return row?.value ?? delta;
+  }
+
+  /** Records that `path` changed (or was deleted) at `rev`; one row per path, latest wins. */
+  recordChange(path: string, rev: number, deleted: boolean): void {
+    this.sql.exec(
+      "INSERT INTO changes (path, rev, deleted) VALUES (?, ?, ?) ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted",
+      path,
+      rev,
+      deleted ? 1 : 0,
+    );
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Streaming reads and writes. A write stream hashes and stores each full chunk
+ * as it arrives (so a 1 GiB body never sits in memory) and swaps the file's
+ * chunk list in one transaction at the end; a read stream pulls one chunk at a time.
+ */
+import type { Context } from "./context.ts";
+import { readRange, openForWrite, replaceContent, storeChunk } from "./content.ts";
+import { FsError } from "./errors.ts";
+import { CHUNK_SIZE } from "./limits.ts";
+import { locate, resolveExisting } from "./resolve.ts";
+import type { NodeRow } from "./store.ts";
+import type { ReadOptions, WriteOptions } from "./types.ts";
+
+/** Anything a body can come from. */
+export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+async function* iterate(source: ByteSource): AsyncGenerator<Uint8Array> {
+  if (Symbol.asyncIterator in source) {
+    yield* source as AsyncIterable<Uint8Array>;
+    return;
+  }
+  const reader = (source as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Checks what can be checked before consuming a body, so a doomed write fails fast. */
+function precheck(ctx: Context, path: string, options: WriteOptions): void {
+  const loc = locate(ctx, path, "write", !options.exclusive);
+  if (loc.node && options.exclusive) throw new FsError("EEXIST", "write", path);
+  if (loc.node?.type === "dir") throw new FsError("EISDIR", "write", path);
+  if (!loc.node && !options.parents) {
+    const parent = ctx.store.node(loc.parent);
+    if (!parent || parent.type !== "dir") throw new FsError("ENOTDIR", "write", path);
+  }
+}
+
+/** Writes a whole file from a stream; the new content appears atomically when the stream ends. */
+export async function writeStream(ctx: Context, path: string, source: ByteSource, options: WriteOptions = {}): Promise<NodeRow> {
+  precheck(ctx, path, options);
+  const quota = ctx.store.metaValue("quota");
+  const budget = quota === undefined ? Number.POSITIVE_INFINITY : quota - (ctx.store.metaValue("used") ?? 0);
+  const chunks: { hash: string; size: number }[] = [];
+  let size = 0;
+  let pending = new Uint8Array(CHUNK_SIZE);
+  let filled = 0;
+  const flush = () => {
+    const bytes = pending.subarray(0, filled);
+    chunks.push({ hash: ctx.store.sql.transaction(() => storeChunk(ctx, bytes)), size: filled });
+    pending = new Uint8Array(CHUNK_SIZE);
+    filled = 0;
+  };
+  for await (const piece of iterate(source)) {
+    let offset = 0;
+    while (offset < piece.length) {
+      const take = Math.min(piece.length - offset, CHUNK_SIZE - filled);
+      pending.set(piece.subarray(offset, offset + take), filled);
+      filled += take;
+      offset += take;
+      size += take;
+      if (filled === CHUNK_SIZE) flush();
+    }
+    // An existing file's bytes are freed on replace, so only fail early when even that cannot help.
+    if (size > budget + existingAllocated(ctx, path)) throw new FsError("ENOSPC", "write", path);
+  }
+  if (filled > 0) flush();
+  return ctx.mutate(() => {
+    const loc = openForWrite(ctx, path, options, "write");
+    return replaceContent(ctx, loc, chunks, size, "write");
+  });
+}
+
+function existingAllocated(ctx: Context, path: string): number {
+  const loc = locate(ctx, path, "write", true);
+  return loc.node?.allocated ?? 0;
+}
+
+/** A stream of a file's bytes (or a range), one chunk per pull. */
+export function readStream(ctx: Context, path: string, options: ReadOptions = {}): ReadableStream<Uint8Array> {
+  const loc = resolveExisting(ctx, path, "read", true);
+  if (loc.node.type === "dir") throw new FsError("EISDIR", "read", path);
+  if (loc.node.type !== "file") throw new FsError("EINVAL", "read", path, "not a regular file");
+  const node = loc.node;
+  const start = Math.min(options.offset ?? 0, node.size);
+  const end = Math.min(node.size, start + (options.length ?? node.size));
+  let position = start;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (position >= end) {
+        controller.close();
+        return;
+      }
+      const chunkEnd = Math.min(end, (Math.floor(position / CHUNK_SIZE) + 1) * CHUNK_SIZE);
+      // Re-read the inode so a concurrent truncate cannot make us read past its end.
+      const current = ctx.store.node(node.ino) ?? node;
+      const bytes = readRange(ctx, { ...current, size: Math.max(current.size, chunkEnd) }, position, chunkEnd - position, path);
+      position = chunkEnd;
+      controller.enqueue(bytes);
+    },
+  });
+}

@@ -1,0 +1,34 @@
+/** Timespec helpers: nanosecond times stored as (seconds, nanoseconds) pairs. */
+import { FsError } from "./errors.ts";
+import type { TimeArg, Timespec } from "./types.ts";
+
+/** A Timespec from milliseconds since the epoch (fractions keep sub-ms precision). */
+export function fromMs(ms: number): Timespec {
+  const sec = Math.floor(ms / 1000);
+  const nsec = Math.min(999_999_999, Math.round((ms - sec * 1000) * 1e6));
+  return { sec, nsec };
+}
+
+/** Milliseconds since the epoch (may lose sub-microsecond precision). */
+export function toMs(time: Timespec): number {
+  return time.sec * 1000 + time.nsec / 1e6;
+}
+
+/** ISO-8601 string of a Timespec (millisecond precision). */
+export function toIso(time: Timespec): string {
+  return new Date(toMs(time)).toISOString();
+}
+
+/** Resolves a TimeArg against `now`; undefined means "omit" (leave unchanged). */
+export function resolveTime(arg: TimeArg, now: Timespec, path: string): Timespec | undefined {
+  if (arg === "omit") return undefined;
+  if (arg === "now") return now;
+  if (typeof arg === "number") {
+    if (!Number.isFinite(arg)) throw new FsError("EINVAL", "utimes", path, "time is not finite");
+    return fromMs(arg);
+  }
+  if (!Number.isInteger(arg.sec) || !Number.isInteger(arg.nsec) || arg.nsec < 0 || arg.nsec > 999_999_999) {
+    throw new FsError("EINVAL", "utimes", path, "invalid timespec");
+  }
+  return { sec: arg.sec, nsec: arg.nsec };
+}

@@ -1,0 +1,236 @@
+/**
+ * The Vfs facade: one object per computer over one SQLite database, exposing
+ * every operation. All methods are synchronous except the streams, so a Durable
+ * Object can run them without yielding; each mutation is one transaction.
+ */
+import * as attributes from "./attributes.ts";
+import * as checkpoints from "./checkpoints.ts";
+import * as content from "./content.ts";
+import { Context, type VfsOptions } from "./context.ts";
+import { FsError } from "./errors.ts";
+import { changes } from "./feed.ts";
+import { gc, type GcResult } from "./gc.ts";
+import { ROOT_INO } from "./limits.ts";
+import * as namespace from "./namespace.ts";
+import { resolveExisting } from "./resolve.ts";
+import { migrate, TABLES } from "./schema.ts";
+import * as search from "./search.ts";
+import type { SqlLike } from "./sql.ts";
+import { Store, toStat } from "./store.ts";
+import * as streams from "./streams.ts";
+import { descendants } from "./subtree.ts";
+import * as transfer from "./transfer.ts";
+import * as xattrs from "./xattrs.ts";
+import type {
+  ChangesPage,
+  CheckpointInfo,
+  DirEntry,
+  DiskUsage,
+  FileType,
+  GrepMatch,
+  GrepOptions,
+  MkdirOptions,
+  ReaddirOptions,
+  ReaddirPage,
+  ReadOptions,
+  RmOptions,
+  Stat,
+  TimeArg,
+  Usage,
+  WriteOptions,
+} from "./types.ts";
+
+/** Opens (creating and migrating as needed) the filesystem stored in `sql`. */
+export function openVfs(sql: SqlLike, options: VfsOptions): Vfs {
+  migrate(sql);
+  const vfs = new Vfs(new Context(new Store(sql), options));
+  vfs.ensureRoot();
+  return vfs;
+}
+
+/** A computer's filesystem. Paths are absolute ("/" is the workspace root). */
+export class Vfs {
+  private readonly ctx: Context;
+
+  /** @internal Use openVfs(). */
+  constructor(ctx: Context) {
+    this.ctx = ctx;
+  }
+
+  /** @internal Creates the root directory of an empty database. */
+  ensureRoot(): void {
+    if (this.ctx.store.node(ROOT_INO)) return;
+    this.ctx.mutate(() => {
+      this.ctx.store.insertNode({ ...this.ctx.newNode("dir", 0o755), ino: ROOT_INO });
+      this.ctx.changed("/");
+    });
+  }
+
+  stat(path: string): Stat {
+    return attributes.stat(this.ctx, path, true);
+  }
+  lstat(path: string): Stat {
+    return attributes.stat(this.ctx, path, false);
+  }
+  exists(path: string): boolean {
+    return attributes.exists(this.ctx, path);
+  }
+  readdir(path: string, options?: ReaddirOptions): ReaddirPage {
+    return attributes.readdir(this.ctx, path, options);
+  }
+  /** Every entry of a directory (all pages). */
+  list(path: string): DirEntry[] {
+    return attributes.readdir(this.ctx, path).entries;
+  }
+  mkdir(path: string, options?: MkdirOptions): void {
+    namespace.mkdir(this.ctx, path, options);
+  }
+  rmdir(path: string): void {
+    namespace.rmdir(this.ctx, path);
+  }
+  unlink(path: string): void {
+    namespace.unlink(this.ctx, path);
+  }
+  rm(path: string, options?: RmOptions): void {
+    namespace.rm(this.ctx, path, options);
+  }
+  rename(from: string, to: string): void {
+    namespace.rename(this.ctx, from, to);
+  }
+  link(existing: string, newPath: string): void {
+    namespace.link(this.ctx, existing, newPath);
+  }
+  symlink(target: string, path: string): void {
+    namespace.symlink(this.ctx, target, path);
+  }
+  mknod(path: string, type: FileType, mode: number, rdev = 0): Stat {
+    return toStat(namespace.mknod(this.ctx, path, type, mode, rdev));
+  }
+  readlink(path: string): string {
+    return attributes.readlink(this.ctx, path);
+  }
+  realpath(path: string): string {
+    return attributes.realpath(this.ctx, path);
+  }
+  chmod(path: string, mode: number): void {
+    attributes.chmod(this.ctx, path, mode);
+  }
+  /** chown; `follow: false` is lchown. -1 keeps an id. */
+  chown(path: string, uid: number, gid: number, follow = true): void {
+    attributes.chown(this.ctx, path, uid, gid, follow);
+  }
+  utimes(path: string, atime: TimeArg, mtime: TimeArg, follow = true): void {
+    attributes.utimes(this.ctx, path, atime, mtime, follow);
+  }
+  truncate(path: string, length: number): Stat {
+    return toStat(content.truncate(this.ctx, path, length));
+  }
+  readFile(path: string, options?: ReadOptions): Uint8Array {
+    return content.readFile(this.ctx, path, options);
+  }
+  /** readFile decoded as UTF-8. */
+  readText(path: string): string {
+    return new TextDecoder().decode(content.readFile(this.ctx, path));
+  }
+  writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Stat {
+    return toStat(content.writeFile(this.ctx, path, data, options));
+  }
+  pwrite(path: string, offset: number, data: Uint8Array | string): Stat {
+    return toStat(content.pwrite(this.ctx, path, offset, data));
+  }
+  appendFile(path: string, data: Uint8Array | string, options?: WriteOptions): Stat {
+    return toStat(content.appendFile(this.ctx, path, data, options));
+  }
+  readStream(path: string, options?: ReadOptions): ReadableStream<Uint8Array> {
+    return streams.readStream(this.ctx, path, options);
+  }
+  async writeStream(path: string, source: streams.ByteSource, options?: WriteOptions): Promise<Stat> {
+    return toStat(await streams.writeStream(this.ctx, path, source, options));
+  }
+  find(path: string, glob: string, limit?: number): string[] {
+    return search.find(this.ctx, path, glob, limit);
+  }
+  grep(path: string, pattern: string, options?: GrepOptions): GrepMatch[] {
+    return search.grep(this.ctx, path, pattern, options);
+  }
+  du(path: string): DiskUsage {
+    return search.du(this.ctx, path);
+  }
+  getxattr(path: string, name: string, follow = true): Uint8Array {
+    return xattrs.getxattr(this.ctx, path, name, follow);
+  }
+  setxattr(path: string, name: string, value: Uint8Array, flags: xattrs.XattrFlags = {}, follow = true): void {
+    xattrs.setxattr(this.ctx, path, name, value, flags, follow);
+  }
+  listxattr(path: string, follow = true): string[] {
+    return xattrs.listxattr(this.ctx, path, follow);
+  }
+  removexattr(path: string, name: string, follow = true): void {
+    xattrs.removexattr(this.ctx, path, name, follow);
+  }
+  usage(): Usage {
+    return { usedBytes: this.ctx.store.metaValue("used") ?? 0, quotaBytes: this.ctx.store.metaValue("quota") ?? null };
+  }
+  /** Sets the quota in bytes (null: unlimited). Lowering it below usage blocks growth, deletes nothing. */
+  setQuota(bytes: number | null): void {
+    if (bytes !== null && (!Number.isSafeInteger(bytes) || bytes < 0)) {
+      throw new FsError("EINVAL", "quota", undefined, "quota must be a non-negative integer or null");
+    }
+    this.ctx.store.sql.transaction(() => this.ctx.store.setMeta("quota", bytes));
+  }
+  rev(): number {
+    return this.ctx.currentRev();
+  }
+  changes(cursor: string, options: { limit?: number } = {}): ChangesPage {
+    return changes(this.ctx, cursor, options.limit);
+  }
+  checkpoint(name: string): CheckpointInfo {
+    return checkpoints.createCheckpoint(this.ctx, name);
+  }
+  listCheckpoints(): CheckpointInfo[] {
+    return checkpoints.listCheckpoints(this.ctx);
+  }
+  restoreCheckpoint(name: string): void {
+    checkpoints.restoreCheckpoint(this.ctx, name);
+  }
+  deleteCheckpoint(name: string): void {
+    checkpoints.deleteCheckpoint(this.ctx, name);
+  }
+  exportTree(options?: { checkpoint?: string; after?: string; limit?: number }): transfer.TreePage {
+    return transfer.exportTree(this.ctx, options);
+  }
+  /** Imports exported rows into this tree (meant for a fresh computer); call finishImport() after the last page. */
+  importTree(records: transfer.TreeRecord[]): void {
+    transfer.importTree(this.ctx, records);
+  }
+  finishImport(): void {
+    transfer.finishImport(this.ctx, () => {
+      this.ctx.changed("/");
+      for (const entry of descendants(this.ctx, ROOT_INO, "/")) this.ctx.changed(entry.path);
+    });
+  }
+  /** Hashes from `hashes` whose blob this database lacks. */
+  missingBlobs(hashes: string[]): string[] {
+    return hashes.filter((h) => !this.ctx.store.hasBlob(h));
+  }
+  getBlob(hash: string): Uint8Array | undefined {
+    return this.ctx.store.blob(hash);
+  }
+  /** Stores a blob; returns its sha-256. */
+  putBlob(data: Uint8Array): string {
+    return this.ctx.store.sql.transaction(() => content.storeChunk(this.ctx, data));
+  }
+  gc(options: { windowMs?: number } = {}): GcResult {
+    return gc(this.ctx, options.windowMs);
+  }
+  /** Inode attributes of an existing path, for callers that already resolved it. */
+  inode(path: string): Stat {
+    return toStat(resolveExisting(this.ctx, path, "stat", false).node);
+  }
+  /** Drops every table of the filesystem (the computer is deleted). */
+  destroy(): void {
+    this.ctx.store.sql.transaction(() => {
+      for (const table of TABLES) this.ctx.store.sql.exec(`DROP TABLE IF EXISTS ${table}`);
+    });
+  }
+}
