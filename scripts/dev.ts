@@ -1,0 +1,93 @@
+/**
+ * `make dev`: runs the local fleet on http://127.0.0.1:8787 until Ctrl-C, SIGTERM or SIGHUP.
+ * Generates the admin token on first run (.computer/admin-token), hands it to the Worker
+ * through worker/.dev.vars, persists state in .computer/state. Needs no terminal.
+ */
+import { createServer } from "node:net";
+import { ensureAdminToken, upsertEnvFile } from "./admin-token.ts";
+import { ProcessGroup } from "./process-group.ts";
+import { REPO_ROOT, startWranglerDev, waitForHealthy } from "./wrangler-dev.ts";
+
+const HOST = "127.0.0.1";
+const PORT = Number(process.env.COMPUTER_DEV_PORT ?? 8787);
+const TOKEN_FILE = `${REPO_ROOT}/.computer/admin-token`;
+
+function log(message: string): void {
+  console.log(`dev: ${message}`);
+}
+
+/** Fails early with a clear message instead of letting wrangler pick another port silently. */
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", (err) =>
+      reject(new Error(`port ${port} on ${HOST} is in use (${err.message}); is another make dev running?`)),
+    );
+    server.listen(port, HOST, () => server.close(() => resolve()));
+  });
+}
+
+/** Calls `onOrphaned` once this process's parent (npm, make) has gone away. */
+function watchParent(onOrphaned: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(timer);
+      onOrphaned();
+    }
+  }, 1000);
+}
+
+function banner(url: string, token: string): string {
+  return [
+    "",
+    `Computer is running at ${url}`,
+    `Admin token: ${token}`,
+    "  (stored in .computer/admin-token; state in .computer/state)",
+    "",
+    "Try:",
+    `  curl -s -X PUT -H "Authorization: Bearer $(cat .computer/admin-token)" ${url}/v1/computers/demo`,
+    "",
+    "Stop with Ctrl-C.",
+    "",
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  const token = ensureAdminToken(TOKEN_FILE);
+  upsertEnvFile(`${REPO_ROOT}/worker/.dev.vars`, { COMPUTER_ADMIN_TOKEN: token });
+  await assertPortFree(PORT);
+
+  const group = new ProcessGroup();
+  let stopping = false;
+  const shutdown = async (reason: string, exitCode: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`${reason}; stopping`);
+    await group.stop();
+    process.exit(exitCode);
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => void shutdown(`received ${signal}`, 0));
+  }
+  watchParent(() => void shutdown("parent process exited", 0));
+
+  const url = `http://${HOST}:${PORT}`;
+  const wrangler = startWranglerDev(group, { port: PORT, persistTo: `${REPO_ROOT}/.computer/state` });
+  void wrangler.exited.then((info) =>
+    shutdown(`wrangler exited (${info.signal ?? `code ${info.code}`})`, info.code === 0 ? 0 : 1),
+  );
+  try {
+    await waitForHealthy(url, wrangler, 120_000);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    await shutdown("the Worker did not become healthy", 1);
+    return;
+  }
+  console.log(banner(url, token));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
