@@ -5,7 +5,7 @@
  */
 import { expect } from "vitest";
 import type { SqlLike } from "../src/sql.ts";
-import { backendName, sqlTest } from "./sql-backend.ts";
+import { backendName, sqlTest, vfsTest } from "./backend.ts";
 
 function createTable(sql: SqlLike): void {
   sql.exec("CREATE TABLE t (k TEXT PRIMARY KEY, n INTEGER, v BLOB)");
@@ -85,4 +85,13 @@ sqlTest(`${backendName}: the database is usable again after a rollback`, (sql) =
   ).toThrow("rollback");
   sql.transaction(() => sql.exec("INSERT INTO t (k) VALUES (?)", "kept"));
   expect(keys(sql)).toEqual(["kept"]);
+});
+
+vfsTest(`${backendName}: vfsTest opens a Vfs whose state survives reopen()`, (vfs, { reopen, sql }) => {
+  vfs.mkdir("/a");
+  vfs.writeFile("/a/b.txt", "hello");
+  const again = reopen();
+  expect(again.stat("/a").type).toBe("dir");
+  expect(new TextDecoder().decode(again.readFile("/a/b.txt"))).toBe("hello");
+  expect(sql.exec("SELECT 1 AS one")).toEqual([{ one: 1 }]);
 });
