@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the build or tests need (none yet; computerd will add fuse3, bubblewrap...).
-APT_PACKAGES=()
+# Debian packages the build or tests need (the e2e quick start runs curl).
+APT_PACKAGES=(curl)
 
 missing=()
 for pkg in ${APT_PACKAGES[@]+"${APT_PACKAGES[@]}"}; do

@@ -1,0 +1,66 @@
+/**
+ * The real local fleet for end-to-end tests: `wrangler dev` of worker/wrangler.jsonc on a
+ * port the OS chose, with a throwaway state folder and a freshly generated admin token.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateToken, writeEnvFile } from "../../scripts/admin-token.ts";
+import { ProcessGroup } from "../../scripts/process-group.ts";
+import { startWranglerDev, waitForHealthy } from "../../scripts/wrangler-dev.ts";
+
+/** A running fleet. */
+export interface Fleet {
+  /** Base URL, e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  url: string;
+  /** The value of COMPUTER_ADMIN_TOKEN this fleet runs with. */
+  adminToken: string;
+  /** Stops every process of the fleet and deletes its state. */
+  stop(): Promise<void>;
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago, chosen by the OS. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error("no port assigned"))));
+    });
+  });
+}
+
+/**
+ * Starts the fleet and resolves once `GET /healthz` answers. Set `E2E_VERBOSE=1` to see
+ * wrangler's output; it is included in the error either way if the Worker never comes up.
+ */
+export async function startFleet(): Promise<Fleet> {
+  const dir = mkdtempSync(join(tmpdir(), "computer-e2e-"));
+  const adminToken = generateToken();
+  const envFile = join(dir, "dev.vars");
+  writeEnvFile(envFile, { COMPUTER_ADMIN_TOKEN: adminToken });
+  const group = new ProcessGroup();
+  const stop = async () => {
+    await group.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const [port, inspectorPort] = [await freePort(), await freePort()];
+    const wrangler = startWranglerDev(group, {
+      port,
+      inspectorPort,
+      persistTo: join(dir, "state"),
+      envFiles: [envFile],
+      echo: process.env.E2E_VERBOSE === "1",
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealthy(url, wrangler, 120_000);
+    return { url, adminToken, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
