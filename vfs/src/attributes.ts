@@ -54,7 +54,8 @@ export function realpath(ctx: Context, path: string): string {
 }
 
 export function chmod(ctx: Context, path: string, mode: number): void {
-  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FsError("EINVAL", "chmod", path, "invalid mode");
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777)
+    throw new FsError("EINVAL", "chmod", path, "invalid mode");
   ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "chmod", true);
     const now = ctx.clock();
@@ -66,7 +67,8 @@ export function chmod(ctx: Context, path: string, mode: number): void {
 /** chown/lchown; -1 leaves an id unchanged. Clears setuid/setgid on non-directories, as Linux does. */
 export function chown(ctx: Context, path: string, uid: number, gid: number, follow = true): void {
   for (const id of [uid, gid]) {
-    if (!Number.isInteger(id) || id < -1 || id > 0xffffffff) throw new FsError("EINVAL", "chown", path, "invalid id");
+    if (!Number.isInteger(id) || id < -1 || id > 0xffffffff)
+      throw new FsError("EINVAL", "chown", path, "invalid id");
   }
   ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "chown", follow);

@@ -12,7 +12,11 @@ import type { CheckpointInfo } from "./types.ts";
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 const COPIES = [
-  ["nodes", "checkpoint_nodes", "ino, type, mode, uid, gid, nlink, size, rdev, allocated, target, atime_s, atime_ns, mtime_s, mtime_ns, ctime_s, ctime_ns"],
+  [
+    "nodes",
+    "checkpoint_nodes",
+    "ino, type, mode, uid, gid, nlink, size, rdev, allocated, target, atime_s, atime_ns, mtime_s, mtime_ns, ctime_s, ctime_ns",
+  ],
   ["dirents", "checkpoint_dirents", "parent, name, ino"],
   ["chunks", "checkpoint_chunks", "ino, idx, hash, size"],
   ["xattrs", "checkpoint_xattrs", "ino, name, value"],
@@ -42,7 +46,9 @@ export function createCheckpoint(ctx: Context, name: string): CheckpointInfo {
 
 export function listCheckpoints(ctx: Context): CheckpointInfo[] {
   return ctx.store.sql
-    .exec<{ name: string; rev: number; created: number }>("SELECT name, rev, created FROM checkpoints ORDER BY created, name")
+    .exec<{ name: string; rev: number; created: number }>(
+      "SELECT name, rev, created FROM checkpoints ORDER BY created, name",
+    )
     .map((r) => ({ name: r.name, rev: r.rev, createdAt: new Date(r.created).toISOString() }));
 }
 
@@ -66,11 +72,15 @@ export function restoreCheckpoint(ctx: Context, name: string): void {
     for (const entry of descendants(ctx, ROOT_INO, "/")) ctx.deleted(entry.path);
     for (const [live, copy, columns] of COPIES) {
       ctx.store.sql.exec(`DELETE FROM ${live}`);
-      ctx.store.sql.exec(`INSERT INTO ${live} (${columns}) SELECT ${columns} FROM ${copy} WHERE cp = ?`, name);
+      ctx.store.sql.exec(
+        `INSERT INTO ${live} (${columns}) SELECT ${columns} FROM ${copy} WHERE cp = ?`,
+        name,
+      );
     }
     for (const entry of descendants(ctx, ROOT_INO, "/")) ctx.changed(entry.path);
     ctx.changed("/");
-    const used = ctx.store.sql.exec<{ used: number | null }>("SELECT SUM(allocated) AS used FROM nodes")[0]?.used ?? 0;
+    const used =
+      ctx.store.sql.exec<{ used: number | null }>("SELECT SUM(allocated) AS used FROM nodes")[0]?.used ?? 0;
     ctx.store.setMeta("used", used);
   });
 }

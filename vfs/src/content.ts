@@ -6,8 +6,7 @@
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { CHUNK_SIZE, FILE_SIZE_MAX } from "./limits.ts";
-import { mkdirp } from "./namespace.ts";
-import { addChild } from "./namespace.ts";
+import { addChild, mkdirp } from "./namespace.ts";
 import { type Location, locate, pathsOf, resolveExisting } from "./resolve.ts";
 import type { ChunkRow, NodeRow } from "./store.ts";
 import type { ReadOptions, WriteOptions } from "./types.ts";
@@ -34,7 +33,13 @@ function chunkBytes(ctx: Context, chunk: ChunkRow, path: string): Uint8Array {
 }
 
 /** Reads `length` bytes at `offset` of a file inode, zero-filling holes. */
-export function readRange(ctx: Context, node: NodeRow, offset: number, length: number, path: string): Uint8Array {
+export function readRange(
+  ctx: Context,
+  node: NodeRow,
+  offset: number,
+  length: number,
+  path: string,
+): Uint8Array {
   const start = Math.min(offset, node.size);
   const end = Math.min(node.size, start + length);
   const out = new Uint8Array(end - start);
@@ -52,7 +57,8 @@ export function readRange(ctx: Context, node: NodeRow, offset: number, length: n
 }
 
 function checkOffset(value: number, syscall: string, path: string, what: string): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new FsError("EINVAL", syscall, path, `invalid ${what}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new FsError("EINVAL", syscall, path, `invalid ${what}`);
 }
 
 /** readFile / pread: the whole file or a byte range. */
@@ -76,7 +82,12 @@ function requireFile(node: NodeRow, syscall: string, path: string): NodeRow {
  * Finds or creates the file `path` names for writing (following a final symlink,
  * as open(O_CREAT) does). `exclusive` fails on any existing name.
  */
-export function openForWrite(ctx: Context, path: string, options: WriteOptions, syscall: string): Location & { node: NodeRow } {
+export function openForWrite(
+  ctx: Context,
+  path: string,
+  options: WriteOptions,
+  syscall: string,
+): Location & { node: NodeRow } {
   if (options.parents) {
     const parent = locate(ctx, path, syscall, false).parentPath;
     mkdirp(ctx, parent);
@@ -88,7 +99,8 @@ export function openForWrite(ctx: Context, path: string, options: WriteOptions, 
   const loc = locate(ctx, path, syscall, true);
   if (loc.node) return { ...loc, node: requireFile(loc.node, syscall, path) };
   const mode = options.mode ?? 0o644;
-  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FsError("EINVAL", syscall, path, "invalid mode");
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777)
+    throw new FsError("EINVAL", syscall, path, "invalid mode");
   const parent = ctx.store.node(loc.parent);
   if (!parent || parent.type !== "dir") throw new FsError("ENOTDIR", syscall, path);
   const row = ctx.newNode("file", mode);
@@ -119,7 +131,14 @@ export function replaceContent(
     allocated += chunk.size;
   });
   const now = ctx.clock();
-  const fields = { size, allocated, mtime_s: now.sec, mtime_ns: now.nsec, ctime_s: now.sec, ctime_ns: now.nsec };
+  const fields = {
+    size,
+    allocated,
+    mtime_s: now.sec,
+    mtime_ns: now.nsec,
+    ctime_s: now.sec,
+    ctime_ns: now.nsec,
+  };
   ctx.store.updateNode(node.ino, fields);
   ctx.charge(allocated - node.allocated, syscall, loc.path);
   const updated = { ...node, ...fields };
@@ -128,7 +147,12 @@ export function replaceContent(
 }
 
 /** writeFile: the whole content in one transaction. */
-export function writeFile(ctx: Context, path: string, data: Uint8Array | string, options: WriteOptions = {}): NodeRow {
+export function writeFile(
+  ctx: Context,
+  path: string,
+  data: Uint8Array | string,
+  options: WriteOptions = {},
+): NodeRow {
   const bytes = toBytes(data);
   return ctx.mutate(() => {
     const loc = openForWrite(ctx, path, options, "write");
@@ -142,7 +166,13 @@ export function writeFile(ctx: Context, path: string, data: Uint8Array | string,
 }
 
 /** Writes `data` at `offset` into an inode, rewriting only the chunks it overlaps. */
-export function writeAt(ctx: Context, loc: Location & { node: NodeRow }, offset: number, data: Uint8Array, syscall: string): NodeRow {
+export function writeAt(
+  ctx: Context,
+  loc: Location & { node: NodeRow },
+  offset: number,
+  data: Uint8Array,
+  syscall: string,
+): NodeRow {
   const node = loc.node;
   const end = offset + data.length;
   if (end > FILE_SIZE_MAX) throw new FsError("EFBIG", syscall, loc.path);
@@ -198,7 +228,12 @@ export function pwrite(ctx: Context, path: string, offset: number, data: Uint8Ar
 }
 
 /** appendFile: writes at the end, creating the file if needed. */
-export function appendFile(ctx: Context, path: string, data: Uint8Array | string, options: WriteOptions = {}): NodeRow {
+export function appendFile(
+  ctx: Context,
+  path: string,
+  data: Uint8Array | string,
+  options: WriteOptions = {},
+): NodeRow {
   const bytes = toBytes(data);
   return ctx.mutate(() => {
     const loc = openForWrite(ctx, path, options, "write");
@@ -228,7 +263,14 @@ export function truncate(ctx: Context, path: string, length: number): NodeRow {
       }
     }
     const now = ctx.clock();
-    const fields = { size: length, allocated, mtime_s: now.sec, mtime_ns: now.nsec, ctime_s: now.sec, ctime_ns: now.nsec };
+    const fields = {
+      size: length,
+      allocated,
+      mtime_s: now.sec,
+      mtime_ns: now.nsec,
+      ctime_s: now.sec,
+      ctime_ns: now.nsec,
+    };
     ctx.store.updateNode(node.ino, fields);
     ctx.charge(allocated - node.allocated, "truncate", path);
     const updated = { ...node, ...fields };

@@ -4,7 +4,7 @@
  * one operation one transaction with one revision.
  */
 import { FsError } from "./errors.ts";
-import { type NodeRow, Store } from "./store.ts";
+import type { NodeRow, Store } from "./store.ts";
 import { fromMs } from "./time.ts";
 import type { Timespec } from "./types.ts";
 

@@ -18,7 +18,8 @@ function parseCursor(cursor: string): Cursor {
   if (cursor === "0" || cursor === "") return { rev: 0, path: "" };
   const colon = cursor.indexOf(":");
   const rev = Number(colon === -1 ? cursor : cursor.slice(0, colon));
-  if (!Number.isSafeInteger(rev) || rev < 0) throw new FsError("EINVAL", "changes", undefined, "invalid cursor");
+  if (!Number.isSafeInteger(rev) || rev < 0)
+    throw new FsError("EINVAL", "changes", undefined, "invalid cursor");
   return { rev, path: colon === -1 ? "\u{10ffff}" : cursor.slice(colon + 1) };
 }
 
@@ -62,7 +63,9 @@ export function changes(ctx: Context, cursor: string, limit = 1000): ChangesPage
   );
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
-  const list = page.map((row) => (row.deleted ? { path: row.path, rev: row.rev } : describe(ctx, row.path, row.rev)));
+  const list = page.map((row) =>
+    row.deleted ? { path: row.path, rev: row.rev } : describe(ctx, row.path, row.rev),
+  );
   const last = page[page.length - 1];
   const next = last ? `${last.rev}:${last.path}` : cursor === "" || reset ? String(ctx.currentRev()) : cursor;
   return { changes: list, cursor: next, more, reset };

@@ -41,8 +41,12 @@ export function gc(ctx: Context, windowMs = GC_WINDOW_MS): GcResult {
         "DELETE FROM changes WHERE deleted = 1 AND rev <= ? RETURNING path",
         mark.rev,
       );
-      ctx.store.sql.exec("DELETE FROM rev_marks WHERE at < (SELECT at FROM rev_marks WHERE at <= ? ORDER BY at DESC LIMIT 1)", horizon);
-      if (pruned.length > 0) ctx.store.setMeta("pruned", Math.max(ctx.store.metaValue("pruned") ?? 0, mark.rev));
+      ctx.store.sql.exec(
+        "DELETE FROM rev_marks WHERE at < (SELECT at FROM rev_marks WHERE at <= ? ORDER BY at DESC LIMIT 1)",
+        horizon,
+      );
+      if (pruned.length > 0)
+        ctx.store.setMeta("pruned", Math.max(ctx.store.metaValue("pruned") ?? 0, mark.rev));
     }
     return { blobsDeleted: blobs.length, changesPruned: pruned.length };
   });

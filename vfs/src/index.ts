@@ -9,7 +9,13 @@ export { CHUNK_SIZE, NAME_MAX, PATH_MAX, SYMLOOP_MAX, WORKSPACE } from "./limits
 export { byteLength, childPath, joinPath, normalizePath, splitPath } from "./paths.ts";
 export { SCHEMA_VERSION } from "./schema.ts";
 export { globToRegExp } from "./search.ts";
-export { durableObjectSql, type DurableObjectStorageLike, type SqlLike, type SqlRow, type SqlValue } from "./sql.ts";
+export {
+  type DurableObjectStorageLike,
+  durableObjectSql,
+  type SqlLike,
+  type SqlRow,
+  type SqlValue,
+} from "./sql.ts";
 export type { ByteSource } from "./streams.ts";
 export { fromMs, toIso, toMs } from "./time.ts";
 export type { TreePage, TreeRecord } from "./transfer.ts";

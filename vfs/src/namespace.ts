@@ -213,7 +213,8 @@ export function symlink(ctx: Context, target: string, path: string): void {
 
 /** Creates a special file (fifo, socket, char or block device) or an empty regular file. */
 export function mknod(ctx: Context, path: string, type: FileType, mode: number, rdev = 0): NodeRow {
-  if (type === "dir" || type === "symlink") throw new FsError("EINVAL", "mknod", path, `mknod cannot make a ${type}`);
+  if (type === "dir" || type === "symlink")
+    throw new FsError("EINVAL", "mknod", path, `mknod cannot make a ${type}`);
   checkMode(mode, "mknod", path);
   return ctx.mutate(() => {
     const loc = locate(ctx, path, "mknod", false);

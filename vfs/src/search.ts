@@ -54,7 +54,8 @@ const decoder = new TextDecoder();
 
 /** Lines matching `pattern` in every regular file under `path` (or in `path` itself). */
 export function grep(ctx: Context, path: string, pattern: string, options: GrepOptions = {}): GrepMatch[] {
-  if (typeof pattern !== "string" || pattern === "") throw new FsError("EINVAL", "grep", path, "empty pattern");
+  if (typeof pattern !== "string" || pattern === "")
+    throw new FsError("EINVAL", "grep", path, "empty pattern");
   let re: RegExp;
   try {
     const source = options.regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -67,7 +68,9 @@ export function grep(ctx: Context, path: string, pattern: string, options: GrepO
   const root = resolveExisting(ctx, path, "grep", true);
   const files =
     root.node.type === "dir"
-      ? [...descendants(ctx, root.node.ino, root.path)].filter((e) => e.type === "file").sort((a, b) => (a.path < b.path ? -1 : 1))
+      ? [...descendants(ctx, root.node.ino, root.path)]
+          .filter((e) => e.type === "file")
+          .sort((a, b) => (a.path < b.path ? -1 : 1))
       : [{ path: root.path, ino: root.node.ino, type: root.node.type }];
   const matches: GrepMatch[] = [];
   for (const file of files) {

@@ -79,8 +79,11 @@ export class Store {
   }
 
   lookup(parent: number, name: string): number | undefined {
-    return this.sql.exec<{ ino: number }>("SELECT ino FROM dirents WHERE parent = ? AND name = ?", parent, name)[0]
-      ?.ino;
+    return this.sql.exec<{ ino: number }>(
+      "SELECT ino FROM dirents WHERE parent = ? AND name = ?",
+      parent,
+      name,
+    )[0]?.ino;
   }
 
   insertNode(row: Omit<NodeRow, "ino"> & { ino?: number }): number {
@@ -173,7 +176,10 @@ export class Store {
 
   /** The (parent, name) pairs that name an inode (several for hard links). */
   namesOf(ino: number): { parent: number; name: string }[] {
-    return this.sql.exec<{ parent: number; name: string }>("SELECT parent, name FROM dirents WHERE ino = ?", ino);
+    return this.sql.exec<{ parent: number; name: string }>(
+      "SELECT parent, name FROM dirents WHERE ino = ?",
+      ino,
+    );
   }
 
   chunks(ino: number, fromIdx = 0, toIdx = Number.MAX_SAFE_INTEGER): ChunkRow[] {
@@ -219,7 +225,8 @@ export class Store {
   }
 
   metaValue(key: string): number | undefined {
-    const value = this.sql.exec<{ value: number | null }>("SELECT value FROM meta WHERE key = ?", key)[0]?.value;
+    const value = this.sql.exec<{ value: number | null }>("SELECT value FROM meta WHERE key = ?", key)[0]
+      ?.value;
     return value ?? undefined;
   }
 

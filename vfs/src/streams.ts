@@ -3,8 +3,9 @@
  * as it arrives (so a 1 GiB body never sits in memory) and swaps the file's
  * chunk list in one transaction at the end; a read stream pulls one chunk at a time.
  */
+
+import { openForWrite, readRange, replaceContent, storeChunk } from "./content.ts";
 import type { Context } from "./context.ts";
-import { readRange, openForWrite, replaceContent, storeChunk } from "./content.ts";
 import { FsError } from "./errors.ts";
 import { CHUNK_SIZE } from "./limits.ts";
 import { locate, resolveExisting } from "./resolve.ts";
@@ -43,7 +44,12 @@ function precheck(ctx: Context, path: string, options: WriteOptions): void {
 }
 
 /** Writes a whole file from a stream; the new content appears atomically when the stream ends. */
-export async function writeStream(ctx: Context, path: string, source: ByteSource, options: WriteOptions = {}): Promise<NodeRow> {
+export async function writeStream(
+  ctx: Context,
+  path: string,
+  source: ByteSource,
+  options: WriteOptions = {},
+): Promise<NodeRow> {
   precheck(ctx, path, options);
   const quota = ctx.store.metaValue("quota");
   const budget = quota === undefined ? Number.POSITIVE_INFINITY : quota - (ctx.store.metaValue("used") ?? 0);
@@ -83,7 +89,11 @@ function existingAllocated(ctx: Context, path: string): number {
 }
 
 /** A stream of a file's bytes (or a range), one chunk per pull. */
-export function readStream(ctx: Context, path: string, options: ReadOptions = {}): ReadableStream<Uint8Array> {
+export function readStream(
+  ctx: Context,
+  path: string,
+  options: ReadOptions = {},
+): ReadableStream<Uint8Array> {
   const loc = resolveExisting(ctx, path, "read", true);
   if (loc.node.type === "dir") throw new FsError("EISDIR", "read", path);
   if (loc.node.type !== "file") throw new FsError("EINVAL", "read", path, "not a regular file");
@@ -100,7 +110,13 @@ export function readStream(ctx: Context, path: string, options: ReadOptions = {}
       const chunkEnd = Math.min(end, (Math.floor(position / CHUNK_SIZE) + 1) * CHUNK_SIZE);
       // Re-read the inode so a concurrent truncate cannot make us read past its end.
       const current = ctx.store.node(node.ino) ?? node;
-      const bytes = readRange(ctx, { ...current, size: Math.max(current.size, chunkEnd) }, position, chunkEnd - position, path);
+      const bytes = readRange(
+        ctx,
+        { ...current, size: Math.max(current.size, chunkEnd) },
+        position,
+        chunkEnd - position,
+        path,
+      );
       position = chunkEnd;
       controller.enqueue(bytes);
     },

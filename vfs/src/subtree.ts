@@ -6,7 +6,11 @@ import type { Context } from "./context.ts";
 import { childPath } from "./paths.ts";
 
 /** Every path strictly below directory `ino` (whose path is `path`), parents before children. */
-export function* descendants(ctx: Context, ino: number, path: string): Generator<{ path: string; ino: number; type: string }> {
+export function* descendants(
+  ctx: Context,
+  ino: number,
+  path: string,
+): Generator<{ path: string; ino: number; type: string }> {
   const pending: { ino: number; path: string }[] = [{ ino, path }];
   while (pending.length > 0) {
     const dir = pending.pop() as { ino: number; path: string };

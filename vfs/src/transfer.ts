@@ -21,7 +21,13 @@ export interface TreePage {
 }
 
 const TABLES = [
-  { table: "nodes", copy: "checkpoint_nodes", key: "ino", columns: "ino, type, mode, uid, gid, nlink, size, rdev, allocated, target, atime_s, atime_ns, mtime_s, mtime_ns, ctime_s, ctime_ns" },
+  {
+    table: "nodes",
+    copy: "checkpoint_nodes",
+    key: "ino",
+    columns:
+      "ino, type, mode, uid, gid, nlink, size, rdev, allocated, target, atime_s, atime_ns, mtime_s, mtime_ns, ctime_s, ctime_ns",
+  },
   { table: "dirents", copy: "checkpoint_dirents", key: "parent", columns: "parent, name, ino" },
   { table: "chunks", copy: "checkpoint_chunks", key: "ino", columns: "ino, idx, hash, size" },
   { table: "xattrs", copy: "checkpoint_xattrs", key: "ino", columns: "ino, name, value" },
@@ -31,11 +37,18 @@ const TABLES = [
  * One page of the tree. Paging walks table by table in rowid-free key order using
  * SQL OFFSET within a table; `after` is "tableIndex:offset".
  */
-export function exportTree(ctx: Context, options: { checkpoint?: string; after?: string; limit?: number } = {}): TreePage {
+export function exportTree(
+  ctx: Context,
+  options: { checkpoint?: string; after?: string; limit?: number } = {},
+): TreePage {
   const limit = options.limit ?? 1000;
   let [tableIndex, offset] = (options.after ?? "0:0").split(":").map(Number) as [number, number];
-  if (!Number.isInteger(tableIndex) || !Number.isInteger(offset)) throw new FsError("EINVAL", "export", undefined, "bad cursor");
-  if (options.checkpoint !== undefined && ctx.store.sql.exec("SELECT 1 FROM checkpoints WHERE name = ?", options.checkpoint).length === 0) {
+  if (!Number.isInteger(tableIndex) || !Number.isInteger(offset))
+    throw new FsError("EINVAL", "export", undefined, "bad cursor");
+  if (
+    options.checkpoint !== undefined &&
+    ctx.store.sql.exec("SELECT 1 FROM checkpoints WHERE name = ?", options.checkpoint).length === 0
+  ) {
     throw new FsError("ENOENT", "export", undefined, `no checkpoint '${options.checkpoint}'`);
   }
   const records: TreeRecord[] = [];
@@ -44,7 +57,11 @@ export function exportTree(ctx: Context, options: { checkpoint?: string; after?:
     const want = limit - records.length;
     const rows =
       options.checkpoint === undefined
-        ? ctx.store.sql.exec<Record<string, SqlValue>>(`SELECT ${spec.columns} FROM ${spec.table} ORDER BY ${spec.columns} LIMIT ? OFFSET ?`, want, offset)
+        ? ctx.store.sql.exec<Record<string, SqlValue>>(
+            `SELECT ${spec.columns} FROM ${spec.table} ORDER BY ${spec.columns} LIMIT ? OFFSET ?`,
+            want,
+            offset,
+          )
         : ctx.store.sql.exec<Record<string, SqlValue>>(
             `SELECT ${spec.columns} FROM ${spec.copy} WHERE cp = ? ORDER BY ${spec.columns} LIMIT ? OFFSET ?`,
             options.checkpoint,
@@ -65,7 +82,8 @@ export function exportTree(ctx: Context, options: { checkpoint?: string; after?:
 /** Every chunk hash a page references, for the blob transfer. */
 export function referencedHashes(page: TreePage): string[] {
   const hashes = new Set<string>();
-  for (const r of page.records) if (r.table === "chunks" && typeof r.row.hash === "string") hashes.add(r.row.hash);
+  for (const r of page.records)
+    if (r.table === "chunks" && typeof r.row.hash === "string") hashes.add(r.row.hash);
   return [...hashes];
 }
 
@@ -91,7 +109,8 @@ export function importTree(ctx: Context, records: TreeRecord[]): void {
 /** After an import: recompute used bytes and record every path in the feed. */
 export function finishImport(ctx: Context, recordAll: () => void): void {
   ctx.mutate(() => {
-    const used = ctx.store.sql.exec<{ used: number | null }>("SELECT SUM(allocated) AS used FROM nodes")[0]?.used ?? 0;
+    const used =
+      ctx.store.sql.exec<{ used: number | null }>("SELECT SUM(allocated) AS used FROM nodes")[0]?.used ?? 0;
     ctx.store.setMeta("used", used);
     recordAll();
   });

@@ -9,7 +9,7 @@ import * as content from "./content.ts";
 import { Context, type VfsOptions } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { changes } from "./feed.ts";
-import { gc, type GcResult } from "./gc.ts";
+import { type GcResult, gc } from "./gc.ts";
 import { ROOT_INO } from "./limits.ts";
 import * as namespace from "./namespace.ts";
 import { resolveExisting } from "./resolve.ts";
@@ -20,7 +20,6 @@ import { Store, toStat } from "./store.ts";
 import * as streams from "./streams.ts";
 import { descendants } from "./subtree.ts";
 import * as transfer from "./transfer.ts";
-import * as xattrs from "./xattrs.ts";
 import type {
   ChangesPage,
   CheckpointInfo,
@@ -39,6 +38,7 @@ import type {
   Usage,
   WriteOptions,
 } from "./types.ts";
+import * as xattrs from "./xattrs.ts";
 
 /** Opens (creating and migrating as needed) the filesystem stored in `sql`. */
 export function openVfs(sql: SqlLike, options: VfsOptions): Vfs {
@@ -159,7 +159,13 @@ export class Vfs {
   getxattr(path: string, name: string, follow = true): Uint8Array {
     return xattrs.getxattr(this.ctx, path, name, follow);
   }
-  setxattr(path: string, name: string, value: Uint8Array, flags: xattrs.XattrFlags = {}, follow = true): void {
+  setxattr(
+    path: string,
+    name: string,
+    value: Uint8Array,
+    flags: xattrs.XattrFlags = {},
+    follow = true,
+  ): void {
     xattrs.setxattr(this.ctx, path, name, value, flags, follow);
   }
   listxattr(path: string, follow = true): string[] {
@@ -169,7 +175,10 @@ export class Vfs {
     xattrs.removexattr(this.ctx, path, name, follow);
   }
   usage(): Usage {
-    return { usedBytes: this.ctx.store.metaValue("used") ?? 0, quotaBytes: this.ctx.store.metaValue("quota") ?? null };
+    return {
+      usedBytes: this.ctx.store.metaValue("used") ?? 0,
+      quotaBytes: this.ctx.store.metaValue("quota") ?? null,
+    };
   }
   /** Sets the quota in bytes (null: unlimited). Lowering it below usage blocks growth, deletes nothing. */
   setQuota(bytes: number | null): void {

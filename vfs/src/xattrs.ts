@@ -21,22 +21,37 @@ function checkXattrName(name: string, path: string): void {
 
 export function getxattr(ctx: Context, path: string, name: string, follow: boolean): Uint8Array {
   const loc = resolveExisting(ctx, path, "getxattr", follow);
-  const row = ctx.store.sql.exec<{ value: Uint8Array }>("SELECT value FROM xattrs WHERE ino = ? AND name = ?", loc.node.ino, name)[0];
+  const row = ctx.store.sql.exec<{ value: Uint8Array }>(
+    "SELECT value FROM xattrs WHERE ino = ? AND name = ?",
+    loc.node.ino,
+    name,
+  )[0];
   if (!row) throw new FsError("ENODATA", "getxattr", path);
   return row.value;
 }
 
 export function listxattr(ctx: Context, path: string, follow: boolean): string[] {
   const loc = resolveExisting(ctx, path, "listxattr", follow);
-  return ctx.store.sql.exec<{ name: string }>("SELECT name FROM xattrs WHERE ino = ? ORDER BY name", loc.node.ino).map((r) => r.name);
+  return ctx.store.sql
+    .exec<{ name: string }>("SELECT name FROM xattrs WHERE ino = ? ORDER BY name", loc.node.ino)
+    .map((r) => r.name);
 }
 
-export function setxattr(ctx: Context, path: string, name: string, value: Uint8Array, flags: XattrFlags, follow: boolean): void {
+export function setxattr(
+  ctx: Context,
+  path: string,
+  name: string,
+  value: Uint8Array,
+  flags: XattrFlags,
+  follow: boolean,
+): void {
   checkXattrName(name, path);
-  if (value.length > XATTR_SIZE_MAX) throw new FsError("EINVAL", "setxattr", path, "attribute value too large");
+  if (value.length > XATTR_SIZE_MAX)
+    throw new FsError("EINVAL", "setxattr", path, "attribute value too large");
   ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "setxattr", follow);
-    const exists = ctx.store.sql.exec("SELECT 1 FROM xattrs WHERE ino = ? AND name = ?", loc.node.ino, name).length > 0;
+    const exists =
+      ctx.store.sql.exec("SELECT 1 FROM xattrs WHERE ino = ? AND name = ?", loc.node.ino, name).length > 0;
     if (flags.create && exists) throw new FsError("EEXIST", "setxattr", path);
     if (flags.replace && !exists) throw new FsError("ENODATA", "setxattr", path);
     ctx.store.sql.exec(
@@ -53,7 +68,11 @@ export function setxattr(ctx: Context, path: string, name: string, value: Uint8A
 export function removexattr(ctx: Context, path: string, name: string, follow: boolean): void {
   ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "removexattr", follow);
-    const removed = ctx.store.sql.exec("DELETE FROM xattrs WHERE ino = ? AND name = ? RETURNING name", loc.node.ino, name);
+    const removed = ctx.store.sql.exec(
+      "DELETE FROM xattrs WHERE ino = ? AND name = ? RETURNING name",
+      loc.node.ino,
+      name,
+    );
     if (removed.length === 0) throw new FsError("ENODATA", "removexattr", path);
     ctx.store.touch(loc.node.ino, ctx.clock(), false);
     ctx.changed(loc.path);
