@@ -1,0 +1,150 @@
+/**
+ * The Computer Durable Object: one per computer id, SQLite-backed. The router calls
+ * `handle()` with the parsed route and the authenticated principal; other Computer DOs call
+ * the fork* methods while forking; the Registry listing calls `describe()`.
+ */
+import type { TreeRecord } from "@computer/vfs";
+import { DurableObject } from "cloudflare:workers";
+import { publishArtifact } from "../artifacts/artifacts.ts";
+import type { Principal } from "../auth/principal.ts";
+import type { Env } from "../env.ts";
+import { toErrorResponse } from "../http/errors.ts";
+import type { ComputerRoute } from "../http/route.ts";
+import { listExecs, startExec, unknownExec } from "../runtimes/exec.ts";
+import { authorize } from "./authorize.ts";
+import { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints.ts";
+import { deleteFile, getFile, headFile, putFile } from "./files.ts";
+import { forkComputer } from "./fork.ts";
+import {
+  abortImport,
+  type BlobTransfer,
+  beginImport,
+  commitImport,
+  type ForkSettings,
+  importRecords,
+  missingBlobs,
+  putBlobs,
+} from "./fork-target.ts";
+import { runFsOp } from "./fs-ops.ts";
+import { ComputerHost } from "./host.ts";
+import { type ComputerJson, computerJson, deleteComputer, getComputer, putComputer } from "./lifecycle.ts";
+import { capture, type RpcResult } from "./rpc-result.ts";
+import { createToken, revokeTokens } from "./tokens.ts";
+
+/** What the router passes along with the request. */
+export interface ComputerCall {
+  /** The computer id from the URL (this DO is `getByName(id)`). */
+  id: string;
+  route: ComputerRoute;
+  principal: Principal;
+}
+
+/** One computer: its filesystem, record and token generation. */
+export class Computer extends DurableObject<Env> {
+  readonly #host: ComputerHost;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#host = new ComputerHost(ctx, env);
+  }
+
+  /** Serves one API request; every error becomes the API's JSON error response. */
+  async handle(request: Request, call: ComputerCall): Promise<Response> {
+    try {
+      authorize(call.principal, call.route, this.#host.records.get());
+      return await this.#dispatch(request, call);
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+  }
+
+  #dispatch(request: Request, { id, route, principal }: ComputerCall): Response | Promise<Response> {
+    const host = this.#host;
+    switch (route.kind) {
+      case "computer.put":
+        return putComputer(host, id, request);
+      case "computer.get":
+        return getComputer(host);
+      case "computer.delete":
+        return deleteComputer(host, id);
+      case "tokens.create":
+        return createToken(host, request);
+      case "tokens.revoke":
+        return revokeTokens(host);
+      case "files.put":
+        return putFile(host, route.path, route.mode, request);
+      case "files.get":
+        return getFile(host, route.path, route, request);
+      case "files.head":
+        return headFile(host, route.path);
+      case "files.delete":
+        return deleteFile(host, route.path, route.recursive);
+      case "fs":
+        return runFsOp(host, principal, request);
+      case "checkpoints.create":
+        return createCheckpoint(host, request);
+      case "checkpoints.list":
+        return listCheckpoints(host);
+      case "checkpoints.restore":
+        return restoreCheckpoint(host, route.name);
+      case "fork":
+        return forkComputer(host, request);
+      case "exec.start":
+        host.requireComputer();
+        return startExec(request);
+      case "exec.list":
+        host.requireComputer();
+        return listExecs();
+      case "exec.get":
+      case "exec.kill":
+        host.requireComputer();
+        return unknownExec(route.execId);
+      case "artifacts.publish":
+        host.requireComputer();
+        return publishArtifact(request);
+      default:
+        return route satisfies never;
+    }
+  }
+
+  /** The computer as the API shows it, or null if it does not exist (for GET /v1/computers). */
+  describe(): ComputerJson | null {
+    const record = this.#host.records.get();
+    return record?.state === "ready" ? computerJson(this.#host, record) : null;
+  }
+
+  /** Fork target: create this computer in state `importing`; returns the import id. */
+  forkBegin(id: string, settings: ForkSettings): Promise<RpcResult<string>> {
+    return capture(() => beginImport(this.#host, id, settings));
+  }
+
+  /** Fork target: which of `hashes` this computer lacks. */
+  forkMissingBlobs(importId: string, hashes: string[]): Promise<RpcResult<string[]>> {
+    return capture(() => missingBlobs(this.#host, importId, hashes));
+  }
+
+  /** Fork target: store blobs. */
+  forkPutBlobs(importId: string, blobs: BlobTransfer[]): Promise<RpcResult<void>> {
+    return capture(() => putBlobs(this.#host, importId, blobs));
+  }
+
+  /** Fork target: apply one exported page. */
+  forkImport(importId: string, records: TreeRecord[]): Promise<RpcResult<void>> {
+    return capture(() => importRecords(this.#host, importId, records));
+  }
+
+  /** Fork target: make the computer live. */
+  forkCommit(importId: string): Promise<RpcResult<ComputerJson>> {
+    return capture(() => commitImport(this.#host, importId));
+  }
+
+  /** Fork target: discard a failed import. */
+  async forkAbort(importId: string): Promise<void> {
+    await abortImport(this.#host, importId);
+  }
+
+  /** The hourly GC alarm. */
+  override async alarm(): Promise<void> {
+    await this.#host.runGc();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The `/files/<path>` routes: streamed upload, ranged download or directory listing,
+ * stat as headers, and delete. Every vfs call is one atomic mutation or a read.
+ */
+import { toIso } from "@computer/vfs";
+import { ApiError } from "../http/errors.ts";
+import { formatMode } from "../http/mode.ts";
+import { parseRange } from "../http/range.ts";
+import type { ComputerHost } from "./host.ts";
+import { entryJson, etag, httpDate } from "./stat-json.ts";
+
+function emptyBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
+}
+
+/** PUT: writes the body as the file at `path` (parents created) → 201 `{ path, size, mtime, mode }`. */
+export async function putFile(
+  host: ComputerHost,
+  path: string,
+  mode: number | undefined,
+  request: Request,
+): Promise<Response> {
+  host.requireComputer();
+  const vfs = host.vfs();
+  let stat = await vfs.writeStream(path, request.body ?? emptyBody(), { parents: true, mode });
+  // `mode` only applies to new files in the vfs; an explicit ?mode is honoured for existing ones too.
+  if (mode !== undefined && stat.mode !== mode) {
+    vfs.chmod(path, mode);
+    stat = vfs.stat(path);
+  }
+  await host.touched();
+  return Response.json(
+    { path, size: stat.size, mtime: toIso(stat.mtime), mode: formatMode(stat.mode) },
+    { status: 201 },
+  );
+}
+
+/** GET: a file's bytes (Range, ETag, If-None-Match) or a directory listing. */
+export function getFile(
+  host: ComputerHost,
+  path: string,
+  page: { after: string | undefined; limit: number | undefined },
+  request: Request,
+): Response {
+  host.requireComputer();
+  const vfs = host.vfs();
+  const stat = vfs.stat(path);
+  if (stat.type === "dir") {
+    const listing = vfs.readdir(path, { after: page.after, limit: page.limit });
+    const entries = listing.entries.map(entryJson);
+    return Response.json(listing.next === undefined ? { entries } : { entries, next: listing.next });
+  }
+  if (stat.type !== "file") throw new ApiError("EINVAL", `not a regular file (${stat.type})`, { path });
+  const tag = etag(stat);
+  const headers = new Headers({
+    "Content-Type": "application/octet-stream",
+    ETag: tag,
+    "Last-Modified": httpDate(stat.mtime),
+    "Accept-Ranges": "bytes",
+    "X-File-Type": stat.type,
+    "X-File-Mode": formatMode(stat.mode),
+  });
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch !== null && ifNoneMatch.split(",").some((t) => t.trim() === tag || t.trim() === "*")) {
+    return new Response(null, { status: 304, headers });
+  }
+  const ifRange = request.headers.get("if-range");
+  const rangeHeader = ifRange === null || ifRange === tag ? request.headers.get("range") : null;
+  const range = parseRange(rangeHeader, stat.size);
+  switch (range.kind) {
+    case "unsatisfiable":
+      throw new ApiError("ERANGE", `range not satisfiable for ${stat.size} bytes`, {
+        path,
+        headers: { "Content-Range": `bytes */${stat.size}` },
+      });
+    case "range": {
+      const length = range.end - range.start + 1;
+      headers.set("Content-Length", String(length));
+      headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
+      return new Response(vfs.readStream(path, { offset: range.start, length }), { status: 206, headers });
+    }
+    case "none":
+      headers.set("Content-Length", String(stat.size));
+      return new Response(stat.size === 0 ? null : vfs.readStream(path), { status: 200, headers });
+    default:
+      return range satisfies never;
+  }
+}
+
+/** HEAD: stat as headers (`X-File-Type`, `Content-Length`, `X-File-Mode`, `Last-Modified`). */
+export function headFile(host: ComputerHost, path: string): Response {
+  host.requireComputer();
+  const stat = host.vfs().stat(path);
+  const headers = new Headers({
+    "X-File-Type": stat.type,
+    "X-File-Size": String(stat.size),
+    "Content-Length": String(stat.size),
+    "X-File-Mode": formatMode(stat.mode),
+    "Last-Modified": httpDate(stat.mtime),
+  });
+  if (stat.type === "file") {
+    headers.set("ETag", etag(stat));
+    headers.set("Accept-Ranges", "bytes");
+  }
+  return new Response(null, { status: 200, headers });
+}
+
+/** DELETE: removes a file, symlink or empty directory; `recursive` removes a whole tree → 204. */
+export async function deleteFile(host: ComputerHost, path: string, recursive: boolean): Promise<Response> {
+  host.requireComputer();
+  if (path === "/") throw new ApiError("EINVAL", "the workspace root cannot be deleted", { path });
+  const vfs = host.vfs();
+  if (recursive) vfs.rm(path, { recursive: true });
+  else if (vfs.lstat(path).type === "dir") vfs.rmdir(path);
+  else vfs.unlink(path);
+  await host.touched();
+  return new Response(null, { status: 204 });
+}

@@ -1,0 +1,85 @@
+/**
+ * Creating, describing, updating and deleting a computer (PUT/GET/DELETE /v1/computers/:id).
+ * Creation writes the record and the quota in one transaction, then registers the id.
+ */
+import { ApiError } from "../http/errors.ts";
+import { optionalInteger, readJsonObject } from "../http/json-body.ts";
+import type { ComputerHost } from "./host.ts";
+import {
+  type ComputerRecord,
+  DEFAULT_QUOTA_BYTES,
+  type Egress,
+  MAX_QUOTA_BYTES,
+  newTokenNonce,
+  parseEgress,
+} from "./record.ts";
+
+/** A computer as the API shows it. */
+export interface ComputerJson {
+  id: string;
+  createdAt: string;
+  quotaBytes: number | null;
+  usedBytes: number;
+  egress: Egress;
+}
+
+/** The API view of the live computer in `host`. */
+export function computerJson(host: ComputerHost, record: ComputerRecord): ComputerJson {
+  const usage = host.vfs().usage();
+  return {
+    id: record.id,
+    createdAt: record.createdAt,
+    quotaBytes: usage.quotaBytes,
+    usedBytes: usage.usedBytes,
+    egress: record.egress,
+  };
+}
+
+/** PUT: creates the computer (201) or updates its quota and egress (200). */
+export async function putComputer(host: ComputerHost, id: string, request: Request): Promise<Response> {
+  const body = await readJsonObject(request);
+  const quotaBytes = optionalInteger(body, "quotaBytes", 0, MAX_QUOTA_BYTES);
+  const egress = body.egress === undefined ? undefined : parseEgress(body.egress);
+  const existing = host.records.get();
+  if (existing?.state === "importing") throw new ApiError("EBUSY", "a fork into this computer is in progress");
+  const vfs = host.vfs();
+  if (existing !== undefined) {
+    const updated = { ...existing, egress: egress ?? existing.egress };
+    host.ctx.storage.transactionSync(() => {
+      host.records.put(updated);
+      if (quotaBytes !== undefined) vfs.setQuota(quotaBytes);
+    });
+    await host.registry().add(id, existing.createdAt);
+    return Response.json(computerJson(host, updated), { status: 200 });
+  }
+  const record: ComputerRecord = {
+    id,
+    createdAt: new Date().toISOString(),
+    egress: egress ?? "none",
+    tokenNonce: newTokenNonce(),
+    state: "ready",
+  };
+  host.ctx.storage.transactionSync(() => {
+    host.records.put(record);
+    vfs.setQuota(quotaBytes ?? DEFAULT_QUOTA_BYTES);
+  });
+  await host.registry().add(id, record.createdAt);
+  await host.touched();
+  return Response.json(computerJson(host, record), { status: 201 });
+}
+
+/** GET: the computer, or 404. */
+export function getComputer(host: ComputerHost): Response {
+  return Response.json(computerJson(host, host.requireComputer()));
+}
+
+/**
+ * DELETE: drops every file, checkpoint, token generation and the record, then unregisters.
+ * Also clears a fork target left half-imported. 404 if there is nothing to delete.
+ */
+export async function deleteComputer(host: ComputerHost, id: string): Promise<Response> {
+  if (host.records.get() === undefined) throw new ApiError("ENOENT", "no such computer");
+  await host.destroy();
+  await host.registry().remove(id);
+  return new Response(null, { status: 204 });
+}

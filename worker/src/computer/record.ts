@@ -1,0 +1,116 @@
+/**
+ * The computer record kept beside the vfs tables in the Computer DO's SQLite: id, creation
+ * time, egress policy, token generation and lifecycle state. The quota lives in the vfs.
+ */
+import { ApiError } from "../http/errors.ts";
+
+/** Outbound network policy of a computer's runtimes. */
+export type Egress = "none" | "all" | { allow: string[] };
+
+/** `ready`: a live computer. `importing`: a fork target still receiving its tree (invisible). */
+export type ComputerState = "ready" | "importing";
+
+/** What the DO stores about its computer. */
+export interface ComputerRecord {
+  id: string;
+  createdAt: string;
+  egress: Egress;
+  /** Current token generation: tokens carrying another value are revoked. */
+  tokenNonce: string;
+  state: ComputerState;
+}
+
+/** Default quota of a new computer: 1 GiB. */
+export const DEFAULT_QUOTA_BYTES = 1024 ** 3;
+/** Largest quota: 10 GiB, the storage limit of one SQLite-backed Durable Object. */
+export const MAX_QUOTA_BYTES = 10 * 1024 ** 3;
+const MAX_ALLOW_HOSTS = 100;
+const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(:\d{1,5})?$/;
+
+/**
+ * Validates an egress policy: "none", "all" or `{ allow: [host, ...] }` with lower-case host
+ * names, optionally `*.`-prefixed for subdomains and `:port`-suffixed.
+ */
+export function parseEgress(value: unknown): Egress {
+  if (value === "none" || value === "all") return value;
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const allow = (value as { allow?: unknown }).allow;
+    if (Array.isArray(allow) && allow.length <= MAX_ALLOW_HOSTS) {
+      const hosts: string[] = [];
+      for (const host of allow) {
+        if (typeof host !== "string" || host.length > 253 || !HOST.test(host)) {
+          throw new ApiError("EINVAL", `'egress.allow' entries must be host names, got ${JSON.stringify(host)}`);
+        }
+        hosts.push(host);
+      }
+      return { allow: [...new Set(hosts)] };
+    }
+  }
+  throw new ApiError("EINVAL", `'egress' must be "none", "all" or { "allow": [host, ...] } (≤ ${MAX_ALLOW_HOSTS})`);
+}
+
+/** A fresh random token generation. */
+export function newTokenNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+interface RecordRow extends Record<string, SqlStorageValue> {
+  id: string;
+  created_at: string;
+  egress: string;
+  token_nonce: string;
+  state: string;
+}
+
+/** Reads and writes the one-row record table. */
+export class RecordStore {
+  readonly #sql: SqlStorage;
+  #ready = false;
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  #ensure(): void {
+    if (this.#ready) return;
+    this.#sql.exec(
+      `CREATE TABLE IF NOT EXISTS computer_record (
+         one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, created_at TEXT NOT NULL,
+         egress TEXT NOT NULL, token_nonce TEXT NOT NULL, state TEXT NOT NULL)`,
+    );
+    this.#ready = true;
+  }
+
+  /** The record, or undefined if this computer does not exist. */
+  get(): ComputerRecord | undefined {
+    this.#ensure();
+    const row = this.#sql.exec<RecordRow>("SELECT * FROM computer_record").toArray()[0];
+    if (row === undefined) return undefined;
+    return {
+      id: row.id,
+      createdAt: row.created_at,
+      egress: JSON.parse(row.egress) as Egress,
+      tokenNonce: row.token_nonce,
+      state: row.state === "importing" ? "importing" : "ready",
+    };
+  }
+
+  /** Inserts or replaces the record. */
+  put(record: ComputerRecord): void {
+    this.#ensure();
+    this.#sql.exec(
+      "INSERT OR REPLACE INTO computer_record (one, id, created_at, egress, token_nonce, state) VALUES (1, ?, ?, ?, ?, ?)",
+      record.id,
+      record.createdAt,
+      JSON.stringify(record.egress),
+      record.tokenNonce,
+      record.state,
+    );
+  }
+
+  /** Forgets that the table exists (after `deleteAll()` dropped it). */
+  reset(): void {
+    this.#ready = false;
+  }
+}

@@ -1,0 +1,17 @@
+/** The bindings of the Computer Worker, as declared in worker/wrangler.jsonc. */
+import type { Computer } from "./computer/computer.ts";
+import type { Registry } from "./registry/registry.ts";
+
+/** Worker and Durable Object environment. */
+export interface Env {
+  /** One Computer DO per computer id (`getByName(id)`). */
+  COMPUTER: DurableObjectNamespace<Computer>;
+  /** The single Registry DO (`getByName(REGISTRY_NAME)`). */
+  REGISTRY: DurableObjectNamespace<Registry>;
+  /** Worker Loader for the shell and js runtimes. */
+  LOADER: WorkerLoader;
+  /** Artifact bucket. */
+  ARTIFACTS: R2Bucket;
+  /** The operator's bearer token; also the root of the token-signing key. Secret. */
+  COMPUTER_ADMIN_TOKEN: string;
+}

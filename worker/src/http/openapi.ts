@@ -1,0 +1,224 @@
+/**
+ * The HTTP contract of docs/API.md as an OpenAPI 3.1 document, served at GET /v1/openapi.json.
+ * Hand-written: keep it in step with route.ts (a test checks that every route is described).
+ */
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type Schema = { [key: string]: Json };
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Schema, description: string): Schema => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const error = (description: string): Schema => json(ref("Error"), description);
+const body = (schema: Schema): Schema => ({ required: true, content: { "application/json": { schema } } });
+const idParam: Schema = {
+  name: "id",
+  in: "path",
+  required: true,
+  schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]{0,62}$" },
+};
+const pathParam: Schema = {
+  name: "path",
+  in: "path",
+  required: true,
+  description: "Workspace path, may contain '/'; each segment percent-encoded; no '.', '..' or empty segments.",
+  schema: { type: "string" },
+};
+const std = {
+  "400": error("Invalid input (EINVAL, ENAMETOOLONG, malformed JSON)"),
+  "401": error("Missing, invalid, expired or revoked token (EUNAUTHORIZED)"),
+  "403": error("Token for another computer, read-only token on a write, or admin-only route (EFORBIDDEN)"),
+  "404": error("No such computer, file or route (ENOENT)"),
+};
+const noContent = { description: "Done" };
+const computerId = (extra: Schema = {}): Schema => ({ parameters: [idParam], ...extra });
+
+const object = (properties: Schema, required: string[] = []): Schema => ({ type: "object", properties, required });
+const str: Schema = { type: "string" };
+const int: Schema = { type: "integer" };
+const bool: Schema = { type: "boolean" };
+
+const schemas: Schema = {
+  Error: object(
+    { error: object({ code: str, message: str, path: str }, ["code", "message"]) },
+    ["error"],
+  ),
+  Egress: {
+    oneOf: [{ enum: ["none", "all"] }, object({ allow: { type: "array", items: str } }, ["allow"])],
+  },
+  Computer: object(
+    { id: str, createdAt: str, quotaBytes: { type: ["integer", "null"] }, usedBytes: int, egress: ref("Egress") },
+    ["id", "createdAt", "quotaBytes", "usedBytes", "egress"],
+  ),
+  Entry: object({ name: str, type: str, size: int, mode: { type: "string", examples: ["0644"] }, mtime: str }),
+  Stat: object({ path: str, type: str, size: int, mode: str, uid: int, gid: int, nlink: int, ino: int, mtime: str, atime: str, ctime: str }),
+  Checkpoint: object({ name: str, rev: int, createdAt: str }, ["name", "rev", "createdAt"]),
+  FsOp: {
+    type: "object",
+    required: ["op"],
+    description:
+      "mkdir {path, recursive?, mode?} | rename {from, to} | symlink {target, path} | link {existing, path} | " +
+      "chmod {path, mode} | chown {path, uid, gid} | utimes {path, atime?, mtime?} | truncate {path, length} | " +
+      "rm {path, recursive?, force?} | stat {path, follow?} | readdir {path, after?, limit?} | readlink {path} | " +
+      "realpath {path} | du {path} | find {path, glob, limit?} | grep {path, pattern, regex?, ignoreCase?, context?, limit?}",
+    properties: {
+      op: {
+        enum: ["mkdir", "rename", "symlink", "link", "chmod", "chown", "utimes", "truncate", "rm", "stat", "readdir", "readlink", "realpath", "du", "find", "grep"],
+      },
+      path: str,
+      from: str,
+      to: str,
+      target: str,
+      existing: str,
+      mode: { type: ["string", "integer"] },
+      recursive: bool,
+      glob: str,
+      pattern: str,
+      regex: bool,
+      ignoreCase: bool,
+    },
+  },
+  ExecRequest: object(
+    {
+      runtime: { enum: ["container", "shell", "js"] },
+      source: str,
+      cwd: str,
+      env: { type: "object", additionalProperties: str },
+      stdin: str,
+      input: {},
+      timeoutMs: int,
+    },
+    ["runtime", "source"],
+  ),
+  ExecResult: object({
+    id: str,
+    runtime: str,
+    status: { enum: ["running", "completed", "failed", "timeout", "killed"] },
+    exitCode: int,
+    stdout: str,
+    stderr: str,
+    truncated: bool,
+    value: {},
+    durationMs: int,
+    sync: object({ status: { enum: ["complete", "pending", "none"] }, rev: int, conflicts: { type: "array" } }),
+  }),
+};
+
+/** The OpenAPI 3.1 document of the v1 API. */
+export const OPENAPI: Schema = {
+  openapi: "3.1.0",
+  info: { title: "Computer API", version: "1.0.0", description: "Virtual computers for AI agents (docs/API.md)." },
+  components: { schemas, securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+  security: [{ bearer: [] }],
+  paths: {
+    "/healthz": { get: { security: [], responses: { "200": { description: "ok", content: { "text/plain": { schema: str } } } } } },
+    "/v1/openapi.json": { get: { responses: { "200": json({ type: "object" }, "This document") } } },
+    "/v1/computers": {
+      get: {
+        description: "Admin only. Paged by id with ?after=&limit=.",
+        responses: { "200": json(object({ computers: { type: "array", items: ref("Computer") }, next: str }), "Computers"), ...std },
+      },
+    },
+    "/v1/computers/{id}": computerId({
+      put: {
+        description: "Admin only. Creates (201) or updates quota/egress (200).",
+        requestBody: { content: { "application/json": { schema: object({ quotaBytes: int, egress: ref("Egress") }) } } },
+        responses: { "200": json(ref("Computer"), "Updated"), "201": json(ref("Computer"), "Created"), ...std },
+      },
+      get: { responses: { "200": json(ref("Computer"), "The computer"), ...std } },
+      delete: { description: "Admin only. Drops all data.", responses: { "204": noContent, ...std } },
+    }),
+    "/v1/computers/{id}/tokens": computerId({
+      post: {
+        description: "Admin only. Issues a token for this computer.",
+        requestBody: body(object({ ttlSeconds: int, scope: { enum: ["ro", "rw"] } }, ["scope"])),
+        responses: { "201": json(object({ token: str, expiresAt: str }), "Token"), ...std },
+      },
+      delete: { description: "Admin only. Revokes every token of this computer.", responses: { "204": noContent, ...std } },
+    }),
+    "/v1/computers/{id}/files/{path}": {
+      parameters: [idParam, pathParam],
+      put: {
+        parameters: [{ name: "mode", in: "query", schema: { type: "string", pattern: "^0?[0-7]{1,4}$" } }],
+        requestBody: { content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+        responses: {
+          "201": json(object({ path: str, size: int, mtime: str, mode: str }), "Written"),
+          ...std,
+          "507": error("Quota exceeded (ENOSPC)"),
+        },
+      },
+      get: {
+        parameters: [
+          { name: "Range", in: "header", schema: str },
+          { name: "after", in: "query", schema: str },
+          { name: "limit", in: "query", schema: int },
+        ],
+        responses: {
+          "200": {
+            description: "File bytes, or a directory listing",
+            content: {
+              "application/octet-stream": { schema: { type: "string", format: "binary" } },
+              "application/json": { schema: object({ entries: { type: "array", items: ref("Entry") }, next: str }) },
+            },
+          },
+          "206": { description: "Partial content" },
+          "304": { description: "Not modified (If-None-Match)" },
+          "416": error("Range not satisfiable (ERANGE)"),
+          ...std,
+        },
+      },
+      head: { responses: { "200": { description: "X-File-Type, Content-Length, X-File-Mode, Last-Modified" }, "404": { description: "Not found" } } },
+      delete: {
+        parameters: [{ name: "recursive", in: "query", schema: { enum: ["0", "1"] } }],
+        responses: { "204": noContent, ...std, "409": error("ENOTEMPTY / EISDIR") },
+      },
+    },
+    "/v1/computers/{id}/fs": computerId({
+      post: { requestBody: body(ref("FsOp")), responses: { "200": json({ type: "object" }, "The op's result"), ...std } },
+    }),
+    "/v1/computers/{id}/exec": computerId({
+      post: {
+        requestBody: body(ref("ExecRequest")),
+        responses: {
+          "200": json(ref("ExecResult"), "Result (or text/event-stream with Accept: text/event-stream)"),
+          "503": error("Runtime not available (EUNAVAILABLE)"),
+          ...std,
+        },
+      },
+      get: { responses: { "200": json(object({ execs: { type: "array", items: ref("ExecResult") } }), "Recent execs"), ...std } },
+    }),
+    "/v1/computers/{id}/exec/{execId}": {
+      parameters: [idParam, { name: "execId", in: "path", required: true, schema: str }],
+      get: { responses: { "200": json(ref("ExecResult"), "The exec"), ...std } },
+      delete: { responses: { "200": json(ref("ExecResult"), "Killed"), ...std } },
+    },
+    "/v1/computers/{id}/checkpoints": computerId({
+      post: { requestBody: body(object({ name: str }, ["name"])), responses: { "201": json(ref("Checkpoint"), "Created"), ...std, "409": error("EEXIST") } },
+      get: { responses: { "200": json(object({ checkpoints: { type: "array", items: ref("Checkpoint") } }), "Checkpoints"), ...std } },
+    }),
+    "/v1/computers/{id}/checkpoints/{name}/restore": {
+      parameters: [idParam, { name: "name", in: "path", required: true, schema: str }],
+      post: { responses: { "200": json(object({ name: str, rev: int }), "Restored"), ...std } },
+    },
+    "/v1/computers/{id}/fork": computerId({
+      post: {
+        description: "Admin only.",
+        requestBody: body(object({ to: str, checkpoint: str }, ["to"])),
+        responses: { "201": json(ref("Computer"), "The new computer"), ...std, "409": error("Target exists (EEXIST)") },
+      },
+    }),
+    "/v1/computers/{id}/artifacts": computerId({
+      post: {
+        requestBody: body(object({ path: str, name: str, version: str, ttlSeconds: int }, ["path"])),
+        responses: { "201": json(object({ name: str, version: str, url: str, files: { type: "array", items: str } }), "Published"), ...std, "503": error("EUNAVAILABLE") },
+      },
+    }),
+    "/v1/artifacts": { get: { responses: { "200": json({ type: "object" }, "Artifacts"), ...std, "503": error("EUNAVAILABLE") } } },
+    "/v1/artifacts/{name}": {
+      parameters: [{ name: "name", in: "path", required: true, schema: str }],
+      get: { responses: { "200": json({ type: "object" }, "Artifact"), ...std, "503": error("EUNAVAILABLE") } },
+    },
+  },
+};

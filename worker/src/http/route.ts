@@ -1,0 +1,187 @@
+/**
+ * The URL → route table of docs/API.md. Parsing validates computer ids, file paths, names
+ * and query parameters, so handlers receive typed, checked values (or an ApiError was thrown).
+ */
+import { ApiError } from "./errors.ts";
+import { parseMode } from "./mode.ts";
+import { parseUrlPath } from "./paths.ts";
+
+/** A computer id: `[a-z0-9][a-z0-9-]{0,62}`. */
+export const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
+/** A checkpoint name. */
+export const CHECKPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const EXEC_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A route under `/v1/computers/:id`, handled by that computer's DO. */
+export type ComputerRoute =
+  | { kind: "computer.put" }
+  | { kind: "computer.get" }
+  | { kind: "computer.delete" }
+  | { kind: "tokens.create" }
+  | { kind: "tokens.revoke" }
+  | { kind: "files.put"; path: string; mode: number | undefined }
+  | { kind: "files.get"; path: string; after: string | undefined; limit: number | undefined }
+  | { kind: "files.head"; path: string }
+  | { kind: "files.delete"; path: string; recursive: boolean }
+  | { kind: "fs" }
+  | { kind: "checkpoints.create" }
+  | { kind: "checkpoints.list" }
+  | { kind: "checkpoints.restore"; name: string }
+  | { kind: "fork" }
+  | { kind: "exec.start" }
+  | { kind: "exec.list" }
+  | { kind: "exec.get"; execId: string }
+  | { kind: "exec.kill"; execId: string }
+  | { kind: "artifacts.publish" };
+
+/** Every route of the API. */
+export type Route =
+  | { kind: "health" }
+  | { kind: "openapi" }
+  | { kind: "computers.list"; after: string | undefined; limit: number }
+  | { kind: "artifacts.list" }
+  | { kind: "artifacts.get"; name: string }
+  | { kind: "computer"; id: string; route: ComputerRoute };
+
+type Handlers<T> = Partial<Record<string, () => T>>;
+
+function byMethod<T>(method: string, handlers: Handlers<T>): T {
+  const handler = handlers[method];
+  if (handler === undefined) {
+    const allow = Object.keys(handlers).join(", ");
+    throw new ApiError("ENOTSUP", `method ${method} not allowed here`, { headers: { Allow: allow } });
+  }
+  return handler();
+}
+
+function notFound(pathname: string): never {
+  throw new ApiError("ENOENT", `no such route: ${pathname}`);
+}
+
+function decodeSegment(raw: string, what: string, pattern: RegExp): string {
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    throw new ApiError("EINVAL", `malformed ${what}`);
+  }
+  if (!pattern.test(value)) throw new ApiError("EINVAL", `invalid ${what}: must match ${pattern.source}`);
+  return value;
+}
+
+function flag(query: URLSearchParams, name: string): boolean {
+  const value = query.get(name);
+  if (value === null || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true" || value === "") return true;
+  throw new ApiError("EINVAL", `'${name}' must be 1 or 0`);
+}
+
+function limitParam(query: URLSearchParams, max: number): number | undefined {
+  const value = query.get("limit");
+  if (value === null) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > max) throw new ApiError("EINVAL", `'limit' must be 1..${max}`);
+  return n;
+}
+
+function parseFilesRoute(method: string, encodedPath: string, query: URLSearchParams): ComputerRoute {
+  const path = parseUrlPath(encodedPath);
+  return byMethod<ComputerRoute>(method, {
+    GET: () => ({ kind: "files.get", path, after: query.get("after") ?? undefined, limit: limitParam(query, 10000) }),
+    HEAD: () => ({ kind: "files.head", path }),
+    PUT: () => {
+      const mode = query.get("mode");
+      return { kind: "files.put", path, mode: mode === null ? undefined : parseMode(mode) };
+    },
+    DELETE: () => ({ kind: "files.delete", path, recursive: flag(query, "recursive") }),
+  });
+}
+
+function parseComputerRoute(method: string, rest: string[], pathname: string, query: URLSearchParams): ComputerRoute {
+  const [head, second, third, ...more] = rest;
+  if (head === undefined) {
+    return byMethod<ComputerRoute>(method, {
+      PUT: () => ({ kind: "computer.put" }),
+      GET: () => ({ kind: "computer.get" }),
+      DELETE: () => ({ kind: "computer.delete" }),
+    });
+  }
+  if (head === "files") return parseFilesRoute(method, rest.slice(1).join("/"), query);
+  if (head === "fs" && second === undefined) return byMethod(method, { POST: () => ({ kind: "fs" }) });
+  if (head === "fork" && second === undefined) return byMethod(method, { POST: () => ({ kind: "fork" }) });
+  if (head === "tokens" && second === undefined) {
+    return byMethod<ComputerRoute>(method, {
+      POST: () => ({ kind: "tokens.create" }),
+      DELETE: () => ({ kind: "tokens.revoke" }),
+    });
+  }
+  if (head === "artifacts" && second === undefined) {
+    return byMethod(method, { POST: () => ({ kind: "artifacts.publish" }) });
+  }
+  if (head === "checkpoints") {
+    if (second === undefined) {
+      return byMethod<ComputerRoute>(method, {
+        POST: () => ({ kind: "checkpoints.create" }),
+        GET: () => ({ kind: "checkpoints.list" }),
+      });
+    }
+    if (third === "restore" && more.length === 0) {
+      const name = decodeSegment(second, "checkpoint name", CHECKPOINT_NAME);
+      return byMethod(method, { POST: () => ({ kind: "checkpoints.restore", name }) });
+    }
+  }
+  if (head === "exec") {
+    if (second === undefined) {
+      return byMethod<ComputerRoute>(method, {
+        POST: () => ({ kind: "exec.start" }),
+        GET: () => ({ kind: "exec.list" }),
+      });
+    }
+    if (third === undefined) {
+      const execId = decodeSegment(second, "exec id", EXEC_ID);
+      return byMethod<ComputerRoute>(method, {
+        GET: () => ({ kind: "exec.get", execId }),
+        DELETE: () => ({ kind: "exec.kill", execId }),
+      });
+    }
+  }
+  return notFound(pathname);
+}
+
+/**
+ * Parses `method` and `url` into a Route. Throws ApiError: 404 ENOENT for an unknown path,
+ * 405 ENOTSUP (with `Allow`) for a known path and another method, 400 EINVAL / ENAMETOOLONG
+ * for a bad computer id, file path, name or query parameter.
+ */
+export function parseRoute(method: string, url: URL): Route {
+  const { pathname } = url;
+  if (pathname === "/healthz") {
+    return byMethod<Route>(method, { GET: () => ({ kind: "health" }), HEAD: () => ({ kind: "health" }) });
+  }
+  const segments = pathname.split("/").slice(1);
+  if (segments[0] !== "v1") return notFound(pathname);
+  const [, group, id, ...rest] = segments;
+  if (group === "openapi.json" && id === undefined) return byMethod(method, { GET: () => ({ kind: "openapi" }) });
+  if (group === "artifacts") {
+    if (id === undefined) return byMethod(method, { GET: () => ({ kind: "artifacts.list" }) });
+    if (rest.length === 0) {
+      const name = decodeSegment(id, "artifact name", CHECKPOINT_NAME);
+      return byMethod(method, { GET: () => ({ kind: "artifacts.get", name }) });
+    }
+  }
+  if (group !== "computers") return notFound(pathname);
+  if (id === undefined || (id === "" && rest.length === 0)) {
+    const query = url.searchParams;
+    return byMethod<Route>(method, {
+      GET: () => ({
+        kind: "computers.list",
+        after: query.get("after") ?? undefined,
+        limit: limitParam(query, 1000) ?? 100,
+      }),
+    });
+  }
+  if (!COMPUTER_ID.test(id)) {
+    throw new ApiError("EINVAL", `invalid computer id: must match ${COMPUTER_ID.source}`);
+  }
+  return { kind: "computer", id, route: parseComputerRoute(method, rest, pathname, url.searchParams) };
+}

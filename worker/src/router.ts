@@ -1,0 +1,53 @@
+/**
+ * The Worker's request path: health check, authentication, route parsing, then either a
+ * global route or the computer's Durable Object. Errors become the API's JSON error shape.
+ */
+import { artifactRegistry } from "./artifacts/artifacts.ts";
+import { authenticate } from "./auth/authenticate.ts";
+import type { Principal } from "./auth/principal.ts";
+import type { Env } from "./env.ts";
+import { ApiError, toErrorResponse } from "./http/errors.ts";
+import { OPENAPI } from "./http/openapi.ts";
+import { parseRoute, type Route } from "./http/route.ts";
+import { listComputers } from "./registry/list-computers.ts";
+
+function requireAdmin(principal: Principal): void {
+  if (principal.kind !== "admin") throw new ApiError("EFORBIDDEN", "this route needs the admin token");
+}
+
+async function serve(request: Request, env: Env, url: URL): Promise<Response> {
+  if (url.pathname === "/healthz") {
+    parseRoute(request.method, url);
+    return new Response("ok", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  const principal = await authenticate(request, env.COMPUTER_ADMIN_TOKEN, Date.now());
+  const route: Route = parseRoute(request.method, url);
+  switch (route.kind) {
+    case "health":
+      return new Response("ok");
+    case "openapi":
+      return Response.json(OPENAPI);
+    case "computers.list":
+      requireAdmin(principal);
+      return listComputers(env, route.after, route.limit);
+    case "artifacts.list":
+    case "artifacts.get":
+      return artifactRegistry();
+    case "computer":
+      if (principal.kind === "token" && principal.computer !== route.id) {
+        throw new ApiError("EFORBIDDEN", "this token is for another computer");
+      }
+      return env.COMPUTER.getByName(route.id).handle(request, { id: route.id, route: route.route, principal });
+    default:
+      return route satisfies never;
+  }
+}
+
+/** Handles one HTTP request to the API. */
+export async function handleRequest(request: Request, env: Env): Promise<Response> {
+  try {
+    return await serve(request, env, new URL(request.url));
+  } catch (err) {
+    return toErrorResponse(err);
+  }
+}

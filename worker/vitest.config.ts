@@ -1,0 +1,20 @@
+/**
+ * Worker tests, run inside workerd by the Cloudflare Vitest plugin on worker/wrangler.jsonc:
+ * the HTTP suites in test/ and the pure helpers' unit tests beside the code in src/.
+ */
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.jsonc" },
+      miniflare: { bindings: { COMPUTER_ADMIN_TOKEN: "test-admin-token" } },
+    }),
+  ],
+  test: {
+    name: "worker",
+    root: import.meta.dirname,
+    include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+  },
+});
