@@ -23,7 +23,13 @@ if ((${#missing[@]} > 0)); then
 fi
 
 # npm writes node_modules/.package-lock.json after every install; older than the lock = stale.
+# npm ci can refuse a lock that lacks an optional dependency the registry does not serve
+# (vite's napi-windows-process-start-time here); npm install then installs the same lock.
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "ensure-deps: npm ci"
-  npm ci --no-audit --no-fund
+  if ! ci_log=$(npm ci --no-audit --no-fund 2>&1); then
+    echo "$ci_log" | grep -E "^npm error (Missing|Invalid)" || true
+    echo "ensure-deps: npm ci refused the lock file; running npm install instead"
+    npm install --no-audit --no-fund
+  fi
 fi
