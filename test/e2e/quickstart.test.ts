@@ -58,7 +58,7 @@ describe("README quick start over HTTP", () => {
       body: "hello, computer",
     });
     expect(res.status).toBe(201);
-    expect(await res.json()).toMatchObject({ size: 15, mode: expect.any(Number) });
+    expect(await res.json()).toMatchObject({ path: expect.stringMatching(/notes\/hello\.txt$/), size: 15 });
   });
 
   it("reads the file back", async () => {
