@@ -127,7 +127,14 @@ export function unlink(ctx: Context, path: string): void {
 /** rm: files, and with `recursive` whole trees; `force` ignores a missing path. */
 export function rm(ctx: Context, path: string, options: RmOptions = {}): void {
   ctx.mutate(() => {
-    const loc = locate(ctx, path, "rm", false);
+    let loc: ReturnType<typeof locate>;
+    try {
+      loc = locate(ctx, path, "rm", false);
+    } catch (err) {
+      // rm -f is quiet about a missing path, also when a parent is what is missing.
+      if (options.force && err instanceof FsError && err.code === "ENOENT") return;
+      throw err;
+    }
     if (!loc.node) {
       if (options.force) return;
       throw new FsError("ENOENT", "rm", path);
