@@ -1,11 +1,9 @@
-/** Types of the `cloudflare:test` module for the worker's tests: `env` is the Worker's Env. */
+/** Types of the `cloudflare:test` module for the worker's tests: its `env` is the Worker's Env. */
 /// <reference types="@cloudflare/vitest-plugin/types" />
-import type { Env } from "../src/env.ts";
+import type { Env as WorkerEnv } from "../src/env.ts";
 
 declare global {
   namespace Cloudflare {
-    interface Env extends import("../src/env.ts").Env {}
+    interface Env extends WorkerEnv {}
   }
 }
-
-export type { Env };
