@@ -7,6 +7,7 @@ import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { CHUNK_SIZE, FILE_SIZE_MAX } from "./limits.ts";
 import { addChild, mkdirp } from "./namespace.ts";
+import { joinPath, splitPath } from "./paths.ts";
 import { type Location, locate, pathsOf, resolveExisting } from "./resolve.ts";
 import type { ChunkRow, NodeRow } from "./store.ts";
 import type { ReadOptions, WriteOptions } from "./types.ts";
@@ -89,8 +90,9 @@ export function openForWrite(
   syscall: string,
 ): Location & { node: NodeRow } {
   if (options.parents) {
-    const parent = locate(ctx, path, syscall, false).parentPath;
-    mkdirp(ctx, parent);
+    // The parent is named lexically: locate() would fail on the very parents we are to create.
+    const names = splitPath(path, syscall);
+    if (names.length > 1) mkdirp(ctx, joinPath(names.slice(0, -1)));
   }
   if (options.exclusive) {
     const existing = locate(ctx, path, syscall, false);
@@ -202,7 +204,8 @@ export function writeAt(
   }
   const now = ctx.clock();
   const fields = {
-    size: Math.max(node.size, end),
+    // An empty write never extends the file (POSIX write of 0 bytes).
+    size: data.length > 0 ? Math.max(node.size, end) : node.size,
     allocated,
     mtime_s: now.sec,
     mtime_ns: now.nsec,

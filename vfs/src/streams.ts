@@ -34,7 +34,14 @@ async function* iterate(source: ByteSource): AsyncGenerator<Uint8Array> {
 
 /** Checks what can be checked before consuming a body, so a doomed write fails fast. */
 function precheck(ctx: Context, path: string, options: WriteOptions): void {
-  const loc = locate(ctx, path, "write", !options.exclusive);
+  let loc: ReturnType<typeof locate>;
+  try {
+    loc = locate(ctx, path, "write", !options.exclusive);
+  } catch (err) {
+    // Missing parents are created by the final openForWrite.
+    if (options.parents && err instanceof FsError && err.code === "ENOENT") return;
+    throw err;
+  }
   if (loc.node && options.exclusive) throw new FsError("EEXIST", "write", path);
   if (loc.node?.type === "dir") throw new FsError("EISDIR", "write", path);
   if (!loc.node && !options.parents) {
