@@ -57,7 +57,8 @@ export function readRange(
   return out;
 }
 
-function checkOffset(value: number, syscall: string, path: string, what: string): void {
+/** Throws EINVAL unless `value` is a non-negative safe integer (an offset or a length). */
+export function checkOffset(value: number, syscall: string, path: string, what: string): void {
   if (!Number.isSafeInteger(value) || value < 0)
     throw new FsError("EINVAL", syscall, path, `invalid ${what}`);
 }

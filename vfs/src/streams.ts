@@ -4,7 +4,7 @@
  * chunk list in one transaction at the end; a read stream pulls one chunk at a time.
  */
 
-import { openForWrite, readRange, replaceContent, storeChunk } from "./content.ts";
+import { checkOffset, openForWrite, readRange, replaceContent, storeChunk } from "./content.ts";
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { CHUNK_SIZE } from "./limits.ts";
@@ -81,7 +81,9 @@ export async function writeStream(
       if (filled === CHUNK_SIZE) flush();
     }
     // An existing file's bytes are freed on replace, so only fail early when even that cannot help.
-    if (size > budget + existingAllocated(ctx, path)) throw new FsError("ENOSPC", "write", path);
+    if (quota !== undefined && size > budget + existingAllocated(ctx, path)) {
+      throw new FsError("ENOSPC", "write", path);
+    }
   }
   if (filled > 0) flush();
   return ctx.mutate(() => {
@@ -90,9 +92,13 @@ export async function writeStream(
   });
 }
 
+/** Bytes the file at `path` holds now (0 if it does not exist yet, e.g. its parents are still to be made). */
 function existingAllocated(ctx: Context, path: string): number {
-  const loc = locate(ctx, path, "write", true);
-  return loc.node?.allocated ?? 0;
+  try {
+    return locate(ctx, path, "write", true).node?.allocated ?? 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** A stream of a file's bytes (or a range), one chunk per pull. */
@@ -105,6 +111,8 @@ export function readStream(
   if (loc.node.type === "dir") throw new FsError("EISDIR", "read", path);
   if (loc.node.type !== "file") throw new FsError("EINVAL", "read", path, "not a regular file");
   const node = loc.node;
+  checkOffset(options.offset ?? 0, "read", path, "offset");
+  checkOffset(options.length ?? 0, "read", path, "length");
   const start = Math.min(options.offset ?? 0, node.size);
   const end = Math.min(node.size, start + (options.length ?? node.size));
   let position = start;
