@@ -1,6 +1,7 @@
 /**
  * vitest project "vfs": the vfs tests on node, over node:sqlite.
- * vitest.workerd.config.ts runs the same files inside workerd.
+ * vitest.workerd.config.ts runs the same files inside workerd; a file named
+ * `*.node.test.ts` runs only here, `*.workerd.test.ts` only there.
  */
 import { defineConfig } from "vitest/config";
 
