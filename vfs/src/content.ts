@@ -105,7 +105,7 @@ export function openForWrite(
   if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777)
     throw new FsError("EINVAL", syscall, path, "invalid mode");
   const parent = ctx.store.node(loc.parent);
-  if (!parent || parent.type !== "dir") throw new FsError("ENOTDIR", syscall, path);
+  if (parent?.type !== "dir") throw new FsError("ENOTDIR", syscall, path);
   const row = ctx.newNode("file", mode);
   const ino = ctx.store.insertNode(row);
   addChild(ctx, loc.parent, loc.name, ino, false);

@@ -75,10 +75,12 @@ export function grep(ctx: Context, path: string, pattern: string, options: GrepO
   const matches: GrepMatch[] = [];
   for (const file of files) {
     const node = ctx.store.node(file.ino);
-    if (!node || node.type !== "file") continue;
+    if (node?.type !== "file") continue;
     const bytes = readRange(ctx, node, 0, node.size, file.path);
     if (bytes.includes(0)) continue; // binary
     const lines = decoder.decode(bytes).split("\n");
+    // A final newline ends the last line; it does not start an empty one.
+    if (lines[lines.length - 1] === "") lines.pop();
     for (let i = 0; i < lines.length; i++) {
       const text = lines[i] as string;
       if (!re.test(text)) continue;

@@ -46,7 +46,7 @@ function precheck(ctx: Context, path: string, options: WriteOptions): void {
   if (loc.node?.type === "dir") throw new FsError("EISDIR", "write", path);
   if (!loc.node && !options.parents) {
     const parent = ctx.store.node(loc.parent);
-    if (!parent || parent.type !== "dir") throw new FsError("ENOTDIR", "write", path);
+    if (parent?.type !== "dir") throw new FsError("ENOTDIR", "write", path);
   }
 }
 
