@@ -37,7 +37,11 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
       if (principal.kind === "token" && principal.computer !== route.id) {
         throw new ApiError("EFORBIDDEN", "this token is for another computer");
       }
-      return env.COMPUTER.getByName(route.id).handle(request, { id: route.id, route: route.route, principal });
+      return env.COMPUTER.getByName(route.id).handle(request, {
+        id: route.id,
+        route: route.route,
+        principal,
+      });
     default:
       return route satisfies never;
   }

@@ -1,6 +1,15 @@
 /** PUT/GET/DELETE /v1/computers/:id, the admin listing, and computer id validation. */
 import { describe, expect, it } from "vitest";
-import { api, apiJson, createComputer, expectError, freshId, mintToken, readText, snapshot, writeFile } from "./helpers.ts";
+import {
+  api,
+  apiJson,
+  createComputer,
+  expectError,
+  freshId,
+  readText,
+  snapshot,
+  writeFile,
+} from "./helpers.ts";
 
 interface ComputerBody {
   id: string;
@@ -37,12 +46,21 @@ describe("computers", () => {
 
   it("sets and updates quota and egress", async () => {
     const id = freshId();
-    const res = await apiJson("PUT", `/v1/computers/${id}`, { quotaBytes: 5000, egress: { allow: ["example.com", "*.npmjs.org"] } });
+    const res = await apiJson("PUT", `/v1/computers/${id}`, {
+      quotaBytes: 5000,
+      egress: { allow: ["example.com", "*.npmjs.org"] },
+    });
     expect(res.status).toBe(201);
-    expect(await res.json()).toMatchObject({ quotaBytes: 5000, egress: { allow: ["example.com", "*.npmjs.org"] } });
+    expect(await res.json()).toMatchObject({
+      quotaBytes: 5000,
+      egress: { allow: ["example.com", "*.npmjs.org"] },
+    });
     const updated = await apiJson("PUT", `/v1/computers/${id}`, { quotaBytes: 9000 });
     expect(updated.status).toBe(200);
-    expect(await updated.json()).toMatchObject({ quotaBytes: 9000, egress: { allow: ["example.com", "*.npmjs.org"] } });
+    expect(await updated.json()).toMatchObject({
+      quotaBytes: 9000,
+      egress: { allow: ["example.com", "*.npmjs.org"] },
+    });
     const all = await apiJson("PUT", `/v1/computers/${id}`, { egress: "all" });
     expect(await all.json()).toMatchObject({ quotaBytes: 9000, egress: "all" });
   });
@@ -74,7 +92,7 @@ describe("computers", () => {
     expect(await api(`/v1/computers/${existing}`).then((r) => r.json())).toEqual(before);
   });
 
-  it.each(["{", "[1,2]", "null", '"x"', "{\"quotaBytes\": 1,}"])("rejects malformed JSON %s", async (text) => {
+  it.each(["{", "[1,2]", "null", '"x"', '{"quotaBytes": 1,}'])("rejects malformed JSON %s", async (text) => {
     const id = freshId();
     await expectError(await apiJson("PUT", `/v1/computers/${id}`, text), 400, "EINVAL");
     await expectError(await api(`/v1/computers/${id}`), 404, "ENOENT");
@@ -112,7 +130,11 @@ describe("computers", () => {
       const page = (await res.json()) as { computers: ComputerBody[]; next?: string };
       expect(page.computers.length).toBeLessThanOrEqual(2);
       for (const c of page.computers) {
-        expect(c).toMatchObject({ id: expect.any(String), quotaBytes: expect.any(Number), usedBytes: expect.any(Number) });
+        expect(c).toMatchObject({
+          id: expect.any(String),
+          quotaBytes: expect.any(Number),
+          usedBytes: expect.any(Number),
+        });
         seen.push(c.id);
       }
       after = page.next;
@@ -120,7 +142,9 @@ describe("computers", () => {
     expect(seen).toContain(a);
     expect(seen).toContain(b);
     await api(`/v1/computers/${a}`, { method: "DELETE" });
-    const after2 = (await api("/v1/computers?limit=1000").then((r) => r.json())) as { computers: ComputerBody[] };
+    const after2 = (await api("/v1/computers?limit=1000").then((r) => r.json())) as {
+      computers: ComputerBody[];
+    };
     expect(after2.computers.map((c) => c.id)).not.toContain(a);
     expect(after2.computers.map((c) => c.id)).toContain(b);
   });
@@ -137,7 +161,11 @@ describe("computers", () => {
       const listBefore = await api("/v1/computers?limit=1000").then((r) => r.json());
       await expectError(await apiJson("PUT", `/v1/computers/${bad}`, {}), 400, "EINVAL");
       await expectError(await api(`/v1/computers/${bad}`), 400, "EINVAL");
-      await expectError(await api(`/v1/computers/${bad}/files/a`, { method: "PUT", body: "x" }), 400, "EINVAL");
+      await expectError(
+        await api(`/v1/computers/${bad}/files/a`, { method: "PUT", body: "x" }),
+        400,
+        "EINVAL",
+      );
       expect(await api("/v1/computers?limit=1000").then((r) => r.json())).toEqual(listBefore);
     },
   );

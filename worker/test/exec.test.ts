@@ -30,14 +30,22 @@ describe("exec", () => {
   });
 
   it("404s on a missing computer", async () => {
-    await expectError(await apiJson("POST", `/v1/computers/${freshId()}/exec`, { runtime: "js", source: "" }), 404, "ENOENT");
+    await expectError(
+      await apiJson("POST", `/v1/computers/${freshId()}/exec`, { runtime: "js", source: "" }),
+      404,
+      "ENOENT",
+    );
   });
 });
 
 describe("artifacts", () => {
   it("publish and registry → 503 EUNAVAILABLE", async () => {
     const id = await createComputer();
-    await expectError(await apiJson("POST", `/v1/computers/${id}/artifacts`, { path: "out" }), 503, "EUNAVAILABLE");
+    await expectError(
+      await apiJson("POST", `/v1/computers/${id}/artifacts`, { path: "out" }),
+      503,
+      "EUNAVAILABLE",
+    );
     await expectError(await api("/v1/artifacts"), 503, "EUNAVAILABLE");
     await expectError(await api("/v1/artifacts/site"), 503, "EUNAVAILABLE");
   });

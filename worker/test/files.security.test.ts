@@ -3,7 +3,16 @@
  * leaves the computer exactly as it was (snapshot before == snapshot after).
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { api, createComputer, expectError, fsOp, mintToken, readText, snapshot, writeFile } from "./helpers.ts";
+import {
+  api,
+  createComputer,
+  expectError,
+  fsOp,
+  mintToken,
+  readText,
+  snapshot,
+  writeFile,
+} from "./helpers.ts";
 
 let id: string;
 let before: Record<string, string>;
@@ -41,12 +50,20 @@ describe("URL paths", () => {
   ];
 
   it.each(bad)("PUT %s → %i %s, nothing written", async (path, status, code) => {
-    await expectError(await api(`/v1/computers/${id}/files/${path}`, { method: "PUT", body: "evil" }), status, code);
+    await expectError(
+      await api(`/v1/computers/${id}/files/${path}`, { method: "PUT", body: "evil" }),
+      status,
+      code,
+    );
     await unchanged();
   });
 
   it.each(bad)("DELETE %s?recursive=1 → %i %s, nothing removed", async (path, status, code) => {
-    await expectError(await api(`/v1/computers/${id}/files/${path}?recursive=1`, { method: "DELETE" }), status, code);
+    await expectError(
+      await api(`/v1/computers/${id}/files/${path}?recursive=1`, { method: "DELETE" }),
+      status,
+      code,
+    );
     await unchanged();
   });
 
@@ -73,17 +90,29 @@ describe("URL paths", () => {
       await expectError(res, 403, "EFORBIDDEN");
     }
     // ... and this one into /v1/computers/<id>/top.txt, which is no route.
-    await expectError(await api(`/v1/computers/${id}/files/../top.txt`, { method: "PUT", body: "x", token }), 404, "ENOENT");
+    await expectError(
+      await api(`/v1/computers/${id}/files/../top.txt`, { method: "PUT", body: "x", token }),
+      404,
+      "ENOENT",
+    );
     await unchanged();
   });
 
   it.each(["abc", "999", "0o8", "-1", "77777", ""])("PUT ?mode=%s → 400, nothing written", async (mode) => {
-    await expectError(await api(`/v1/computers/${id}/files/new.txt?mode=${mode}`, { method: "PUT", body: "x" }), 400, "EINVAL");
+    await expectError(
+      await api(`/v1/computers/${id}/files/new.txt?mode=${mode}`, { method: "PUT", body: "x" }),
+      400,
+      "EINVAL",
+    );
     await unchanged();
   });
 
   it.each(["2", "yes"])("DELETE ?recursive=%s → 400, nothing removed", async (value) => {
-    await expectError(await api(`/v1/computers/${id}/files/dir?recursive=${value}`, { method: "DELETE" }), 400, "EINVAL");
+    await expectError(
+      await api(`/v1/computers/${id}/files/dir?recursive=${value}`, { method: "DELETE" }),
+      400,
+      "EINVAL",
+    );
     await unchanged();
   });
 });
@@ -142,14 +171,21 @@ describe("JSON body paths (POST /fs)", () => {
     await unchanged();
   });
 
-  it.each(["{", "{'op':'mkdir'}", "[]", "null", "42", "\"mkdir\""])("malformed JSON %s → 400 EINVAL", async (text) => {
-    await expectError(
-      await api(`/v1/computers/${id}/fs`, { method: "POST", body: text, headers: { "Content-Type": "application/json" } }),
-      400,
-      "EINVAL",
-    );
-    await unchanged();
-  });
+  it.each(["{", "{'op':'mkdir'}", "[]", "null", "42", '"mkdir"'])(
+    "malformed JSON %s → 400 EINVAL",
+    async (text) => {
+      await expectError(
+        await api(`/v1/computers/${id}/fs`, {
+          method: "POST",
+          body: text,
+          headers: { "Content-Type": "application/json" },
+        }),
+        400,
+        "EINVAL",
+      );
+      await unchanged();
+    },
+  );
 
   it("an over-large JSON body → 413 EFBIG", async () => {
     const huge = JSON.stringify({ op: "mkdir", path: "x", pad: "p".repeat(1024 * 1024) });

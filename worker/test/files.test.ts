@@ -27,7 +27,10 @@ describe("PUT /files", () => {
     const id = await createComputer();
     const res = await api(`/v1/computers/${id}/files/run.sh?mode=0755`, { method: "PUT", body: "#!/bin/sh" });
     expect(((await res.json()) as { mode: string }).mode).toBe("0755");
-    const again = await api(`/v1/computers/${id}/files/run.sh?mode=600`, { method: "PUT", body: "#!/bin/sh\n" });
+    const again = await api(`/v1/computers/${id}/files/run.sh?mode=600`, {
+      method: "PUT",
+      body: "#!/bin/sh\n",
+    });
     expect(((await again.json()) as { mode: string }).mode).toBe("0600");
   });
 
@@ -58,7 +61,11 @@ describe("PUT /files", () => {
     await writeFile(id, "d/x", "1");
     const before = await snapshot(id);
     await expectError(await api(`/v1/computers/${id}/files/d`, { method: "PUT", body: "x" }), 409, "EISDIR");
-    await expectError(await api(`/v1/computers/${id}/files/d/x/y`, { method: "PUT", body: "x" }), 409, "ENOTDIR");
+    await expectError(
+      await api(`/v1/computers/${id}/files/d/x/y`, { method: "PUT", body: "x" }),
+      409,
+      "ENOTDIR",
+    );
     expect(await snapshot(id)).toEqual(before);
   });
 });
@@ -73,7 +80,11 @@ describe("quota", () => {
       507,
       "ENOSPC",
     );
-    await expectError(await api(`/v1/computers/${id}/files/small.txt`, { method: "PUT", body: bytes(5000) }), 507, "ENOSPC");
+    await expectError(
+      await api(`/v1/computers/${id}/files/small.txt`, { method: "PUT", body: bytes(5000) }),
+      507,
+      "ENOSPC",
+    );
     expect(await snapshot(id)).toEqual(before);
     expect(await readText(id, "small.txt")).toBe("x".repeat(1000));
   });
@@ -82,7 +93,11 @@ describe("quota", () => {
     const id = await createComputer();
     await writeFile(id, "a", "x".repeat(3000));
     await apiJson("PUT", `/v1/computers/${id}`, { quotaBytes: 3500 });
-    await expectError(await api(`/v1/computers/${id}/files/b`, { method: "PUT", body: "y".repeat(1000) }), 507, "ENOSPC");
+    await expectError(
+      await api(`/v1/computers/${id}/files/b`, { method: "PUT", body: "y".repeat(1000) }),
+      507,
+      "ENOSPC",
+    );
     await writeFile(id, "c", "z".repeat(100));
   });
 });
@@ -117,14 +132,22 @@ describe("GET /files", () => {
     const res = await api(`/v1/computers/${id}/files/d`);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("application/json");
-    const { entries } = (await res.json()) as { entries: { name: string; type: string; size: number; mode: string; mtime: string }[] };
+    const { entries } = (await res.json()) as {
+      entries: { name: string; type: string; size: number; mode: string; mtime: string }[];
+    };
     expect(entries.map((e) => [e.name, e.type])).toEqual([
       ["a.txt", "file"],
       ["b.txt", "file"],
       ["link", "symlink"],
       ["sub", "dir"],
     ]);
-    expect(entries[1]).toEqual({ name: "b.txt", type: "file", size: 2, mode: "0644", mtime: expect.any(String) });
+    expect(entries[1]).toEqual({
+      name: "b.txt",
+      type: "file",
+      size: 2,
+      mode: "0644",
+      mtime: expect.any(String),
+    });
   });
 
   it("lists the root with and without a trailing slash, and pages with ?limit&after", async () => {
@@ -140,7 +163,9 @@ describe("GET /files", () => {
     };
     expect(page.entries.map((e) => e.name)).toEqual(["a", "b"]);
     expect(page.next).toBe("b");
-    const rest = (await api(`/v1/computers/${id}/files/?after=b`).then((r) => r.json())) as { entries: { name: string }[] };
+    const rest = (await api(`/v1/computers/${id}/files/?after=b`).then((r) => r.json())) as {
+      entries: { name: string }[];
+    };
     expect(rest.entries.map((e) => e.name)).toEqual(["c"]);
   });
 
@@ -208,7 +233,9 @@ describe("Range", () => {
   it("ignores Range when If-Range does not match", async () => {
     const id = await createComputer();
     await writeFile(id, "r.txt", text);
-    const res = await api(`/v1/computers/${id}/files/r.txt`, { headers: { Range: "bytes=0-1", "If-Range": '"stale"' } });
+    const res = await api(`/v1/computers/${id}/files/r.txt`, {
+      headers: { Range: "bytes=0-1", "If-Range": '"stale"' },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(text);
   });
@@ -260,7 +287,11 @@ describe("DELETE /files", () => {
     await writeFile(id, "a", "a");
     const before = await snapshot(id);
     await expectError(await api(`/v1/computers/${id}/files/nope`, { method: "DELETE" }), 404, "ENOENT");
-    await expectError(await api(`/v1/computers/${id}/files/?recursive=1`, { method: "DELETE" }), 400, "EINVAL");
+    await expectError(
+      await api(`/v1/computers/${id}/files/?recursive=1`, { method: "DELETE" }),
+      400,
+      "EINVAL",
+    );
     expect(await snapshot(id)).toEqual(before);
   });
 });

@@ -1,6 +1,15 @@
 /** POST /v1/computers/:id/fork: a new computer with the same tree, from now or a checkpoint. */
 import { describe, expect, it } from "vitest";
-import { api, apiJson, createComputer, expectError, freshId, readText, snapshot, writeFile } from "./helpers.ts";
+import {
+  api,
+  apiJson,
+  createComputer,
+  expectError,
+  freshId,
+  readText,
+  snapshot,
+  writeFile,
+} from "./helpers.ts";
 
 function withoutTimes(snap: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(snap).map(([k, v]) => [k, v.replace(/ \S+Z /, " ")]));
@@ -11,11 +20,18 @@ describe("fork", () => {
     const source = await createComputer({ quotaBytes: 50 * 1024 * 1024, egress: { allow: ["example.com"] } });
     await writeFile(source, "a.txt", "alpha");
     await writeFile(source, "deep/er/b.bin", new Uint8Array(3 * 1024 * 1024 + 17).fill(9));
-    await api(`/v1/computers/${source}/fs`, { method: "POST", body: JSON.stringify({ op: "symlink", target: "a.txt", path: "ln" }) });
+    await api(`/v1/computers/${source}/fs`, {
+      method: "POST",
+      body: JSON.stringify({ op: "symlink", target: "a.txt", path: "ln" }),
+    });
     const to = freshId("fork");
     const res = await apiJson("POST", `/v1/computers/${source}/fork`, { to });
     expect(res.status, await res.clone().text()).toBe(201);
-    expect(await res.json()).toMatchObject({ id: to, quotaBytes: 50 * 1024 * 1024, egress: { allow: ["example.com"] } });
+    expect(await res.json()).toMatchObject({
+      id: to,
+      quotaBytes: 50 * 1024 * 1024,
+      egress: { allow: ["example.com"] },
+    });
     expect(withoutTimes(await snapshot(to))).toEqual(withoutTimes(await snapshot(source)));
     expect(await readText(to, "ln")).toBe("alpha");
 
@@ -23,9 +39,13 @@ describe("fork", () => {
     await writeFile(to, "only-in-fork.txt", "f");
     expect(await readText(to, "a.txt")).toBe("alpha");
     expect((await api(`/v1/computers/${source}/files/only-in-fork.txt`)).status).toBe(404);
-    const cps = (await api(`/v1/computers/${source}/checkpoints`).then((r) => r.json())) as { checkpoints: unknown[] };
+    const cps = (await api(`/v1/computers/${source}/checkpoints`).then((r) => r.json())) as {
+      checkpoints: unknown[];
+    };
     expect(cps.checkpoints).toEqual([]);
-    const listed = (await api("/v1/computers?limit=1000").then((r) => r.json())) as { computers: { id: string }[] };
+    const listed = (await api("/v1/computers?limit=1000").then((r) => r.json())) as {
+      computers: { id: string }[];
+    };
     expect(listed.computers.map((c) => c.id)).toContain(to);
   });
 
@@ -36,7 +56,9 @@ describe("fork", () => {
     await writeFile(source, "a.txt", "v2");
     await writeFile(source, "later.txt", "later");
     const to = freshId("fork");
-    expect((await apiJson("POST", `/v1/computers/${source}/fork`, { to, checkpoint: "v1" })).status).toBe(201);
+    expect((await apiJson("POST", `/v1/computers/${source}/fork`, { to, checkpoint: "v1" })).status).toBe(
+      201,
+    );
     expect(await readText(to, "a.txt")).toBe("v1");
     expect((await api(`/v1/computers/${to}/files/later.txt`)).status).toBe(404);
     expect(await readText(source, "a.txt")).toBe("v2");
@@ -71,6 +93,10 @@ describe("fork", () => {
   });
 
   it("from a missing computer → 404", async () => {
-    await expectError(await apiJson("POST", `/v1/computers/${freshId()}/fork`, { to: freshId() }), 404, "ENOENT");
+    await expectError(
+      await apiJson("POST", `/v1/computers/${freshId()}/fork`, { to: freshId() }),
+      404,
+      "ENOENT",
+    );
   });
 });

@@ -11,8 +11,14 @@ async function ok(res: Response): Promise<Record<string, unknown>> {
 describe("fs ops", () => {
   it("mkdir (plain, recursive, with mode)", async () => {
     const id = await createComputer();
-    expect(await ok(await fsOp(id, { op: "mkdir", path: "a" }))).toMatchObject({ path: "/a", type: "dir", mode: "0755" });
-    expect(await ok(await fsOp(id, { op: "mkdir", path: "/b/c/d", recursive: true, mode: "0700" }))).toMatchObject({
+    expect(await ok(await fsOp(id, { op: "mkdir", path: "a" }))).toMatchObject({
+      path: "/a",
+      type: "dir",
+      mode: "0755",
+    });
+    expect(
+      await ok(await fsOp(id, { op: "mkdir", path: "/b/c/d", recursive: true, mode: "0700" })),
+    ).toMatchObject({
       path: "/b/c/d",
       type: "dir",
       mode: "0700",
@@ -44,28 +50,47 @@ describe("fs ops", () => {
   it("link", async () => {
     const id = await createComputer();
     await writeFile(id, "orig", "same");
-    expect(await ok(await fsOp(id, { op: "link", existing: "orig", path: "hard" }))).toMatchObject({ nlink: 2 });
+    expect(await ok(await fsOp(id, { op: "link", existing: "orig", path: "hard" }))).toMatchObject({
+      nlink: 2,
+    });
     expect(await readText(id, "hard")).toBe("same");
   });
 
   it("chmod with an octal string and an integer", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "f");
-    expect(await ok(await fsOp(id, { op: "chmod", path: "f", mode: "0600" }))).toMatchObject({ mode: "0600" });
-    expect(await ok(await fsOp(id, { op: "chmod", path: "f", mode: 0o4755 }))).toMatchObject({ mode: "4755" });
+    expect(await ok(await fsOp(id, { op: "chmod", path: "f", mode: "0600" }))).toMatchObject({
+      mode: "0600",
+    });
+    expect(await ok(await fsOp(id, { op: "chmod", path: "f", mode: 0o4755 }))).toMatchObject({
+      mode: "4755",
+    });
   });
 
   it("chown", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "f");
-    expect(await ok(await fsOp(id, { op: "chown", path: "f", uid: 1000, gid: 100 }))).toMatchObject({ uid: 1000, gid: 100 });
+    expect(await ok(await fsOp(id, { op: "chown", path: "f", uid: 1000, gid: 100 }))).toMatchObject({
+      uid: 1000,
+      gid: 100,
+    });
   });
 
   it("utimes", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "f");
-    const res = await ok(await fsOp(id, { op: "utimes", path: "f", atime: "2020-01-01T00:00:00.000Z", mtime: 1_600_000_000_000 }));
-    expect(res).toMatchObject({ atime: "2020-01-01T00:00:00.000Z", mtime: new Date(1_600_000_000_000).toISOString() });
+    const res = await ok(
+      await fsOp(id, {
+        op: "utimes",
+        path: "f",
+        atime: "2020-01-01T00:00:00.000Z",
+        mtime: 1_600_000_000_000,
+      }),
+    );
+    expect(res).toMatchObject({
+      atime: "2020-01-01T00:00:00.000Z",
+      mtime: new Date(1_600_000_000_000).toISOString(),
+    });
   });
 
   it("truncate", async () => {
@@ -82,7 +107,9 @@ describe("fs ops", () => {
     expect(await ok(await fsOp(id, { op: "rm", path: "f" }))).toEqual({ path: "/f" });
     await ok(await fsOp(id, { op: "rm", path: "t", recursive: true }));
     await ok(await fsOp(id, { op: "rm", path: "missing", force: true }));
-    const { entries } = (await api(`/v1/computers/${id}/files/`).then((r) => r.json())) as { entries: unknown[] };
+    const { entries } = (await api(`/v1/computers/${id}/files/`).then((r) => r.json())) as {
+      entries: unknown[];
+    };
     expect(entries).toEqual([]);
   });
 
@@ -94,7 +121,10 @@ describe("fs ops", () => {
     expect(followed).toMatchObject({ path: "/l", type: "file", size: 3, mode: "0644", nlink: 1 });
     for (const key of ["uid", "gid", "ino"]) expect(typeof followed[key]).toBe("number");
     for (const key of ["mtime", "atime", "ctime"]) expect(Date.parse(String(followed[key]))).not.toBeNaN();
-    expect(await ok(await fsOp(id, { op: "stat", path: "l", follow: false }))).toMatchObject({ type: "symlink", target: "t.txt" });
+    expect(await ok(await fsOp(id, { op: "stat", path: "l", follow: false }))).toMatchObject({
+      type: "symlink",
+      target: "t.txt",
+    });
   });
 
   it("readdir with paging", async () => {
@@ -104,7 +134,9 @@ describe("fs ops", () => {
     expect((first.entries as { name: string }[]).map((e) => e.name)).toEqual(["a", "b"]);
     expect(first.next).toBe("b");
     const rest = await ok(await fsOp(id, { op: "readdir", path: "d", after: "b" }));
-    expect(rest).toEqual({ entries: [{ name: "c", type: "file", size: 1, mode: "0644", mtime: expect.any(String) }] });
+    expect(rest).toEqual({
+      entries: [{ name: "c", type: "file", size: 1, mode: "0644", mtime: expect.any(String) }],
+    });
   });
 
   it("realpath", async () => {
@@ -118,7 +150,11 @@ describe("fs ops", () => {
     const id = await createComputer();
     await writeFile(id, "d/a", "12345");
     await writeFile(id, "d/e/b", "123");
-    expect(await ok(await fsOp(id, { op: "du", path: "d" }))).toMatchObject({ path: "/d", bytes: 8, files: 2 });
+    expect(await ok(await fsOp(id, { op: "du", path: "d" }))).toMatchObject({
+      path: "/d",
+      bytes: 8,
+      files: 2,
+    });
   });
 
   it("find", async () => {
@@ -135,7 +171,9 @@ describe("fs ops", () => {
     await writeFile(id, "notes/a.txt", "hello world\nHELLO again\nbye\n");
     await writeFile(id, "notes/b.txt", "nothing here\n");
     const literal = await ok(await fsOp(id, { op: "grep", path: "notes", pattern: "hello" }));
-    expect(literal.matches).toEqual([expect.objectContaining({ path: "/notes/a.txt", line: 1, text: "hello world" })]);
+    expect(literal.matches).toEqual([
+      expect.objectContaining({ path: "/notes/a.txt", line: 1, text: "hello world" }),
+    ]);
     const ci = await ok(await fsOp(id, { op: "grep", path: "notes", pattern: "hello", ignoreCase: true }));
     expect((ci.matches as { line: number }[]).map((m) => m.line)).toEqual([1, 2]);
     const re = await ok(await fsOp(id, { op: "grep", path: "/", pattern: "^b.e$", regex: true }));

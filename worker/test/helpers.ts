@@ -23,7 +23,12 @@ export function api(path: string, init: RequestInit & { token?: string | null } 
 }
 
 /** Sends a JSON body. */
-export function apiJson(method: string, path: string, body: unknown, token: string | null = ADMIN): Promise<Response> {
+export function apiJson(
+  method: string,
+  path: string,
+  body: unknown,
+  token: string | null = ADMIN,
+): Promise<Response> {
   return api(path, {
     method,
     token,
@@ -41,7 +46,11 @@ export async function createComputer(body: Record<string, unknown> = {}, id = fr
 }
 
 /** Writes a file (admin); expects 201. */
-export async function writeFile(id: string, path: string, content: string | Uint8Array<ArrayBuffer>): Promise<void> {
+export async function writeFile(
+  id: string,
+  path: string,
+  content: string | Uint8Array<ArrayBuffer>,
+): Promise<void> {
   const res = await api(`/v1/computers/${id}/files/${path}`, { method: "PUT", body: content });
   expect(res.status, await res.clone().text()).toBe(201);
   await res.body?.cancel();
@@ -55,7 +64,11 @@ export async function readText(id: string, path: string): Promise<string> {
 }
 
 /** Runs one POST /fs op. */
-export function fsOp(id: string, op: Record<string, unknown>, token: string | null = ADMIN): Promise<Response> {
+export function fsOp(
+  id: string,
+  op: Record<string, unknown>,
+  token: string | null = ADMIN,
+): Promise<Response> {
   return apiJson("POST", `/v1/computers/${id}/fs`, op, token);
 }
 

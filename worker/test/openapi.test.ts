@@ -37,8 +37,11 @@ describe("openapi", () => {
   });
 
   it("resolves every $ref", async () => {
-    const doc = (await api("/v1/openapi.json").then((r) => r.json())) as { components: { schemas: Record<string, unknown> } };
+    const doc = (await api("/v1/openapi.json").then((r) => r.json())) as {
+      components: { schemas: Record<string, unknown> };
+    };
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? [];
-    for (const ref of new Set(refs)) expect(doc.components.schemas).toHaveProperty(ref.split("/").at(-1) ?? "");
+    for (const ref of new Set(refs))
+      expect(doc.components.schemas).toHaveProperty(ref.split("/").at(-1) ?? "");
   });
 });

@@ -7,7 +7,16 @@ import { describe, expect, it } from "vitest";
 import { fromBase64Url } from "../src/auth/base64url.ts";
 import { signingKey } from "../src/auth/signing-key.ts";
 import { signToken, type TokenClaims } from "../src/auth/token-codec.ts";
-import { api, apiJson, createComputer, expectError, fsOp, mintToken, snapshot, writeFile } from "./helpers.ts";
+import {
+  api,
+  apiJson,
+  createComputer,
+  expectError,
+  fsOp,
+  mintToken,
+  snapshot,
+  writeFile,
+} from "./helpers.ts";
 
 function claimsOf(token: string): TokenClaims {
   const payload = token.split(".")[1] ?? "";
@@ -85,16 +94,24 @@ describe("computer tokens", () => {
   });
 
   it("are not issued for a computer that does not exist", async () => {
-    await expectError(await apiJson("POST", "/v1/computers/no-such-computer-x/tokens", { scope: "rw" }), 404, "ENOENT");
+    await expectError(
+      await apiJson("POST", "/v1/computers/no-such-computer-x/tokens", { scope: "rw" }),
+      404,
+      "ENOENT",
+    );
   });
 
   it("rw reads and writes its computer", async () => {
     const id = await createComputer();
     const token = await mintToken(id, "rw");
-    expect((await api(`/v1/computers/${id}/files/a.txt`, { method: "PUT", body: "a", token })).status).toBe(201);
+    expect((await api(`/v1/computers/${id}/files/a.txt`, { method: "PUT", body: "a", token })).status).toBe(
+      201,
+    );
     expect(await (await api(`/v1/computers/${id}/files/a.txt`, { token })).text()).toBe("a");
     expect((await fsOp(id, { op: "mkdir", path: "d" }, token)).status).toBe(200);
-    expect((await apiJson("POST", `/v1/computers/${id}/checkpoints`, { name: "c1" }, token)).status).toBe(201);
+    expect((await apiJson("POST", `/v1/computers/${id}/checkpoints`, { name: "c1" }, token)).status).toBe(
+      201,
+    );
     expect((await api(`/v1/computers/${id}`, { token })).status).toBe(200);
     expect((await api(`/v1/computers/${id}/files/a.txt`, { method: "DELETE", token })).status).toBe(204);
     expect((await api("/v1/openapi.json", { token })).status).toBe(200);
@@ -138,7 +155,11 @@ describe("computer tokens", () => {
     const token = await mintToken(mine, "rw");
     const before = await snapshot(other);
     await expectError(await api(`/v1/computers/${other}/files/secret.txt`, { token }), 403, "EFORBIDDEN");
-    await expectError(await api(`/v1/computers/${other}/files/x`, { method: "PUT", body: "x", token }), 403, "EFORBIDDEN");
+    await expectError(
+      await api(`/v1/computers/${other}/files/x`, { method: "PUT", body: "x", token }),
+      403,
+      "EFORBIDDEN",
+    );
     await expectError(await api(`/v1/computers/${other}`, { token }), 403, "EFORBIDDEN");
     expect(await snapshot(other)).toEqual(before);
   });
@@ -148,11 +169,27 @@ describe("computer tokens", () => {
     const token = await mintToken(id, "rw");
     const before = await snapshot(id);
     await expectError(await api("/v1/computers", { token }), 403, "EFORBIDDEN");
-    await expectError(await apiJson("PUT", `/v1/computers/${id}`, { quotaBytes: 10 ** 9 * 9 }, token), 403, "EFORBIDDEN");
+    await expectError(
+      await apiJson("PUT", `/v1/computers/${id}`, { quotaBytes: 10 ** 9 * 9 }, token),
+      403,
+      "EFORBIDDEN",
+    );
     await expectError(await api(`/v1/computers/${id}`, { method: "DELETE", token }), 403, "EFORBIDDEN");
-    await expectError(await apiJson("POST", `/v1/computers/${id}/tokens`, { scope: "rw" }, token), 403, "EFORBIDDEN");
-    await expectError(await api(`/v1/computers/${id}/tokens`, { method: "DELETE", token }), 403, "EFORBIDDEN");
-    await expectError(await apiJson("POST", `/v1/computers/${id}/fork`, { to: `${id}-f` }, token), 403, "EFORBIDDEN");
+    await expectError(
+      await apiJson("POST", `/v1/computers/${id}/tokens`, { scope: "rw" }, token),
+      403,
+      "EFORBIDDEN",
+    );
+    await expectError(
+      await api(`/v1/computers/${id}/tokens`, { method: "DELETE", token }),
+      403,
+      "EFORBIDDEN",
+    );
+    await expectError(
+      await apiJson("POST", `/v1/computers/${id}/fork`, { to: `${id}-f` }, token),
+      403,
+      "EFORBIDDEN",
+    );
     expect(await snapshot(id)).toEqual(before);
     expect((await api(`/v1/computers/${id}`).then((r) => r.json())) as { quotaBytes: number }).toMatchObject({
       quotaBytes: 1024 ** 3,
@@ -163,7 +200,11 @@ describe("computer tokens", () => {
     const id = await createComputer();
     const valid = claimsOf(await mintToken(id, "rw"));
     const expired = await forge({ ...valid, expiresAt: Date.now() - 1000 });
-    const body = await expectError(await api(`/v1/computers/${id}`, { token: expired }), 401, "EUNAUTHORIZED");
+    const body = await expectError(
+      await api(`/v1/computers/${id}`, { token: expired }),
+      401,
+      "EUNAUTHORIZED",
+    );
     expect(body.error.message).toContain("expired");
     const fresh = await forge({ ...valid, expiresAt: Date.now() + 60_000 });
     expect((await api(`/v1/computers/${id}`, { token: fresh })).status).toBe(200);
@@ -174,12 +215,18 @@ describe("computer tokens", () => {
     const token = await mintToken(id, "ro");
     const [prefix, , signature] = token.split(".");
     const claims = { ...claimsOf(token), scope: "rw" };
-    const payload = btoa(JSON.stringify({ c: claims.computer, s: "rw", e: claims.expiresAt, n: claims.nonce, j: claims.id }))
+    const payload = btoa(
+      JSON.stringify({ c: claims.computer, s: "rw", e: claims.expiresAt, n: claims.nonce, j: claims.id }),
+    )
       .replace(/\+/g, "-")
       .replace(/\//g, "_")
       .replace(/=+$/, "");
     const tampered = `${prefix}.${payload}.${signature}`;
-    await expectError(await api(`/v1/computers/${id}/files/x`, { method: "PUT", body: "x", token: tampered }), 401, "EUNAUTHORIZED");
+    await expectError(
+      await api(`/v1/computers/${id}/files/x`, { method: "PUT", body: "x", token: tampered }),
+      401,
+      "EUNAUTHORIZED",
+    );
     const otherKey = await forge(claimsOf(token), "another-admin-token");
     await expectError(await api(`/v1/computers/${id}`, { token: otherKey }), 401, "EUNAUTHORIZED");
   });
@@ -193,7 +240,11 @@ describe("computer tokens", () => {
     for (const token of [rw, ro]) {
       const body = await expectError(await api(`/v1/computers/${id}`, { token }), 401, "EUNAUTHORIZED");
       expect(body.error.message).toContain("revoked");
-      await expectError(await api(`/v1/computers/${id}/files/x`, { method: "PUT", body: "x", token }), 401, "EUNAUTHORIZED");
+      await expectError(
+        await api(`/v1/computers/${id}/files/x`, { method: "PUT", body: "x", token }),
+        401,
+        "EUNAUTHORIZED",
+      );
     }
     const fresh = await mintToken(id, "rw");
     expect((await api(`/v1/computers/${id}`, { token: fresh })).status).toBe(200);

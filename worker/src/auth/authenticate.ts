@@ -43,7 +43,11 @@ export function bearerToken(request: Request): string | undefined {
 }
 
 /** Authenticates `request` against the admin secret; throws 401 EUNAUTHORIZED on failure. */
-export async function authenticate(request: Request, adminSecret: string | undefined, nowMs: number): Promise<Principal> {
+export async function authenticate(
+  request: Request,
+  adminSecret: string | undefined,
+  nowMs: number,
+): Promise<Principal> {
   const token = bearerToken(request);
   if (token === undefined) throw unauthorized("missing bearer token");
   const secret = adminSecret ?? "";

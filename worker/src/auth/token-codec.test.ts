@@ -1,7 +1,7 @@
 /** Unit tests of the token format: round trip, tampering, expiry, key separation. */
 import { describe, expect, it } from "vitest";
-import { fromBase64Url, toBase64Url } from "./base64url.ts";
 import { isAdminToken } from "./authenticate.ts";
+import { fromBase64Url, toBase64Url } from "./base64url.ts";
 import { signingKey } from "./signing-key.ts";
 import { signToken, type TokenClaims, verifyToken } from "./token-codec.ts";
 
@@ -18,11 +18,22 @@ describe("token codec", () => {
   it("refuses another key, a flipped bit and malformed text", async () => {
     const key = await signingKey("secret-a");
     const token = await signToken(key, claims);
-    expect(await verifyToken(await signingKey("secret-b"), token, 0)).toEqual({ ok: false, reason: "signature" });
+    expect(await verifyToken(await signingKey("secret-b"), token, 0)).toEqual({
+      ok: false,
+      reason: "signature",
+    });
     const [prefix, payload = "", signature = ""] = token.split(".");
     const flipped = `${prefix}.${payload}.${signature.startsWith("A") ? "B" : "A"}${signature.slice(1)}`;
     expect(await verifyToken(key, flipped, 0)).toEqual({ ok: false, reason: "signature" });
-    for (const bad of ["", "ct1.", "ct1.a", "ct1.a.b.c", "ct2.a.b", "ct1.***.***", token.replace("ct1.", "ct1..")]) {
+    for (const bad of [
+      "",
+      "ct1.",
+      "ct1.a",
+      "ct1.a.b.c",
+      "ct2.a.b",
+      "ct1.***.***",
+      token.replace("ct1.", "ct1.."),
+    ]) {
       expect((await verifyToken(key, bad, 0)).ok).toBe(false);
     }
   });
@@ -31,7 +42,10 @@ describe("token codec", () => {
     const key = await signingKey("secret-a");
     const head = `ct1.${toBase64Url(new TextEncoder().encode(JSON.stringify({ c: "x", s: "admin", e: 9e12, n: "n", j: "j" })))}`;
     const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(head)));
-    expect(await verifyToken(key, `${head}.${toBase64Url(sig)}`, 0)).toEqual({ ok: false, reason: "malformed" });
+    expect(await verifyToken(key, `${head}.${toBase64Url(sig)}`, 0)).toEqual({
+      ok: false,
+      reason: "malformed",
+    });
   });
 
   it("base64url round-trips every byte", () => {

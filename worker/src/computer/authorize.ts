@@ -3,8 +3,9 @@
  * must carry the current token generation (else 401, revoked) and the scope the route needs
  * (else 403). `POST /fs` is classified per op by the handler.
  */
-import type { Principal } from "../auth/principal.ts";
+
 import { WWW_AUTHENTICATE } from "../auth/authenticate.ts";
+import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../http/errors.ts";
 import type { ComputerRoute } from "../http/route.ts";
 import type { ComputerRecord } from "./record.ts";
@@ -39,7 +40,11 @@ export const ROUTE_ACCESS: Record<ComputerRoute["kind"], Access> = {
  * Throws 401 EUNAUTHORIZED for a token of another generation (revoked, or issued before the
  * computer was deleted and re-created) and 403 EFORBIDDEN for a token on an admin route.
  */
-export function authorize(principal: Principal, route: ComputerRoute, record: ComputerRecord | undefined): void {
+export function authorize(
+  principal: Principal,
+  route: ComputerRoute,
+  record: ComputerRecord | undefined,
+): void {
   if (principal.kind === "admin") return;
   if (record === undefined || record.state !== "ready" || record.tokenNonce !== principal.nonce) {
     throw new ApiError("EUNAUTHORIZED", "token revoked", { headers: WWW_AUTHENTICATE });

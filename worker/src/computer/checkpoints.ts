@@ -31,7 +31,10 @@ export async function createCheckpoint(host: ComputerHost, request: Request): Pr
 /** GET → `{ checkpoints: [{ name, rev, createdAt }] }`. */
 export function listCheckpoints(host: ComputerHost): Response {
   host.requireComputer();
-  const checkpoints = host.vfs().listCheckpoints().filter((c) => !c.name.startsWith(FORK_SNAPSHOT_PREFIX));
+  const checkpoints = host
+    .vfs()
+    .listCheckpoints()
+    .filter((c) => !c.name.startsWith(FORK_SNAPSHOT_PREFIX));
   return Response.json({ checkpoints });
 }
 

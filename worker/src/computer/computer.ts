@@ -3,8 +3,9 @@
  * `handle()` with the parsed route and the authenticated principal; other Computer DOs call
  * the fork* methods while forking; the Registry listing calls `describe()`.
  */
-import type { TreeRecord } from "@computer/vfs";
+
 import { DurableObject } from "cloudflare:workers";
+import type { TreeRecord } from "@computer/vfs";
 import { publishArtifact } from "../artifacts/artifacts.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Env } from "../env.ts";

@@ -98,7 +98,7 @@ export function getFile(
     "X-File-Mode": formatMode(stat.mode),
   });
   const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch !== null && ifNoneMatch.split(",").some((t) => t.trim() === tag || t.trim() === "*")) {
+  if (ifNoneMatch?.split(",").some((t) => t.trim() === tag || t.trim() === "*")) {
     return new Response(null, { status: 304, headers });
   }
   const ifRange = request.headers.get("if-range");

@@ -27,7 +27,13 @@ export function beginImport(host: ComputerHost, id: string, settings: ForkSettin
   const vfs = host.vfs();
   const importId = newTokenNonce();
   host.ctx.storage.transactionSync(() => {
-    host.records.put({ id, createdAt: new Date().toISOString(), egress: settings.egress, tokenNonce: importId, state: "importing" });
+    host.records.put({
+      id,
+      createdAt: new Date().toISOString(),
+      egress: settings.egress,
+      tokenNonce: importId,
+      state: "importing",
+    });
     vfs.setQuota(settings.quotaBytes);
   });
   return importId;

@@ -27,7 +27,12 @@ function chunkHashes(records: TreeRecord[]): string[] {
   return [...hashes];
 }
 
-async function sendBlobs(vfs: Vfs, target: DurableObjectStub<Computer>, importId: string, hashes: string[]): Promise<void> {
+async function sendBlobs(
+  vfs: Vfs,
+  target: DurableObjectStub<Computer>,
+  importId: string,
+  hashes: string[],
+): Promise<void> {
   let batch: BlobTransfer[] = [];
   let bytes = 0;
   const flush = async () => {
@@ -45,7 +50,12 @@ async function sendBlobs(vfs: Vfs, target: DurableObjectStub<Computer>, importId
   await flush();
 }
 
-async function copyTree(vfs: Vfs, target: DurableObjectStub<Computer>, importId: string, checkpoint: string): Promise<void> {
+async function copyTree(
+  vfs: Vfs,
+  target: DurableObjectStub<Computer>,
+  importId: string,
+  checkpoint: string,
+): Promise<void> {
   let after: string | undefined;
   do {
     const page = vfs.exportTree({ checkpoint, after, limit: PAGE_RECORDS });
@@ -64,7 +74,8 @@ export async function forkComputer(host: ComputerHost, request: Request): Promis
   const body = await readJsonObject(request);
   const record = host.requireComputer();
   const to = requireString(body, "to");
-  if (!COMPUTER_ID.test(to)) throw new ApiError("EINVAL", `invalid computer id 'to': must match ${COMPUTER_ID.source}`);
+  if (!COMPUTER_ID.test(to))
+    throw new ApiError("EINVAL", `invalid computer id 'to': must match ${COMPUTER_ID.source}`);
   if (to === record.id) throw new ApiError("EINVAL", "cannot fork a computer into itself");
   const checkpoint = optionalString(body, "checkpoint");
   const vfs = host.vfs();
@@ -78,7 +89,9 @@ export async function forkComputer(host: ComputerHost, request: Request): Promis
   }
   const snapshot = checkpoint ?? `${FORK_SNAPSHOT_PREFIX}${crypto.randomUUID().slice(0, 8)}`;
   const target = host.env.COMPUTER.getByName(to);
-  const importId = unwrap(await target.forkBegin(to, { quotaBytes: vfs.usage().quotaBytes, egress: record.egress }));
+  const importId = unwrap(
+    await target.forkBegin(to, { quotaBytes: vfs.usage().quotaBytes, egress: record.egress }),
+  );
   if (checkpoint === undefined) vfs.checkpoint(snapshot);
   try {
     await copyTree(vfs, target, importId, snapshot);

@@ -128,7 +128,10 @@ export const FS_OPS = {
     run(vfs, body) {
       const p = path(body);
       if (p === "/") throw new ApiError("EINVAL", "the workspace root cannot be removed", { path: p });
-      vfs.rm(p, { recursive: optionalBoolean(body, "recursive") ?? false, force: optionalBoolean(body, "force") ?? false });
+      vfs.rm(p, {
+        recursive: optionalBoolean(body, "recursive") ?? false,
+        force: optionalBoolean(body, "force") ?? false,
+      });
       return { path: p };
     },
   },
@@ -138,7 +141,9 @@ export const FS_OPS = {
       const p = path(body);
       if (optionalBoolean(body, "follow") === false) {
         const stat = vfs.lstat(p);
-        return stat.type === "symlink" ? { ...statJson(p, stat), target: vfs.readlink(p) } : statJson(p, stat);
+        return stat.type === "symlink"
+          ? { ...statJson(p, stat), target: vfs.readlink(p) }
+          : statJson(p, stat);
       }
       return statJson(p, vfs.stat(p));
     },
@@ -178,7 +183,8 @@ export const FS_OPS = {
     writes: false,
     run(vfs, body) {
       const glob = requireString(body, "glob");
-      if (glob === "" || glob.includes("\0")) throw new ApiError("EINVAL", "'glob' must be a non-empty pattern");
+      if (glob === "" || glob.includes("\0"))
+        throw new ApiError("EINVAL", "'glob' must be a non-empty pattern");
       return { paths: vfs.find(path(body), glob, optionalInteger(body, "limit", 1, 100000)) };
     },
   },
@@ -214,7 +220,10 @@ export async function runFsOp(host: ComputerHost, principal: Principal, request:
   host.requireComputer();
   const op = body.op;
   if (!isFsOp(op)) {
-    throw new ApiError("EINVAL", `unknown op ${JSON.stringify(op)}; expected one of ${Object.keys(FS_OPS).join(", ")}`);
+    throw new ApiError(
+      "EINVAL",
+      `unknown op ${JSON.stringify(op)}; expected one of ${Object.keys(FS_OPS).join(", ")}`,
+    );
   }
   const spec: OpSpec = FS_OPS[op];
   if (spec.writes) requireWrite(principal);

@@ -41,7 +41,8 @@ export async function putComputer(host: ComputerHost, id: string, request: Reque
   const quotaBytes = optionalInteger(body, "quotaBytes", 0, MAX_QUOTA_BYTES);
   const egress = body.egress === undefined ? undefined : parseEgress(body.egress);
   const existing = host.records.get();
-  if (existing?.state === "importing") throw new ApiError("EBUSY", "a fork into this computer is in progress");
+  if (existing?.state === "importing")
+    throw new ApiError("EBUSY", "a fork into this computer is in progress");
   const vfs = host.vfs();
   if (existing !== undefined) {
     const updated = { ...existing, egress: egress ?? existing.egress };

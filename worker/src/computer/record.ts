@@ -39,14 +39,20 @@ export function parseEgress(value: unknown): Egress {
       const hosts: string[] = [];
       for (const host of allow) {
         if (typeof host !== "string" || host.length > 253 || !HOST.test(host)) {
-          throw new ApiError("EINVAL", `'egress.allow' entries must be host names, got ${JSON.stringify(host)}`);
+          throw new ApiError(
+            "EINVAL",
+            `'egress.allow' entries must be host names, got ${JSON.stringify(host)}`,
+          );
         }
         hosts.push(host);
       }
       return { allow: [...new Set(hosts)] };
     }
   }
-  throw new ApiError("EINVAL", `'egress' must be "none", "all" or { "allow": [host, ...] } (≤ ${MAX_ALLOW_HOSTS})`);
+  throw new ApiError(
+    "EINVAL",
+    `'egress' must be "none", "all" or { "allow": [host, ...] } (≤ ${MAX_ALLOW_HOSTS})`,
+  );
 }
 
 /** A fresh random token generation. */

@@ -17,7 +17,13 @@ export async function capture<T>(fn: () => T | Promise<T>): Promise<RpcResult<T>
   } catch (err) {
     if (err instanceof ApiError || isFsError(err)) {
       const path = err.path ?? undefined;
-      return { ok: false, error: path === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, path } };
+      return {
+        ok: false,
+        error:
+          path === undefined
+            ? { code: err.code, message: err.message }
+            : { code: err.code, message: err.message, path },
+      };
     }
     throw err;
   }

@@ -19,7 +19,8 @@ export const MAX_TOKEN_TTL_SECONDS = 90 * 24 * 3600;
 export async function createToken(host: ComputerHost, request: Request): Promise<Response> {
   const record = host.requireComputer();
   const body = await readJsonObject(request);
-  const ttlSeconds = optionalInteger(body, "ttlSeconds", 1, MAX_TOKEN_TTL_SECONDS) ?? DEFAULT_TOKEN_TTL_SECONDS;
+  const ttlSeconds =
+    optionalInteger(body, "ttlSeconds", 1, MAX_TOKEN_TTL_SECONDS) ?? DEFAULT_TOKEN_TTL_SECONDS;
   const scope = body.scope;
   if (!isTokenScope(scope)) throw new ApiError("EINVAL", `'scope' must be "ro" or "rw"`);
   const expiresAt = Date.now() + ttlSeconds * 1000;

@@ -52,7 +52,11 @@ export class ApiError extends Error {
   /** Extra response headers (`Retry-After`, `Allow`, `Content-Range`, `WWW-Authenticate`). */
   readonly headers: Record<string, string>;
 
-  constructor(code: ApiErrorCode, message: string, options: { path?: string; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    options: { path?: string; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;

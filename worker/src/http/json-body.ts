@@ -15,7 +15,8 @@ export async function readJsonObject(request: Request): Promise<JsonObject> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_JSON_BYTES) throw new ApiError("EFBIG", `JSON body larger than ${MAX_JSON_BYTES} bytes`);
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_JSON_BYTES) throw new ApiError("EFBIG", `JSON body larger than ${MAX_JSON_BYTES} bytes`);
+  if (bytes.byteLength > MAX_JSON_BYTES)
+    throw new ApiError("EFBIG", `JSON body larger than ${MAX_JSON_BYTES} bytes`);
   if (bytes.byteLength === 0) return {};
   let value: unknown;
   try {

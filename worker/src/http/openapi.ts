@@ -23,7 +23,8 @@ const pathParam: Schema = {
   name: "path",
   in: "path",
   required: true,
-  description: "Workspace path, may contain '/'; each segment percent-encoded; no '.', '..' or empty segments.",
+  description:
+    "Workspace path, may contain '/'; each segment percent-encoded; no '.', '..' or empty segments.",
   schema: { type: "string" },
 };
 const std = {
@@ -35,25 +36,50 @@ const std = {
 const noContent = { description: "Done" };
 const computerId = (extra: Schema = {}): Schema => ({ parameters: [idParam], ...extra });
 
-const object = (properties: Schema, required: string[] = []): Schema => ({ type: "object", properties, required });
+const object = (properties: Schema, required: string[] = []): Schema => ({
+  type: "object",
+  properties,
+  required,
+});
 const str: Schema = { type: "string" };
 const int: Schema = { type: "integer" };
 const bool: Schema = { type: "boolean" };
 
 const schemas: Schema = {
-  Error: object(
-    { error: object({ code: str, message: str, path: str }, ["code", "message"]) },
-    ["error"],
-  ),
+  Error: object({ error: object({ code: str, message: str, path: str }, ["code", "message"]) }, ["error"]),
   Egress: {
     oneOf: [{ enum: ["none", "all"] }, object({ allow: { type: "array", items: str } }, ["allow"])],
   },
   Computer: object(
-    { id: str, createdAt: str, quotaBytes: { type: ["integer", "null"] }, usedBytes: int, egress: ref("Egress") },
+    {
+      id: str,
+      createdAt: str,
+      quotaBytes: { type: ["integer", "null"] },
+      usedBytes: int,
+      egress: ref("Egress"),
+    },
     ["id", "createdAt", "quotaBytes", "usedBytes", "egress"],
   ),
-  Entry: object({ name: str, type: str, size: int, mode: { type: "string", examples: ["0644"] }, mtime: str }),
-  Stat: object({ path: str, type: str, size: int, mode: str, uid: int, gid: int, nlink: int, ino: int, mtime: str, atime: str, ctime: str }),
+  Entry: object({
+    name: str,
+    type: str,
+    size: int,
+    mode: { type: "string", examples: ["0644"] },
+    mtime: str,
+  }),
+  Stat: object({
+    path: str,
+    type: str,
+    size: int,
+    mode: str,
+    uid: int,
+    gid: int,
+    nlink: int,
+    ino: int,
+    mtime: str,
+    atime: str,
+    ctime: str,
+  }),
   Checkpoint: object({ name: str, rev: int, createdAt: str }, ["name", "rev", "createdAt"]),
   FsOp: {
     type: "object",
@@ -65,7 +91,24 @@ const schemas: Schema = {
       "realpath {path} | du {path} | find {path, glob, limit?} | grep {path, pattern, regex?, ignoreCase?, context?, limit?}",
     properties: {
       op: {
-        enum: ["mkdir", "rename", "symlink", "link", "chmod", "chown", "utimes", "truncate", "rm", "stat", "readdir", "readlink", "realpath", "du", "find", "grep"],
+        enum: [
+          "mkdir",
+          "rename",
+          "symlink",
+          "link",
+          "chmod",
+          "chown",
+          "utimes",
+          "truncate",
+          "rm",
+          "stat",
+          "readdir",
+          "readlink",
+          "realpath",
+          "du",
+          "find",
+          "grep",
+        ],
       },
       path: str,
       from: str,
@@ -102,30 +145,55 @@ const schemas: Schema = {
     truncated: bool,
     value: {},
     durationMs: int,
-    sync: object({ status: { enum: ["complete", "pending", "none"] }, rev: int, conflicts: { type: "array" } }),
+    sync: object({
+      status: { enum: ["complete", "pending", "none"] },
+      rev: int,
+      conflicts: { type: "array" },
+    }),
   }),
 };
 
 /** The OpenAPI 3.1 document of the v1 API. */
 export const OPENAPI: Schema = {
   openapi: "3.1.0",
-  info: { title: "Computer API", version: "1.0.0", description: "Virtual computers for AI agents (docs/API.md)." },
+  info: {
+    title: "Computer API",
+    version: "1.0.0",
+    description: "Virtual computers for AI agents (docs/API.md).",
+  },
   components: { schemas, securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
   security: [{ bearer: [] }],
   paths: {
-    "/healthz": { get: { security: [], responses: { "200": { description: "ok", content: { "text/plain": { schema: str } } } } } },
+    "/healthz": {
+      get: {
+        security: [],
+        responses: { "200": { description: "ok", content: { "text/plain": { schema: str } } } },
+      },
+    },
     "/v1/openapi.json": { get: { responses: { "200": json({ type: "object" }, "This document") } } },
     "/v1/computers": {
       get: {
         description: "Admin only. Paged by id with ?after=&limit=.",
-        responses: { "200": json(object({ computers: { type: "array", items: ref("Computer") }, next: str }), "Computers"), ...std },
+        responses: {
+          "200": json(
+            object({ computers: { type: "array", items: ref("Computer") }, next: str }),
+            "Computers",
+          ),
+          ...std,
+        },
       },
     },
     "/v1/computers/{id}": computerId({
       put: {
         description: "Admin only. Creates (201) or updates quota/egress (200).",
-        requestBody: { content: { "application/json": { schema: object({ quotaBytes: int, egress: ref("Egress") }) } } },
-        responses: { "200": json(ref("Computer"), "Updated"), "201": json(ref("Computer"), "Created"), ...std },
+        requestBody: {
+          content: { "application/json": { schema: object({ quotaBytes: int, egress: ref("Egress") }) } },
+        },
+        responses: {
+          "200": json(ref("Computer"), "Updated"),
+          "201": json(ref("Computer"), "Created"),
+          ...std,
+        },
       },
       get: { responses: { "200": json(ref("Computer"), "The computer"), ...std } },
       delete: { description: "Admin only. Drops all data.", responses: { "204": noContent, ...std } },
@@ -136,13 +204,18 @@ export const OPENAPI: Schema = {
         requestBody: body(object({ ttlSeconds: int, scope: { enum: ["ro", "rw"] } }, ["scope"])),
         responses: { "201": json(object({ token: str, expiresAt: str }), "Token"), ...std },
       },
-      delete: { description: "Admin only. Revokes every token of this computer.", responses: { "204": noContent, ...std } },
+      delete: {
+        description: "Admin only. Revokes every token of this computer.",
+        responses: { "204": noContent, ...std },
+      },
     }),
     "/v1/computers/{id}/files/{path}": {
       parameters: [idParam, pathParam],
       put: {
         parameters: [{ name: "mode", in: "query", schema: { type: "string", pattern: "^0?[0-7]{1,4}$" } }],
-        requestBody: { content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+        requestBody: {
+          content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+        },
         responses: {
           "201": json(object({ path: str, size: int, mtime: str, mode: str }), "Written"),
           ...std,
@@ -160,7 +233,9 @@ export const OPENAPI: Schema = {
             description: "File bytes, or a directory listing",
             content: {
               "application/octet-stream": { schema: { type: "string", format: "binary" } },
-              "application/json": { schema: object({ entries: { type: "array", items: ref("Entry") }, next: str }) },
+              "application/json": {
+                schema: object({ entries: { type: "array", items: ref("Entry") }, next: str }),
+              },
             },
           },
           "206": { description: "Partial content" },
@@ -169,14 +244,22 @@ export const OPENAPI: Schema = {
           ...std,
         },
       },
-      head: { responses: { "200": { description: "X-File-Type, Content-Length, X-File-Mode, Last-Modified" }, "404": { description: "Not found" } } },
+      head: {
+        responses: {
+          "200": { description: "X-File-Type, Content-Length, X-File-Mode, Last-Modified" },
+          "404": { description: "Not found" },
+        },
+      },
       delete: {
         parameters: [{ name: "recursive", in: "query", schema: { enum: ["0", "1"] } }],
         responses: { "204": noContent, ...std, "409": error("ENOTEMPTY / EISDIR") },
       },
     },
     "/v1/computers/{id}/fs": computerId({
-      post: { requestBody: body(ref("FsOp")), responses: { "200": json({ type: "object" }, "The op's result"), ...std } },
+      post: {
+        requestBody: body(ref("FsOp")),
+        responses: { "200": json({ type: "object" }, "The op's result"), ...std },
+      },
     }),
     "/v1/computers/{id}/exec": computerId({
       post: {
@@ -187,7 +270,12 @@ export const OPENAPI: Schema = {
           ...std,
         },
       },
-      get: { responses: { "200": json(object({ execs: { type: "array", items: ref("ExecResult") } }), "Recent execs"), ...std } },
+      get: {
+        responses: {
+          "200": json(object({ execs: { type: "array", items: ref("ExecResult") } }), "Recent execs"),
+          ...std,
+        },
+      },
     }),
     "/v1/computers/{id}/exec/{execId}": {
       parameters: [idParam, { name: "execId", in: "path", required: true, schema: str }],
@@ -195,8 +283,16 @@ export const OPENAPI: Schema = {
       delete: { responses: { "200": json(ref("ExecResult"), "Killed"), ...std } },
     },
     "/v1/computers/{id}/checkpoints": computerId({
-      post: { requestBody: body(object({ name: str }, ["name"])), responses: { "201": json(ref("Checkpoint"), "Created"), ...std, "409": error("EEXIST") } },
-      get: { responses: { "200": json(object({ checkpoints: { type: "array", items: ref("Checkpoint") } }), "Checkpoints"), ...std } },
+      post: {
+        requestBody: body(object({ name: str }, ["name"])),
+        responses: { "201": json(ref("Checkpoint"), "Created"), ...std, "409": error("EEXIST") },
+      },
+      get: {
+        responses: {
+          "200": json(object({ checkpoints: { type: "array", items: ref("Checkpoint") } }), "Checkpoints"),
+          ...std,
+        },
+      },
     }),
     "/v1/computers/{id}/checkpoints/{name}/restore": {
       parameters: [idParam, { name: "name", in: "path", required: true, schema: str }],
@@ -206,19 +302,36 @@ export const OPENAPI: Schema = {
       post: {
         description: "Admin only.",
         requestBody: body(object({ to: str, checkpoint: str }, ["to"])),
-        responses: { "201": json(ref("Computer"), "The new computer"), ...std, "409": error("Target exists (EEXIST)") },
+        responses: {
+          "201": json(ref("Computer"), "The new computer"),
+          ...std,
+          "409": error("Target exists (EEXIST)"),
+        },
       },
     }),
     "/v1/computers/{id}/artifacts": computerId({
       post: {
         requestBody: body(object({ path: str, name: str, version: str, ttlSeconds: int }, ["path"])),
-        responses: { "201": json(object({ name: str, version: str, url: str, files: { type: "array", items: str } }), "Published"), ...std, "503": error("EUNAVAILABLE") },
+        responses: {
+          "201": json(
+            object({ name: str, version: str, url: str, files: { type: "array", items: str } }),
+            "Published",
+          ),
+          ...std,
+          "503": error("EUNAVAILABLE"),
+        },
       },
     }),
-    "/v1/artifacts": { get: { responses: { "200": json({ type: "object" }, "Artifacts"), ...std, "503": error("EUNAVAILABLE") } } },
+    "/v1/artifacts": {
+      get: {
+        responses: { "200": json({ type: "object" }, "Artifacts"), ...std, "503": error("EUNAVAILABLE") },
+      },
+    },
     "/v1/artifacts/{name}": {
       parameters: [{ name: "name", in: "path", required: true, schema: str }],
-      get: { responses: { "200": json({ type: "object" }, "Artifact"), ...std, "503": error("EUNAVAILABLE") } },
+      get: {
+        responses: { "200": json({ type: "object" }, "Artifact"), ...std, "503": error("EUNAVAILABLE") },
+      },
     },
   },
 };

@@ -21,7 +21,11 @@ describe("parseRoute", () => {
   it("maps every route", () => {
     expect(route("GET", "/healthz")).toEqual({ kind: "health" });
     expect(route("GET", "/v1/openapi.json")).toEqual({ kind: "openapi" });
-    expect(route("GET", "/v1/computers?limit=5&after=b")).toEqual({ kind: "computers.list", after: "b", limit: 5 });
+    expect(route("GET", "/v1/computers?limit=5&after=b")).toEqual({
+      kind: "computers.list",
+      after: "b",
+      limit: 5,
+    });
     expect(route("GET", "/v1/computers")).toEqual({ kind: "computers.list", after: undefined, limit: 100 });
     const computer = (r: unknown) => ({ kind: "computer", id: "c-1", route: r });
     expect(route("PUT", "/v1/computers/c-1")).toEqual(computer({ kind: "computer.put" }));
@@ -41,7 +45,9 @@ describe("parseRoute", () => {
       computer({ kind: "checkpoints.restore", name: "v1.0" }),
     );
     expect(route("POST", "/v1/computers/c-1/fork")).toEqual(computer({ kind: "fork" }));
-    expect(route("GET", "/v1/computers/c-1/exec/ex_1")).toEqual(computer({ kind: "exec.get", execId: "ex_1" }));
+    expect(route("GET", "/v1/computers/c-1/exec/ex_1")).toEqual(
+      computer({ kind: "exec.get", execId: "ex_1" }),
+    );
     expect(route("POST", "/v1/computers/c-1/artifacts")).toEqual(computer({ kind: "artifacts.publish" }));
     expect(route("GET", "/v1/artifacts/site")).toEqual({ kind: "artifacts.get", name: "site" });
   });

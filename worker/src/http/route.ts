@@ -87,7 +87,12 @@ function limitParam(query: URLSearchParams, max: number): number | undefined {
 function parseFilesRoute(method: string, encodedPath: string, query: URLSearchParams): ComputerRoute {
   const path = parseUrlPath(encodedPath);
   return byMethod<ComputerRoute>(method, {
-    GET: () => ({ kind: "files.get", path, after: query.get("after") ?? undefined, limit: limitParam(query, 10000) }),
+    GET: () => ({
+      kind: "files.get",
+      path,
+      after: query.get("after") ?? undefined,
+      limit: limitParam(query, 10000),
+    }),
     HEAD: () => ({ kind: "files.head", path }),
     PUT: () => {
       const mode = query.get("mode");
@@ -97,7 +102,12 @@ function parseFilesRoute(method: string, encodedPath: string, query: URLSearchPa
   });
 }
 
-function parseComputerRoute(method: string, rest: string[], pathname: string, query: URLSearchParams): ComputerRoute {
+function parseComputerRoute(
+  method: string,
+  rest: string[],
+  pathname: string,
+  query: URLSearchParams,
+): ComputerRoute {
   const [head, second, third, ...more] = rest;
   if (head === undefined) {
     return byMethod<ComputerRoute>(method, {
@@ -161,7 +171,8 @@ export function parseRoute(method: string, url: URL): Route {
   const segments = pathname.split("/").slice(1);
   if (segments[0] !== "v1") return notFound(pathname);
   const [, group, id, ...rest] = segments;
-  if (group === "openapi.json" && id === undefined) return byMethod(method, { GET: () => ({ kind: "openapi" }) });
+  if (group === "openapi.json" && id === undefined)
+    return byMethod(method, { GET: () => ({ kind: "openapi" }) });
   if (group === "artifacts") {
     if (id === undefined) return byMethod(method, { GET: () => ({ kind: "artifacts.list" }) });
     if (rest.length === 0) {

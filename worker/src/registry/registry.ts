@@ -33,7 +33,11 @@ export class Registry extends DurableObject<Env> {
 
   /** Records `id` (keeps the first createdAt if already present). */
   add(id: string, createdAt: string): void {
-    this.ctx.storage.sql.exec("INSERT OR IGNORE INTO computers (id, created_at) VALUES (?, ?)", id, createdAt);
+    this.ctx.storage.sql.exec(
+      "INSERT OR IGNORE INTO computers (id, created_at) VALUES (?, ?)",
+      id,
+      createdAt,
+    );
   }
 
   /** Forgets `id`. */
