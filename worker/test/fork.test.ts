@@ -43,7 +43,7 @@ describe("fork", () => {
       checkpoints: unknown[];
     };
     expect(cps.checkpoints).toEqual([]);
-    const listed = (await api("/v1/computers?limit=1000").then((r) => r.json())) as {
+    const listed = (await api("/v1/computers?limit=100").then((r) => r.json())) as {
       computers: { id: string }[];
     };
     expect(listed.computers.map((c) => c.id)).toContain(to);

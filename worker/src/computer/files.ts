@@ -2,7 +2,7 @@
  * The `/files/<path>` routes: streamed upload, ranged download or directory listing,
  * stat as headers, and delete. Every vfs call is one atomic mutation or a read.
  */
-import { type Stat, toIso, type Vfs } from "@computer/vfs";
+import { toIso } from "@computer/vfs";
 import { ApiError } from "../http/errors.ts";
 import { formatMode } from "../http/mode.ts";
 import { parseRange } from "../http/range.ts";
@@ -11,36 +11,6 @@ import { entryJson, etag, httpDate } from "./stat-json.ts";
 
 function emptyBody(): ReadableStream<Uint8Array> {
   return new ReadableStream({ start: (controller) => controller.close() });
-}
-
-/**
- * Creates the missing parent directories of `path`; returns them, outermost first. The vfs
- * resolves `parents` only when the immediate parent is missing, so the worker creates the
- * chain itself and removes it again if the write fails (see removeCreated).
- */
-function createParents(vfs: Vfs, path: string): string[] {
-  const created: string[] = [];
-  const names = path.split("/").slice(1, -1);
-  let current = "";
-  for (const name of names) {
-    current = `${current}/${name}`;
-    if (!vfs.exists(current)) {
-      vfs.mkdir(current);
-      created.push(current);
-    }
-  }
-  return created;
-}
-
-/** Removes directories createParents made, innermost first, leaving any that gained entries meanwhile. */
-function removeCreated(vfs: Vfs, created: string[]): void {
-  for (const dir of [...created].reverse()) {
-    try {
-      vfs.rmdir(dir);
-    } catch {
-      return;
-    }
-  }
 }
 
 /** PUT: writes the body as the file at `path` (parents created) → 201 `{ path, size, mtime, mode }`. */
@@ -52,14 +22,7 @@ export async function putFile(
 ): Promise<Response> {
   host.requireComputer();
   const vfs = host.vfs();
-  const created = createParents(vfs, path);
-  let stat: Stat;
-  try {
-    stat = await vfs.writeStream(path, request.body ?? emptyBody(), { parents: true, mode });
-  } catch (err) {
-    removeCreated(vfs, created);
-    throw err;
-  }
+  let stat = await vfs.writeStream(path, request.body ?? emptyBody(), { parents: true, mode });
   // `mode` only applies to new files in the vfs; an explicit ?mode is honoured for existing ones too.
   if (mode !== undefined && stat.mode !== mode) {
     vfs.chmod(path, mode);

@@ -88,20 +88,30 @@ export async function forkComputer(host: ComputerHost, request: Request): Promis
     }
   }
   const snapshot = checkpoint ?? `${FORK_SNAPSHOT_PREFIX}${crypto.randomUUID().slice(0, 8)}`;
-  const target = host.env.COMPUTER.getByName(to);
-  const importId = unwrap(
-    await target.forkBegin(to, { quotaBytes: vfs.usage().quotaBytes, egress: record.egress }),
-  );
   if (checkpoint === undefined) vfs.checkpoint(snapshot);
   try {
-    await copyTree(vfs, target, importId, snapshot);
-    const created = unwrap(await target.forkCommit(importId));
-    return Response.json(created, { status: 201 });
-  } catch (err) {
-    await target.forkAbort(importId);
-    throw err;
+    const target = host.env.COMPUTER.getByName(to);
+    const importId = unwrap(
+      await target.forkBegin(to, { quotaBytes: vfs.usage().quotaBytes, egress: record.egress }),
+    );
+    try {
+      await copyTree(vfs, target, importId, snapshot);
+      return Response.json(unwrap(await target.forkCommit(importId)), { status: 201 });
+    } catch (err) {
+      await abortQuietly(target, importId);
+      throw err;
+    }
   } finally {
     if (checkpoint === undefined) deleteSnapshot(vfs, snapshot);
+  }
+}
+
+async function abortQuietly(target: DurableObjectStub<Computer>, importId: string): Promise<void> {
+  try {
+    await target.forkAbort(importId);
+  } catch (err) {
+    // The original failure is what the caller needs; a stuck target can still be DELETEd.
+    console.error("could not abort fork import", err);
   }
 }
 

@@ -72,25 +72,25 @@ interface RecordRow extends Record<string, SqlStorageValue> {
 /** Reads and writes the one-row record table. */
 export class RecordStore {
   readonly #sql: SqlStorage;
-  #ready = false;
+  #exists = false;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
 
-  #ensure(): void {
-    if (this.#ready) return;
-    this.#sql.exec(
-      `CREATE TABLE IF NOT EXISTS computer_record (
-         one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, created_at TEXT NOT NULL,
-         egress TEXT NOT NULL, token_nonce TEXT NOT NULL, state TEXT NOT NULL)`,
-    );
-    this.#ready = true;
+  #tableExists(): boolean {
+    if (!this.#exists) {
+      const found = this.#sql.exec(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'computer_record'",
+      );
+      this.#exists = found.toArray().length > 0;
+    }
+    return this.#exists;
   }
 
-  /** The record, or undefined if this computer does not exist. */
+  /** The record, or undefined if this computer does not exist (reading never creates storage). */
   get(): ComputerRecord | undefined {
-    this.#ensure();
+    if (!this.#tableExists()) return undefined;
     const row = this.#sql.exec<RecordRow>("SELECT * FROM computer_record").toArray()[0];
     if (row === undefined) return undefined;
     return {
@@ -104,7 +104,14 @@ export class RecordStore {
 
   /** Inserts or replaces the record. */
   put(record: ComputerRecord): void {
-    this.#ensure();
+    if (!this.#tableExists()) {
+      this.#sql.exec(
+        `CREATE TABLE IF NOT EXISTS computer_record (
+           one INTEGER PRIMARY KEY CHECK (one = 1), id TEXT NOT NULL, created_at TEXT NOT NULL,
+           egress TEXT NOT NULL, token_nonce TEXT NOT NULL, state TEXT NOT NULL)`,
+      );
+      this.#exists = true;
+    }
     this.#sql.exec(
       "INSERT OR REPLACE INTO computer_record (one, id, created_at, egress, token_nonce, state) VALUES (1, ?, ?, ?, ?, ?)",
       record.id,
@@ -117,6 +124,6 @@ export class RecordStore {
 
   /** Forgets that the table exists (after `deleteAll()` dropped it). */
   reset(): void {
-    this.#ready = false;
+    this.#exists = false;
   }
 }

@@ -173,7 +173,7 @@ export const OPENAPI: Schema = {
     "/v1/openapi.json": { get: { responses: { "200": json({ type: "object" }, "This document") } } },
     "/v1/computers": {
       get: {
-        description: "Admin only. Paged by id with ?after=&limit=.",
+        description: "Admin only. Paged by id with ?after=&limit= (1..100, default 50).",
         responses: {
           "200": json(
             object({ computers: { type: "array", items: ref("Computer") }, next: str }),

@@ -26,7 +26,7 @@ describe("parseRoute", () => {
       after: "b",
       limit: 5,
     });
-    expect(route("GET", "/v1/computers")).toEqual({ kind: "computers.list", after: undefined, limit: 100 });
+    expect(route("GET", "/v1/computers")).toEqual({ kind: "computers.list", after: undefined, limit: 50 });
     const computer = (r: unknown) => ({ kind: "computer", id: "c-1", route: r });
     expect(route("PUT", "/v1/computers/c-1")).toEqual(computer({ kind: "computer.put" }));
     expect(route("DELETE", "/v1/computers/c-1/tokens")).toEqual(computer({ kind: "tokens.revoke" }));

@@ -187,7 +187,7 @@ export function parseRoute(method: string, url: URL): Route {
       GET: () => ({
         kind: "computers.list",
         after: query.get("after") ?? undefined,
-        limit: limitParam(query, 1000) ?? 100,
+        limit: limitParam(query, 100) ?? 50,
       }),
     });
   }
