@@ -13,6 +13,7 @@ export interface BenchDocument {
   schema: "computer.vfs-bench/1";
   startedAt: string;
   finishedAt: string;
+  source: { commit: string; dirty: boolean };
   host: Record<string, string | number>;
   options: Omit<BenchOptions, "outDir">;
   backends: BackendReport[];

@@ -3,6 +3,7 @@
  * (workerd), beside node:fs on tmpfs and disk, prints a table and writes one JSON document
  * to bench/results/vfs-<timestamp>.json. Options: see ./options.ts or `-- --help`.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,24 @@ function packageVersion(name: string): string {
     return json.version ?? "unknown";
   } catch {
     return "unknown";
+  }
+}
+
+/** The commit measured, and whether vfs/ or bench/ had uncommitted changes (then the figures are of those). */
+function sourceFacts(): BenchDocument["source"] {
+  const git = (...args: string[]) =>
+    execFileSync("git", args, {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  try {
+    return {
+      commit: git("rev-parse", "HEAD"),
+      dirty: git("status", "--porcelain", "--", "vfs", "bench") !== "",
+    };
+  } catch {
+    return { commit: "unknown", dirty: true };
   }
 }
 
@@ -97,6 +116,7 @@ async function main(): Promise<number> {
     schema: "computer.vfs-bench/1",
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
+    source: sourceFacts(),
     host: hostFacts(),
     options: recorded,
     backends,
