@@ -1,4 +1,5 @@
 /** POST /v1/computers/:id/fork: a new computer with the same tree, from now or a checkpoint. */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   api,
@@ -98,5 +99,51 @@ describe("fork", () => {
       404,
       "ENOENT",
     );
+  });
+});
+
+describe("fork paging and the import state", () => {
+  it("copies a tree larger than one export page", async () => {
+    const source = await createComputer();
+    const names = Array.from({ length: 260 }, (_, i) => `d${i % 4}/f${i}.txt`);
+    for (let i = 0; i < names.length; i += 20) {
+      await Promise.all(names.slice(i, i + 20).map((n) => writeFile(source, n, `content of ${n}`)));
+    }
+    const to = freshId("fork");
+    expect((await apiJson("POST", `/v1/computers/${source}/fork`, { to })).status).toBe(201);
+    expect(withoutTimes(await snapshot(to))).toEqual(withoutTimes(await snapshot(source)));
+  });
+
+  it("a half-imported target is invisible, refuses PUT, and DELETE clears it", async () => {
+    const id = freshId("stuck");
+    const stub = env.COMPUTER.getByName(id);
+    const begun = await stub.forkBegin(id, { quotaBytes: 1000, egress: "none" });
+    expect(begun.ok).toBe(true);
+    const again = await stub.forkBegin(id, { quotaBytes: 1000, egress: "none" });
+    expect(again).toMatchObject({ ok: false, error: { code: "EEXIST" } });
+    expect(await stub.forkImport("wrong-import-id", [])).toMatchObject({
+      ok: false,
+      error: { code: "EBUSY" },
+    });
+    await expectError(await api(`/v1/computers/${id}`), 404, "ENOENT");
+    await expectError(await api(`/v1/computers/${id}/files/`), 404, "ENOENT");
+    await expectError(await apiJson("PUT", `/v1/computers/${id}`, {}), 409, "EBUSY");
+    const listed = (await api("/v1/computers?limit=100").then((r) => r.json())) as {
+      computers: { id: string }[];
+    };
+    expect(listed.computers.map((c) => c.id)).not.toContain(id);
+    expect((await api(`/v1/computers/${id}`, { method: "DELETE" })).status).toBe(204);
+    await createComputer({}, id);
+  });
+
+  it("an aborted import leaves nothing behind", async () => {
+    const id = freshId("aborted");
+    const stub = env.COMPUTER.getByName(id);
+    const begun = await stub.forkBegin(id, { quotaBytes: null, egress: "all" });
+    if (!begun.ok) throw new Error("forkBegin failed");
+    await stub.forkAbort("not-the-import");
+    await expectError(await apiJson("PUT", `/v1/computers/${id}`, {}), 409, "EBUSY");
+    await stub.forkAbort(begun.value);
+    expect((await apiJson("PUT", `/v1/computers/${id}`, {})).status).toBe(201);
   });
 });
