@@ -4,7 +4,7 @@
  */
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
-import { locate, resolveExisting } from "./resolve.ts";
+import { locate, recordInode, resolveExisting } from "./resolve.ts";
 import { toStat } from "./store.ts";
 import { resolveTime } from "./time.ts";
 import type { DirEntry, ReaddirOptions, ReaddirPage, Stat, TimeArg } from "./types.ts";
@@ -60,7 +60,7 @@ export function chmod(ctx: Context, path: string, mode: number): void {
     const loc = resolveExisting(ctx, path, "chmod", true);
     const now = ctx.clock();
     ctx.store.updateNode(loc.node.ino, { mode, ctime_s: now.sec, ctime_ns: now.nsec });
-    ctx.changed(loc.path);
+    recordInode(ctx, loc.node, loc.path);
   });
 }
 
@@ -82,7 +82,7 @@ export function chown(ctx: Context, path: string, uid: number, gid: number, foll
       ctime_s: now.sec,
       ctime_ns: now.nsec,
     });
-    ctx.changed(loc.path);
+    recordInode(ctx, loc.node, loc.path);
   });
 }
 
@@ -99,6 +99,6 @@ export function utimes(ctx: Context, path: string, atime: TimeArg, mtime: TimeAr
       ctime_s: now.sec,
       ctime_ns: now.nsec,
     });
-    ctx.changed(loc.path);
+    recordInode(ctx, loc.node, loc.path);
   });
 }

@@ -8,7 +8,7 @@ import { FsError } from "./errors.ts";
 import { CHUNK_SIZE, FILE_SIZE_MAX } from "./limits.ts";
 import { addChild, mkdirp } from "./namespace.ts";
 import { joinPath, splitPath } from "./paths.ts";
-import { type Location, locate, pathsOf, resolveExisting } from "./resolve.ts";
+import { type Location, locate, recordInode, resolveExisting } from "./resolve.ts";
 import type { ChunkRow, NodeRow } from "./store.ts";
 import type { ReadOptions, WriteOptions } from "./types.ts";
 
@@ -112,12 +112,6 @@ export function openForWrite(
   return { ...loc, node: { ...row, ino } };
 }
 
-/** Records a content change under every name of the inode. */
-function contentChanged(ctx: Context, node: NodeRow, path: string): void {
-  if (node.nlink > 1) for (const p of pathsOf(ctx, node.ino)) ctx.changed(p);
-  else ctx.changed(path);
-}
-
 /** Replaces a file's chunks with `hashes` (each CHUNK_SIZE but the last), sets size and times. */
 export function replaceContent(
   ctx: Context,
@@ -145,7 +139,7 @@ export function replaceContent(
   ctx.store.updateNode(node.ino, fields);
   ctx.charge(allocated - node.allocated, syscall, loc.path);
   const updated = { ...node, ...fields };
-  contentChanged(ctx, updated, loc.path);
+  recordInode(ctx, updated, loc.path);
   return updated;
 }
 
@@ -216,7 +210,7 @@ export function writeAt(
   ctx.store.updateNode(node.ino, fields);
   ctx.charge(allocated - node.allocated, syscall, loc.path);
   const updated = { ...node, ...fields };
-  contentChanged(ctx, updated, loc.path);
+  recordInode(ctx, updated, loc.path);
   return updated;
 }
 
@@ -278,7 +272,7 @@ export function truncate(ctx: Context, path: string, length: number): NodeRow {
     ctx.store.updateNode(node.ino, fields);
     ctx.charge(allocated - node.allocated, "truncate", path);
     const updated = { ...node, ...fields };
-    contentChanged(ctx, updated, loc.path);
+    recordInode(ctx, updated, loc.path);
     return updated;
   });
 }

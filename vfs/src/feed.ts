@@ -9,18 +9,43 @@ import { locate } from "./resolve.ts";
 import { toStat } from "./store.ts";
 import type { Change, ChangesPage } from "./types.ts";
 
+/**
+ * A position in the feed: after (rev, path) in (rev, path) order. `floor` is the revision up to
+ * which the holder needs no deletions: its own position for an incremental reader, but the
+ * pruning horizon for a reader that started from "0", whose first pages carry old revisions
+ * without it having missed anything. Written "rev:path", or "rev/floor:path" when floor > rev.
+ */
 interface Cursor {
   rev: number;
   path: string;
+  floor: number;
 }
 
+/** Sorts after every path: a cursor without a path has seen all of its revision. */
+const END_OF_REV = "\u{10ffff}";
+
 function parseCursor(cursor: string): Cursor {
-  if (cursor === "0" || cursor === "") return { rev: 0, path: "" };
+  if (cursor === "0" || cursor === "") return { rev: 0, path: "", floor: 0 };
   const colon = cursor.indexOf(":");
-  const rev = Number(colon === -1 ? cursor : cursor.slice(0, colon));
-  if (!Number.isSafeInteger(rev) || rev < 0)
+  const [revText = "", floorText, extra] = (colon === -1 ? cursor : cursor.slice(0, colon)).split("/");
+  const rev = Number(revText);
+  const path = colon === -1 ? END_OF_REV : cursor.slice(colon + 1);
+  // Mid-revision, deletions of this very revision may still be ahead.
+  const floor = floorText === undefined ? (path === END_OF_REV ? rev : rev - 1) : Number(floorText);
+  if (
+    revText === "" ||
+    extra !== undefined ||
+    !Number.isSafeInteger(rev) ||
+    rev < 0 ||
+    !Number.isSafeInteger(floor)
+  ) {
     throw new FsError("EINVAL", "changes", undefined, "invalid cursor");
-  return { rev, path: colon === -1 ? "\u{10ffff}" : cursor.slice(colon + 1) };
+  }
+  return { rev, path, floor };
+}
+
+function formatCursor(rev: number, path: string, floor: number): string {
+  return floor > rev ? `${rev}/${floor}:${path}` : `${rev}:${path}`;
 }
 
 /** The current state of `path` as a Change at `rev`. */
@@ -50,10 +75,16 @@ export function describe(ctx: Context, path: string, rev: number): Change {
  * `reset` says the cursor predates pruned deletions: start over from "0".
  */
 export function changes(ctx: Context, cursor: string, limit = 1000): ChangesPage {
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new FsError("EINVAL", "changes", undefined, "invalid limit");
   const from = parseCursor(cursor);
   const pruned = ctx.store.metaValue("pruned") ?? 0;
-  const reset = from.rev > 0 && from.rev < pruned;
-  const start = reset ? { rev: 0, path: "" } : from;
+  // Pruned deletions have revisions <= pruned; the holder needs those after its floor and its position.
+  const reset =
+    from.rev > 0 &&
+    pruned > from.floor &&
+    (pruned > from.rev || (pruned === from.rev && from.path !== END_OF_REV));
+  const start = reset || from.rev === 0 ? { rev: 0, path: "", floor: pruned } : from;
   const rows = ctx.store.sql.exec<{ path: string; rev: number; deleted: number }>(
     "SELECT path, rev, deleted FROM changes WHERE rev > ? OR (rev = ? AND path > ?) ORDER BY rev, path LIMIT ?",
     start.rev,
@@ -67,6 +98,8 @@ export function changes(ctx: Context, cursor: string, limit = 1000): ChangesPage
     row.deleted ? { path: row.path, rev: row.rev } : describe(ctx, row.path, row.rev),
   );
   const last = page[page.length - 1];
-  const next = last ? `${last.rev}:${last.path}` : cursor === "" || reset ? String(ctx.currentRev()) : cursor;
+  let next = cursor;
+  if (last) next = formatCursor(last.rev, last.path, start.floor);
+  else if (start !== from || cursor === "") next = String(Math.max(ctx.currentRev(), start.floor));
   return { changes: list, cursor: next, more, reset };
 }

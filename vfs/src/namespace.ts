@@ -6,7 +6,7 @@ import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { PATH_MAX, ROOT_INO } from "./limits.ts";
 import { byteLength, checkName, isWithin, splitPath } from "./paths.ts";
-import { locate, resolveExisting } from "./resolve.ts";
+import { locate, recordInode, recordNames, resolveExisting } from "./resolve.ts";
 import type { NodeRow } from "./store.ts";
 import { deleteDescendants, descendants, dropLink } from "./subtree.ts";
 import type { FileType, MkdirOptions, RmOptions } from "./types.ts";
@@ -121,6 +121,7 @@ export function unlink(ctx: Context, path: string): void {
     removeChild(ctx, loc.parent, loc.name, false);
     ctx.charge(-dropLink(ctx, loc.node.ino), "unlink", path);
     ctx.deleted(loc.path);
+    if (loc.node.nlink > 1) recordNames(ctx, loc.node.ino);
   });
 }
 
@@ -181,8 +182,9 @@ export function rename(ctx: Context, from: string, to: string): void {
     ctx.charge(-freed, "rename", to);
     ctx.deleted(src.path);
     for (const d of moved) ctx.deleted(d.path);
-    ctx.changed(dst.path);
+    recordInode(ctx, src.node, dst.path);
     for (const d of moved) ctx.changed(dst.path + d.path.slice(src.path.length));
+    if (dst.node && dst.node.type !== "dir" && dst.node.nlink > 1) recordNames(ctx, dst.node.ino);
   });
 }
 
@@ -197,8 +199,7 @@ export function link(ctx: Context, existing: string, newPath: string): void {
     addChild(ctx, dst.parent, dst.name, src.node.ino, false);
     const now = ctx.clock();
     ctx.store.updateNode(src.node.ino, { nlink: src.node.nlink + 1, ctime_s: now.sec, ctime_ns: now.nsec });
-    ctx.changed(src.path);
-    ctx.changed(dst.path);
+    recordNames(ctx, src.node.ino);
   });
 }
 

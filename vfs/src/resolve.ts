@@ -128,6 +128,20 @@ export function directoryPath(ctx: Context, ino: number): string {
   return names.length === 0 ? "/" : `/${names.join("/")}`;
 }
 
+/**
+ * Records in the feed that inode `node`, reached by `path`, changed: under each of its
+ * names when it is a hard-linked non-directory, whose stat every name shares.
+ */
+export function recordInode(ctx: Context, node: NodeRow, path: string): void {
+  if (node.type !== "dir" && node.nlink > 1) recordNames(ctx, node.ino);
+  else ctx.changed(path);
+}
+
+/** Records every name inode `ino` has now (e.g. the survivors after one of its links went away). */
+export function recordNames(ctx: Context, ino: number): void {
+  for (const path of pathsOf(ctx, ino)) ctx.changed(path);
+}
+
 /** Every path that names an inode (one per hard link). */
 export function pathsOf(ctx: Context, ino: number): string[] {
   return ctx.store.namesOf(ino).map((e) => childPath(directoryPath(ctx, e.parent), e.name));

@@ -4,6 +4,7 @@
  */
 import type { Context } from "./context.ts";
 import { childPath } from "./paths.ts";
+import { recordNames } from "./resolve.ts";
 
 /** Every path strictly below directory `ino` (whose path is `path`), parents before children. */
 export function* descendants(
@@ -46,13 +47,17 @@ export function dropLink(ctx: Context, ino: number): number {
 export function deleteDescendants(ctx: Context, ino: number, path: string): number {
   const all = [...descendants(ctx, ino, path)];
   let freed = 0;
+  const linked = new Set<number>();
   // Children first, so directory rows go last.
   for (let i = all.length - 1; i >= 0; i--) {
     const entry = all[i] as { path: string; ino: number; type: string };
     if (entry.type === "dir") ctx.store.sql.exec("DELETE FROM dirents WHERE parent = ?", entry.ino);
+    else linked.add(entry.ino);
     freed += dropLink(ctx, entry.ino);
     ctx.deleted(entry.path);
   }
   ctx.store.sql.exec("DELETE FROM dirents WHERE parent = ?", ino);
+  // Files with a hard link outside the tree survive with a lower nlink under their other names.
+  for (const survivor of linked) if (ctx.store.node(survivor)) recordNames(ctx, survivor);
   return freed;
 }

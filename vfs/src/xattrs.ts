@@ -1,7 +1,7 @@
 /** Extended attributes: stored per inode, listed, removed, and carried by checkpoints and fork. */
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
-import { resolveExisting } from "./resolve.ts";
+import { recordInode, resolveExisting } from "./resolve.ts";
 
 export interface XattrFlags {
   /** XATTR_CREATE: fail with EEXIST if the attribute exists. */
@@ -61,7 +61,7 @@ export function setxattr(
       value,
     );
     ctx.store.touch(loc.node.ino, ctx.clock(), false);
-    ctx.changed(loc.path);
+    recordInode(ctx, loc.node, loc.path);
   });
 }
 
@@ -75,6 +75,6 @@ export function removexattr(ctx: Context, path: string, name: string, follow: bo
     );
     if (removed.length === 0) throw new FsError("ENODATA", "removexattr", path);
     ctx.store.touch(loc.node.ino, ctx.clock(), false);
-    ctx.changed(loc.path);
+    recordInode(ctx, loc.node, loc.path);
   });
 }

@@ -1,0 +1,345 @@
+/**
+ * The change feed: one revision per mutation, coalesced current state per path, deletes,
+ * resumable paging, directory renames, hard links and the reset after pruning.
+ */
+import { describe, expect, vfsTest } from "../test/backend.ts";
+import { expectFails } from "../test/snapshot.ts";
+import { bytes } from "../test/tree.ts";
+import { GC_WINDOW_MS } from "./gc.ts";
+import { CHUNK_SIZE } from "./limits.ts";
+import type { Change } from "./types.ts";
+import type { Vfs } from "./vfs.ts";
+
+/** Every change after `cursor`, following pages of `limit`. */
+function drain(
+  vfs: Vfs,
+  cursor: string,
+  limit: number,
+): { changes: Change[]; cursor: string; pages: number } {
+  const all: Change[] = [];
+  let pages = 0;
+  for (;;) {
+    const page = vfs.changes(cursor, { limit });
+    pages++;
+    expect(page.changes.length).toBeLessThanOrEqual(limit);
+    expect(page.reset).toBe(false);
+    all.push(...page.changes);
+    cursor = page.cursor;
+    if (!page.more) return { changes: all, cursor, pages };
+  }
+}
+
+/** Every path of the live tree (lstat), "/" included. */
+function livePaths(vfs: Vfs, dir = "/"): string[] {
+  const out = dir === "/" ? ["/"] : [];
+  for (const e of vfs.list(dir)) {
+    const path = dir === "/" ? `/${e.name}` : `${dir}/${e.name}`;
+    out.push(path);
+    if (e.type === "dir") out.push(...livePaths(vfs, path));
+  }
+  return out.sort();
+}
+
+describe("revisions", () => {
+  vfsTest(
+    "every mutation bumps the revision by exactly one; reads, failures and no-ops do not",
+    async (vfs) => {
+      const start = vfs.rev();
+      expect(start).toBe(1);
+      const steps: [string, () => unknown][] = [
+        ["mkdir", () => vfs.mkdir("/d")],
+        ["mkdir -p", () => vfs.mkdir("/p/q/r", { recursive: true })],
+        ["writeFile", () => vfs.writeFile("/d/f", "hello")],
+        ["pwrite", () => vfs.pwrite("/d/f", 1, "E")],
+        ["appendFile", () => vfs.appendFile("/d/f", "!")],
+        ["truncate", () => vfs.truncate("/d/f", 3)],
+        ["chmod", () => vfs.chmod("/d/f", 0o600)],
+        ["chown", () => vfs.chown("/d/f", 1, 1)],
+        ["utimes", () => vfs.utimes("/d/f", "now", "now")],
+        ["symlink", () => vfs.symlink("f", "/d/l")],
+        ["link", () => vfs.link("/d/f", "/d/h")],
+        ["mknod", () => vfs.mknod("/d/p", "fifo", 0o644)],
+        ["setxattr", () => vfs.setxattr("/d/f", "user.k", bytes("v"))],
+        ["removexattr", () => vfs.removexattr("/d/f", "user.k")],
+        ["rename", () => vfs.rename("/d/h", "/h")],
+        ["unlink", () => vfs.unlink("/h")],
+        ["rmdir", () => vfs.rmdir("/p/q/r")],
+        ["rm -r", () => vfs.rm("/p", { recursive: true })],
+      ];
+      let expected = start;
+      for (const [name, step] of steps) {
+        step();
+        expected++;
+        expect(vfs.rev(), name).toBe(expected);
+      }
+      await vfs.writeStream(
+        "/s",
+        (async function* () {
+          yield bytes("streamed");
+        })(),
+      );
+      expect(vfs.rev()).toBe(++expected);
+      const idle: (() => unknown)[] = [
+        () => vfs.stat("/d/f"),
+        () => vfs.readFile("/d/f"),
+        () => vfs.list("/d"),
+        () => vfs.find("/", "**"),
+        () => vfs.grep("/", "x"),
+        () => vfs.mkdir("/d", { recursive: true }),
+        () => vfs.rename("/d/f", "/d/f"),
+        () => vfs.rm("/none", { force: true }),
+        () => vfs.setQuota(1 << 30),
+        () => vfs.checkpoint("cp"),
+        () => vfs.deleteCheckpoint("cp"),
+        () => vfs.putBlob(bytes("loose")),
+        () => vfs.gc(),
+        () => vfs.changes("0"),
+      ];
+      for (const step of idle) step();
+      for (const failing of [
+        () => vfs.mkdir("/d"),
+        () => vfs.unlink("/none"),
+        () => vfs.writeFile("/s", "x", { exclusive: true }),
+      ]) {
+        expect(failing).toThrow();
+      }
+      expect(vfs.rev()).toBe(expected);
+      expect(vfs.changes(String(expected - 1)).changes.map((c) => c.path)).toEqual(["/s"]);
+    },
+  );
+
+  vfsTest("all changes of one operation share its revision", (vfs) => {
+    vfs.mkdir("/a/b/c", { recursive: true });
+    const revs = vfs.changes("1").changes.map((c) => c.rev);
+    expect(revs).toEqual([2, 2, 2]);
+  });
+
+  vfsTest("the revision persists across reopen", (vfs, { reopen }) => {
+    vfs.writeFile("/f", "x");
+    vfs.writeFile("/g", "y");
+    const again = reopen();
+    expect(again.rev()).toBe(vfs.rev());
+    again.writeFile("/h", "z");
+    expect(again.rev()).toBe(4);
+  });
+});
+
+describe("changes", () => {
+  vfsTest('from "0": the current state of every path, with stat, chunk hashes and targets', (vfs) => {
+    vfs.mkdir("/d");
+    const file = vfs.writeFile("/d/f", "content");
+    vfs.symlink("d/f", "/l");
+    vfs.writeFile("/sparse", "ab");
+    vfs.truncate("/sparse", 2 * CHUNK_SIZE);
+    vfs.pwrite("/sparse", 2 * CHUNK_SIZE, "cd");
+    const page = vfs.changes("0");
+    expect(page.reset).toBe(false);
+    expect(page.more).toBe(false);
+    const byPath = Object.fromEntries(page.changes.map((c) => [c.path, c]));
+    expect(Object.keys(byPath).sort()).toEqual(livePaths(vfs));
+    expect(byPath["/"]?.stat?.type).toBe("dir");
+    expect(byPath["/d/f"]?.stat).toEqual(vfs.stat("/d/f"));
+    expect(byPath["/d/f"]?.stat?.ino).toBe(file.ino);
+    expect(byPath["/d/f"]?.chunks).toEqual([
+      "ed7002b439e9ac845f22357d822bac1444730fbdb6016d3ec9432297b9ec9f73",
+    ]);
+    expect(byPath["/l"]?.target).toBe("d/f");
+    expect(byPath["/l"]?.stat?.type).toBe("symlink");
+    expect(byPath["/sparse"]?.chunks?.[1]).toBe("");
+    expect(byPath["/sparse"]?.chunks).toHaveLength(3);
+    expect(byPath["/d"]?.chunks).toBeUndefined();
+  });
+
+  vfsTest("coalesces: one entry per path with its latest state, deletes without stat", (vfs) => {
+    vfs.writeFile("/stays", "1");
+    vfs.writeFile("/recreated", "1");
+    const cursor = String(vfs.rev());
+    vfs.writeFile("/f", "one");
+    vfs.writeFile("/f", "two");
+    vfs.appendFile("/f", "three");
+    vfs.writeFile("/tmp", "x");
+    vfs.unlink("/tmp");
+    vfs.unlink("/recreated");
+    vfs.mkdir("/recreated");
+    const page = vfs.changes(cursor);
+    const final = vfs.rev();
+    expect(page.changes).toEqual([
+      { path: "/f", rev: Number(cursor) + 3, stat: vfs.stat("/f"), chunks: [expect.any(String)] },
+      { path: "/tmp", rev: Number(cursor) + 5 },
+      { path: "/recreated", rev: final, stat: vfs.stat("/recreated") },
+    ]);
+    expect(vfs.changes(page.cursor).changes).toEqual([]);
+  });
+
+  vfsTest("an up-to-date cursor returns nothing and stays valid", (vfs) => {
+    vfs.writeFile("/f", "x");
+    const { cursor } = drain(vfs, "0", 100);
+    const page = vfs.changes(cursor);
+    expect(page).toEqual({ changes: [], cursor, more: false, reset: false });
+    vfs.writeFile("/g", "y");
+    expect(vfs.changes(cursor).changes.map((c) => c.path)).toEqual(["/g"]);
+    expect(vfs.changes(String(vfs.rev())).changes).toEqual([]);
+  });
+
+  vfsTest("paging is resumable and complete: no path lost or repeated", (vfs) => {
+    for (let i = 0; i < 20; i++) vfs.writeFile(`/f${String(i).padStart(2, "0")}`, `${i}`);
+    vfs.mkdir("/many/a/b/c/d/e/f/g", { recursive: true });
+    const whole = vfs.changes("0", { limit: 10_000 }).changes;
+    for (const limit of [1, 2, 3, 7, 1000]) {
+      const { changes, pages } = drain(vfs, "0", limit);
+      expect(changes).toEqual(whole);
+      expect(new Set(changes.map((c) => c.path)).size).toBe(changes.length);
+      expect(pages).toBe(Math.ceil(whole.length / limit));
+    }
+  });
+
+  vfsTest("paging while the tree changes still ends at the live tree", (vfs) => {
+    for (let i = 0; i < 15; i++) vfs.writeFile(`/f${String(i).padStart(2, "0")}`, `${i}`);
+    const mirror = new Map<string, Change>();
+    let cursor = "0";
+    let round = 0;
+    for (;;) {
+      const page = vfs.changes(cursor, { limit: 4 });
+      for (const c of page.changes) {
+        if (c.stat) mirror.set(c.path, c);
+        else mirror.delete(c.path);
+      }
+      cursor = page.cursor;
+      round++;
+      if (round === 1) vfs.writeFile("/f00", "changed after it was sent");
+      if (round === 2) vfs.unlink("/f14");
+      if (round === 3) vfs.rename("/f13", "/moved");
+      if (!page.more) break;
+    }
+    expect([...mirror.keys()].sort()).toEqual(livePaths(vfs));
+    expect(mirror.get("/f00")?.stat?.size).toBe(25);
+  });
+
+  vfsTest("a directory rename reports every old path deleted and every new path present", (vfs) => {
+    vfs.mkdir("/old/sub", { recursive: true });
+    vfs.writeFile("/old/f", "1");
+    vfs.writeFile("/old/sub/g", "2");
+    vfs.mkdir("/dest");
+    const cursor = String(vfs.rev());
+    vfs.rename("/old", "/dest/new");
+    const page = vfs.changes(cursor);
+    const deleted = page.changes
+      .filter((c) => !c.stat)
+      .map((c) => c.path)
+      .sort();
+    const present = page.changes
+      .filter((c) => c.stat)
+      .map((c) => c.path)
+      .sort();
+    expect(deleted).toEqual(["/old", "/old/f", "/old/sub", "/old/sub/g"]);
+    expect(present).toEqual(["/dest/new", "/dest/new/f", "/dest/new/sub", "/dest/new/sub/g"]);
+    const g = page.changes.find((c) => c.path === "/dest/new/sub/g");
+    expect(g?.stat).toEqual(vfs.stat("/dest/new/sub/g"));
+  });
+
+  vfsTest("rm -r reports every path below as deleted", (vfs) => {
+    vfs.mkdir("/t/a", { recursive: true });
+    vfs.writeFile("/t/a/f", "x");
+    vfs.symlink("a", "/t/l");
+    const cursor = String(vfs.rev());
+    vfs.rm("/t", { recursive: true });
+    expect(vfs.changes(cursor).changes).toEqual(
+      ["/t", "/t/a", "/t/a/f", "/t/l"].map((path) => ({ path, rev: Number(cursor) + 1 })),
+    );
+  });
+
+  vfsTest("a change to a hard-linked inode is reported under each of its names", (vfs) => {
+    vfs.mkdir("/d");
+    vfs.writeFile("/a", "x");
+    vfs.link("/a", "/d/b");
+    vfs.link("/a", "/c");
+    const names = ["/a", "/c", "/d/b"];
+    const paths = (cursor: string) =>
+      vfs
+        .changes(cursor)
+        .changes.map((c) => c.path)
+        .sort();
+    let cursor = String(vfs.rev());
+    vfs.writeFile("/a", "new content");
+    expect(paths(cursor)).toEqual(names);
+    for (const op of [
+      () => vfs.chmod("/c", 0o600),
+      () => vfs.chown("/c", 3, 3),
+      () => vfs.utimes("/c", "now", "now"),
+      () => vfs.setxattr("/c", "user.k", bytes("v")),
+      () => vfs.truncate("/c", 1),
+    ]) {
+      cursor = String(vfs.rev());
+      op();
+      expect(paths(cursor)).toEqual(names);
+    }
+    cursor = String(vfs.rev());
+    vfs.link("/a", "/e");
+    expect(paths(cursor)).toEqual(["/a", "/c", "/d/b", "/e"]);
+    cursor = String(vfs.rev());
+    vfs.unlink("/e");
+    expect(paths(cursor)).toEqual(names.concat("/e").sort());
+    const survivor = vfs.changes(cursor).changes.find((c) => c.path === "/d/b");
+    expect(survivor?.stat?.nlink).toBe(3);
+  });
+
+  vfsTest("a name removed by rm -r or replaced by rename reports the inode's other names", (vfs) => {
+    vfs.mkdir("/t");
+    vfs.writeFile("/t/f", "x");
+    vfs.link("/t/f", "/out");
+    vfs.writeFile("/y", "y");
+    vfs.link("/y", "/y2");
+    vfs.writeFile("/z", "z");
+    let cursor = String(vfs.rev());
+    vfs.rm("/t", { recursive: true });
+    const out = vfs.changes(cursor).changes.find((c) => c.path === "/out");
+    expect(out?.stat?.nlink).toBe(1);
+    cursor = String(vfs.rev());
+    vfs.rename("/z", "/y2");
+    const y = vfs.changes(cursor).changes.find((c) => c.path === "/y");
+    expect(y?.stat?.nlink).toBe(1);
+  });
+
+  vfsTest("errors: EINVAL for a malformed cursor", (vfs, { sql }) => {
+    expectFails(sql, "EINVAL", () => vfs.changes("abc"));
+    expectFails(sql, "EINVAL", () => vfs.changes("-1"));
+    expectFails(sql, "EINVAL", () => vfs.changes("1.5:/x"));
+  });
+});
+
+describe("pruning and reset", () => {
+  vfsTest("a cursor older than pruned deletions gets reset and the full current state", (vfs, { clock }) => {
+    vfs.writeFile("/keep", "k");
+    const old = String(vfs.rev());
+    vfs.writeFile("/gone", "g");
+    vfs.unlink("/gone");
+    expect(vfs.gc().changesPruned).toBe(0);
+    clock.advance(GC_WINDOW_MS / 2);
+    expect(vfs.gc().changesPruned).toBe(0);
+    clock.advance(GC_WINDOW_MS / 2 + 1);
+    const fresh = String(vfs.rev());
+    expect(vfs.gc().changesPruned).toBe(1);
+    const page = vfs.changes(old);
+    expect(page.reset).toBe(true);
+    expect(page.changes.map((c) => c.path).sort()).toEqual(["/", "/keep"]);
+    expect(page.changes.every((c) => c.stat)).toBe(true);
+    const again = vfs.changes(page.cursor);
+    expect(again.reset).toBe(false);
+    expect(vfs.changes(fresh).reset).toBe(false);
+    expect(vfs.changes("0").reset).toBe(false);
+  });
+
+  vfsTest("a cursor inside the newest pruned revision is reset too", (vfs, { clock }) => {
+    vfs.mkdir("/d");
+    vfs.writeFile("/d/a", "a");
+    vfs.writeFile("/d/b", "b");
+    const before = vfs.rev();
+    vfs.rm("/d", { recursive: true });
+    const first = vfs.changes(String(before), { limit: 1 });
+    expect(first.more).toBe(true);
+    vfs.gc();
+    clock.advance(GC_WINDOW_MS + 1);
+    expect(vfs.gc().changesPruned).toBe(3);
+    expect(vfs.changes(first.cursor).reset).toBe(true);
+  });
+});
