@@ -9,6 +9,7 @@ export { Computer, type ComputerCall } from "./computer/computer.ts";
 export type { Env } from "./env.ts";
 export { Registry } from "./registry/registry.ts";
 
+/** The HTTP API (docs/API.md): `GET /healthz`, `GET /v1/openapi.json` and everything under `/v1`. */
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
     return handleRequest(request, env);
