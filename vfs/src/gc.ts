@@ -32,7 +32,7 @@ export function gc(ctx: Context, windowMs = GC_WINDOW_MS): GcResult {
       ctx.currentRev(),
     );
     const mark = ctx.store.sql.exec<{ rev: number }>(
-      "SELECT rev FROM rev_marks WHERE at <= ? ORDER BY at DESC LIMIT 1",
+      "SELECT rev FROM rev_marks WHERE at < ? ORDER BY at DESC LIMIT 1",
       horizon,
     )[0];
     let pruned: { path: string }[] = [];
@@ -42,7 +42,7 @@ export function gc(ctx: Context, windowMs = GC_WINDOW_MS): GcResult {
         mark.rev,
       );
       ctx.store.sql.exec(
-        "DELETE FROM rev_marks WHERE at < (SELECT at FROM rev_marks WHERE at <= ? ORDER BY at DESC LIMIT 1)",
+        "DELETE FROM rev_marks WHERE at < (SELECT at FROM rev_marks WHERE at < ? ORDER BY at DESC LIMIT 1)",
         horizon,
       );
       if (pruned.length > 0)
