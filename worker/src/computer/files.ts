@@ -77,14 +77,32 @@ export function getFile(
       const length = range.end - range.start + 1;
       headers.set("Content-Length", String(length));
       headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
-      return new Response(vfs.readStream(path, { offset: range.start, length }), { status: 206, headers });
+      return new Response(withLength(vfs.readStream(path, { offset: range.start, length }), length), {
+        status: 206,
+        headers,
+      });
     }
     case "none":
       headers.set("Content-Length", String(stat.size));
-      return new Response(stat.size === 0 ? null : vfs.readStream(path), { status: 200, headers });
+      return new Response(stat.size === 0 ? null : withLength(vfs.readStream(path), stat.size), {
+        status: 200,
+        headers,
+      });
     default:
       return range satisfies never;
   }
+}
+
+/**
+ * Wraps a body in a FixedLengthStream: workerd only sends `Content-Length` (instead of
+ * chunked encoding) for a streamed body whose length it knows this way.
+ */
+function withLength(body: ReadableStream<Uint8Array>, length: number): ReadableStream<Uint8Array> {
+  const { readable, writable } = new FixedLengthStream(length);
+  body.pipeTo(writable).catch(() => {
+    // The client went away or the file shrank mid-read; the stream already errored for the reader.
+  });
+  return readable;
 }
 
 /** HEAD: stat as headers (`X-File-Type`, `Content-Length`, `X-File-Mode`, `Last-Modified`). */
