@@ -42,9 +42,12 @@ export function exportTree(
   options: { checkpoint?: string; after?: string; limit?: number } = {},
 ): TreePage {
   const limit = options.limit ?? 1000;
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new FsError("EINVAL", "export", undefined, "bad limit");
   let [tableIndex, offset] = (options.after ?? "0:0").split(":").map(Number) as [number, number];
-  if (!Number.isInteger(tableIndex) || !Number.isInteger(offset))
+  if (!Number.isInteger(tableIndex) || !Number.isInteger(offset) || tableIndex < 0 || offset < 0) {
     throw new FsError("EINVAL", "export", undefined, "bad cursor");
+  }
   if (
     options.checkpoint !== undefined &&
     ctx.store.sql.exec("SELECT 1 FROM checkpoints WHERE name = ?", options.checkpoint).length === 0
