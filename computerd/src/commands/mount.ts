@@ -1,0 +1,70 @@
+/**
+ * `computerd mount --state DIR --mount-point DIR [--backend fuse|none]`: serves
+ * the mirror in DIR until SIGTERM/SIGINT, then flushes, unmounts and closes.
+ * Prints one JSON line per lifecycle event on stdout ({"event":"mounted"},
+ * {"event":"unmounted", counters}) for supervisors and tests.
+ */
+import { parseArgs } from "node:util";
+import type { Command } from "../main.ts";
+import { openMirror } from "../mirror/open-mirror.ts";
+import { type MountBackend, openMount } from "../mount/backend.ts";
+
+const USAGE =
+  "usage: computerd mount --state DIR --mount-point DIR [--backend fuse|none] [--attr-timeout SECONDS] [--debug]";
+
+function backendOf(value: string | undefined): MountBackend {
+  if (value === undefined || value === "fuse") return "fuse";
+  if (value === "none") return "none";
+  throw new Error(`unknown backend "${value}" (fuse | none)`);
+}
+
+async function run(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      state: { type: "string" },
+      "mount-point": { type: "string" },
+      backend: { type: "string" },
+      "attr-timeout": { type: "string" },
+      debug: { type: "boolean" },
+    },
+    strict: true,
+  });
+  const stateDir = values.state;
+  const mountPoint = values["mount-point"];
+  const backend = backendOf(values.backend);
+  if (!stateDir || (backend === "fuse" && !mountPoint)) {
+    console.error(USAGE);
+    return 2;
+  }
+  const timeout = values["attr-timeout"] === undefined ? undefined : Number(values["attr-timeout"]);
+  const mirror = openMirror(stateDir);
+  const mount = await openMount({
+    backend,
+    mirror,
+    mountPoint,
+    fuse: {
+      debug: values.debug ?? false,
+      ...(timeout === undefined
+        ? {}
+        : { attrTimeout: timeout, entryTimeout: timeout, negativeTimeout: timeout }),
+    },
+  });
+  console.log(
+    JSON.stringify({ event: "mounted", backend, mountPoint: mount.mountPoint ?? null, pid: process.pid }),
+  );
+
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  const signal = await new Promise<string>((resolve) => {
+    for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
+  });
+  clearInterval(keepAlive);
+  await mount.unmount();
+  const sql = { ...mirror.sql.counters };
+  mirror.close();
+  console.log(JSON.stringify({ event: "unmounted", signal, counters: mount.counters, sql }));
+  return 0;
+}
+
+/** The mount command. */
+export const mountCommand: Command = { summary: "serve a mirror at a mount point until SIGTERM", run };

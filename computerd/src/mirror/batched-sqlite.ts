@@ -1,0 +1,134 @@
+/**
+ * A SqlLike over node:sqlite that groups many vfs transactions into one SQLite
+ * transaction: each vfs operation runs in a savepoint (so a failing operation
+ * still rolls back alone), and the enclosing transaction commits after a short
+ * delay, after a number of operations, or on `commit()` (the fence).
+ */
+import type { SqlLike, SqlRow, SqlValue } from "@computer/vfs";
+
+/** The parts of node:sqlite's DatabaseSync used here (structural, for tests). */
+export interface DatabaseLike {
+  prepare(sql: string): { all(...params: SqlValue[]): unknown[]; run(...params: SqlValue[]): unknown };
+  exec(sql: string): void;
+  close(): void;
+}
+
+/** When a batch commits. */
+export interface BatchPolicy {
+  /** Commit at most this long after the batch's first operation (default 20 ms). */
+  maxDelayMs: number;
+  /** Commit after this many operations (default 2000). */
+  maxOps: number;
+}
+
+/** A SqlLike with an explicit commit point. */
+export interface BatchedSql extends SqlLike {
+  /** Commits the open batch, if any. Synchronous; cheap when nothing is open. */
+  commit(): void;
+  /** Commits and closes the database. */
+  close(): void;
+  /** Calls `listener` after each commit of a batch that ran operations; returns an unsubscribe. */
+  onCommit(listener: () => void): () => void;
+  /** Counters for benchmarks: statements run, operations, commits. */
+  readonly counters: { statements: number; operations: number; commits: number };
+}
+
+type Statement = ReturnType<DatabaseLike["prepare"]>;
+
+/**
+ * Wraps `db` (a fresh DatabaseSync). WAL with synchronous=NORMAL: the mirror is
+ * a cache of the Durable Object, which is the durable copy.
+ */
+export function batchedSqlite(db: DatabaseLike, policy: Partial<BatchPolicy> = {}): BatchedSql {
+  const maxDelayMs = policy.maxDelayMs ?? 20;
+  const maxOps = policy.maxOps ?? 2000;
+  const statements = new Map<string, Statement>();
+  const counters = { statements: 0, operations: 0, commits: 0 };
+  let depth = 0;
+  let open = false;
+  let opsInBatch = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const listeners = new Set<() => void>();
+
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+
+  function prepared(query: string): Statement {
+    let statement = statements.get(query);
+    if (!statement) {
+      statement = db.prepare(query);
+      statements.set(query, statement);
+    }
+    return statement;
+  }
+
+  function run(query: string): void {
+    counters.statements++;
+    prepared(query).run();
+  }
+
+  function commit(): void {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    if (!open || depth > 0) return;
+    open = false;
+    opsInBatch = 0;
+    counters.commits++;
+    run("COMMIT");
+    for (const listener of listeners) listener();
+  }
+
+  function begin(): void {
+    if (open) return;
+    run("BEGIN IMMEDIATE");
+    open = true;
+    timer = setTimeout(() => {
+      try {
+        commit();
+      } catch (err) {
+        console.error("computerd: committing the mirror failed", err);
+      }
+    }, maxDelayMs);
+    // A pending commit must not keep the process alive on its own.
+    timer.unref?.();
+  }
+
+  return {
+    counters,
+    exec<T = SqlRow>(query: string, ...bindings: SqlValue[]): T[] {
+      counters.statements++;
+      return prepared(query).all(...bindings) as T[];
+    },
+    transaction<T>(fn: () => T): T {
+      if (depth > 0) return fn();
+      begin();
+      counters.operations++;
+      run("SAVEPOINT op");
+      depth++;
+      try {
+        const result = fn();
+        run("RELEASE op");
+        return result;
+      } catch (err) {
+        run("ROLLBACK TO op");
+        run("RELEASE op");
+        throw err;
+      } finally {
+        depth--;
+        opsInBatch++;
+        if (opsInBatch >= maxOps) commit();
+      }
+    },
+    commit,
+    onCommit(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close(): void {
+      commit();
+      db.close();
+    },
+  };
+}

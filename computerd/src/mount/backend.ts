@@ -1,0 +1,100 @@
+/**
+ * The mount backend selector. "fuse" serves the mirror at a mount point through
+ * fuse-native (loaded only then, so nothing else needs /dev/fuse or libfuse);
+ * "none" keeps the same LocalFs without a kernel mount, for tests and for hosts
+ * without FUSE. Either way the sync client gets the same hooks: flushAll (the
+ * fence), invalidate (changes pushed from the Durable Object) and onChange.
+ */
+import type { Mirror } from "../mirror/open-mirror.ts";
+import type { ErrorLogger } from "./errno.ts";
+import type { FuseMount, FuseTuning } from "./fuse-backend.ts";
+import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
+
+/** Which backend serves the mirror. */
+export type MountBackend = "fuse" | "none";
+
+/** Options of openMount. */
+export interface MountOptions {
+  backend: MountBackend;
+  mirror: Mirror;
+  /** Required for "fuse". */
+  mountPoint?: string;
+  log?: ErrorLogger;
+  fuse?: Partial<FuseTuning>;
+  localFs?: LocalFsOptions;
+}
+
+/** Options of Mount.invalidate. */
+export interface InvalidateOptions {
+  /**
+   * Drop kernel dentries of the whole top-level subtree (exact). Only safe when
+   * no command runs inside the mount: a process whose cwd was dropped gets ENOENT
+   * from getcwd(). Default false: expire the top-level entries, deeper kernel
+   * attributes age out within the attribute timeout.
+   */
+  hard?: boolean;
+}
+
+/** A served mirror. */
+export interface Mount {
+  readonly backend: MountBackend;
+  readonly mountPoint: string | undefined;
+  readonly fs: LocalFs;
+  /** FUSE operations by name since mount (empty for "none"). */
+  readonly counters: Readonly<Record<string, number>>;
+  /** The fence: every write made through the mount is in the mirror (and committed) when this resolves. */
+  flushAll(): Promise<void>;
+  /** Paths the sync client changed in the mirror: drop local and kernel caches for them. */
+  invalidate(paths: readonly string[], options?: InvalidateOptions): Promise<void>;
+  /** Called (at most once per commit) after local changes were committed to the mirror; returns an unsubscribe. */
+  onChange(listener: () => void): () => void;
+  /** Flushes, stops serving, unmounts. The mirror stays open (its owner closes it). */
+  unmount(): Promise<void>;
+}
+
+const defaultLog: ErrorLogger = (message, err) => console.error(`computerd: ${message}`, err ?? "");
+
+/** Serves `options.mirror` with the chosen backend. */
+export async function openMount(options: MountOptions): Promise<Mount> {
+  const log = options.log ?? defaultLog;
+  const { mirror } = options;
+  const fs = new LocalFs(mirror.vfs, { log, commit: () => mirror.sql.commit(), ...options.localFs });
+  const listeners = new Set<() => void>();
+  const stopCommits = mirror.sql.onCommit(() => {
+    for (const listener of listeners) listener();
+  });
+  let fuse: FuseMount | undefined;
+  if (options.backend === "fuse") {
+    if (!options.mountPoint) throw new Error("the fuse backend needs a mount point");
+    const { mountFuse } = await import("./fuse-backend.ts");
+    fuse = await mountFuse(fs, options.mountPoint, log, options.fuse);
+  }
+  let open = true;
+  return {
+    backend: options.backend,
+    mountPoint: fuse?.mountPoint,
+    fs,
+    counters: fuse?.counters ?? {},
+    async flushAll() {
+      fs.flushAll();
+    },
+    async invalidate(paths, invalidateOptions = {}) {
+      fs.invalidate(paths);
+      await fuse?.invalidateKernel(paths, invalidateOptions.hard ?? false);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async unmount() {
+      if (!open) return;
+      open = false;
+      fs.flushAll();
+      await fuse?.unmount();
+      // Requests that raced the unmount may have written more.
+      fs.flushAll();
+      fs.stop();
+      stopCommits();
+    },
+  };
+}

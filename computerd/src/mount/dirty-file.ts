@@ -1,0 +1,233 @@
+/**
+ * The unflushed content of one file: chunk-aligned pages (CHUNK_SIZE, like the
+ * vfs chunks) holding the bytes written since the last flush, the logical size,
+ * and how much of the stored content is still current. Flushing turns the pages
+ * into whole-chunk vfs writes, so the vfs never re-reads or re-hashes a chunk
+ * to merge a small write.
+ */
+import { CHUNK_SIZE, type Timespec } from "@computer/vfs";
+import { addRange, covers, cutRanges, forEachGap } from "./extents.ts";
+
+/** Reads stored bytes [offset, offset + length) of the file (the range is inside the stored size). */
+export type StoredReader = (offset: number, length: number) => Uint8Array;
+
+/** The vfs operations a flush needs, on the file's current path. */
+export interface FlushTarget {
+  writeFile(path: string, data: Uint8Array): void;
+  pwrite(path: string, offset: number, data: Uint8Array): void;
+  truncate(path: string, length: number): void;
+}
+
+interface Page {
+  /** Grows (doubling) up to CHUNK_SIZE; bytes never written nor read in are zero. */
+  buf: Uint8Array;
+  /** Written byte ranges, relative to the page start. */
+  written: number[];
+  /** Every byte of the page is known (read in from the store, or past the stored content). */
+  complete: boolean;
+}
+
+const MIN_PAGE = 256;
+/** Past this, a page is allocated whole: big writes are sequential and would grow it anyway. */
+const WHOLE_PAGE_FROM = 64 << 10;
+
+function capacityFor(need: number): number {
+  if (need <= MIN_PAGE) return MIN_PAGE;
+  if (need > WHOLE_PAGE_FROM) return CHUNK_SIZE;
+  let cap = MIN_PAGE;
+  while (cap < need) cap *= 2;
+  return Math.min(cap, CHUNK_SIZE);
+}
+
+/** Dirty state of one inode. Not thread-safe by design: FUSE callbacks run on one JS thread. */
+export class DirtyFile {
+  readonly ino: number;
+  /** The path the next flush writes to (kept current across renames). */
+  path: string;
+  /** Logical size, what stat reports. */
+  size: number;
+  /** Bytes [0, baseSize) of the stored content are still the file's content where no page overrides them. */
+  baseSize: number;
+  /** Size of the stored file right now. */
+  storedSize: number;
+  mtime: Timespec;
+  /** Memory held by pages. */
+  bytes = 0;
+  private readonly pages = new Map<number, Page>();
+
+  constructor(ino: number, path: string, storedSize: number, now: Timespec) {
+    this.ino = ino;
+    this.path = path;
+    this.size = storedSize;
+    this.baseSize = storedSize;
+    this.storedSize = storedSize;
+    this.mtime = now;
+  }
+
+  /** True when there is anything to flush. */
+  get dirty(): boolean {
+    return this.pages.size > 0 || this.size !== this.storedSize || this.baseSize !== this.storedSize;
+  }
+
+  private page(idx: number, need: number): Page {
+    let page = this.pages.get(idx);
+    if (!page) {
+      page = {
+        buf: new Uint8Array(capacityFor(need)),
+        written: [],
+        complete: idx * CHUNK_SIZE >= this.baseSize,
+      };
+      this.pages.set(idx, page);
+      this.bytes += page.buf.length;
+    } else if (page.buf.length < need) {
+      const buf = new Uint8Array(Math.max(need, capacityFor(need)));
+      buf.set(page.buf);
+      this.bytes += buf.length - page.buf.length;
+      page.buf = buf;
+    }
+    return page;
+  }
+
+  /** Copies `data` in at `offset`. */
+  write(offset: number, data: Uint8Array, now: Timespec): void {
+    const end = offset + data.length;
+    let pos = offset;
+    while (pos < end) {
+      const idx = Math.floor(pos / CHUNK_SIZE);
+      const pageStart = idx * CHUNK_SIZE;
+      const from = pos - pageStart;
+      const to = Math.min(CHUNK_SIZE, end - pageStart);
+      const page = this.page(idx, to);
+      page.buf.set(data.subarray(pos - offset, pos - offset + (to - from)), from);
+      addRange(page.written, from, to);
+      pos = pageStart + to;
+    }
+    if (end > this.size) this.size = end;
+    this.mtime = now;
+  }
+
+  /** Sets the size; shrinking drops pages and forgets stored bytes past the new end. */
+  truncate(length: number, now: Timespec): void {
+    if (length < this.size) {
+      const keep = Math.ceil(length / CHUNK_SIZE);
+      for (const [idx, page] of this.pages) {
+        if (idx >= keep) {
+          this.bytes -= page.buf.length;
+          this.pages.delete(idx);
+        }
+      }
+      const lastIdx = keep - 1;
+      const last = lastIdx >= 0 ? this.pages.get(lastIdx) : undefined;
+      if (last) {
+        const cut = length - lastIdx * CHUNK_SIZE;
+        if (cut < last.buf.length) last.buf.fill(0, cut);
+        cutRanges(last.written, cut);
+      }
+      this.baseSize = Math.min(this.baseSize, length);
+    }
+    this.size = length;
+    this.mtime = now;
+  }
+
+  /** Fills a page's unwritten bytes from the stored content. */
+  private readIn(idx: number, page: Page, readStored: StoredReader): void {
+    const pageStart = idx * CHUNK_SIZE;
+    const storedLen = Math.min(CHUNK_SIZE, this.baseSize - pageStart);
+    if (storedLen > 0) {
+      const stored = readStored(pageStart, storedLen);
+      if (page.buf.length < storedLen) {
+        const buf = new Uint8Array(capacityFor(storedLen));
+        buf.set(page.buf);
+        this.bytes += buf.length - page.buf.length;
+        page.buf = buf;
+      }
+      forEachGap(page.written, 0, storedLen, (from, to) => page.buf.set(stored.subarray(from, to), from));
+    }
+    page.complete = true;
+  }
+
+  /** Reads up to `length` bytes at `offset` into `target`; returns the count (0 at or past the end). */
+  readInto(target: Uint8Array, offset: number, length: number, readStored: StoredReader): number {
+    const end = Math.min(this.size, offset + length);
+    if (end <= offset) return 0;
+    let pos = offset;
+    while (pos < end) {
+      const idx = Math.floor(pos / CHUNK_SIZE);
+      const pageStart = idx * CHUNK_SIZE;
+      const from = pos - pageStart;
+      const to = Math.min(CHUNK_SIZE, end - pageStart);
+      const at = pos - offset;
+      const page = this.pages.get(idx);
+      if (page) {
+        if (!page.complete && !covers(page.written, from, Math.min(to, this.baseSize - pageStart))) {
+          this.readIn(idx, page, readStored);
+        }
+        const have = Math.min(to, page.buf.length);
+        if (have > from) target.set(page.buf.subarray(from, have), at);
+        if (to > Math.max(from, have)) target.fill(0, at + Math.max(0, have - from), at + (to - from));
+      } else {
+        const storedEnd = Math.min(pageStart + to, this.baseSize);
+        if (pos < storedEnd) target.set(readStored(pos, storedEnd - pos), at);
+        const zeroFrom = Math.max(pos, storedEnd);
+        if (zeroFrom < pageStart + to) target.fill(0, zeroFrom - offset, pageStart + to - offset);
+      }
+      pos = pageStart + to;
+    }
+    return end - offset;
+  }
+
+  /**
+   * The bytes of a page up to its last written or stored byte (what follows is a
+   * hole the final truncate restores), read in from the store where needed.
+   */
+  private pageBytes(idx: number, page: Page, readStored: StoredReader): Uint8Array | undefined {
+    const pageStart = idx * CHUNK_SIZE;
+    const lastWritten = page.written.length > 0 ? (page.written[page.written.length - 1] as number) : 0;
+    const stored = Math.max(0, this.baseSize - pageStart);
+    const valid = Math.min(CHUNK_SIZE, this.size - pageStart, Math.max(lastWritten, stored));
+    if (valid <= 0) return undefined;
+    if (!page.complete && !covers(page.written, 0, Math.min(valid, this.baseSize - pageStart))) {
+      this.readIn(idx, page, readStored);
+    }
+    if (valid <= page.buf.length) return page.buf.subarray(0, valid);
+    const out = new Uint8Array(valid);
+    out.set(page.buf);
+    return out;
+  }
+
+  /**
+   * Writes everything to the vfs: a file that fits one chunk and replaces its
+   * stored content is one pwrite (new file) or one writeFile, otherwise a truncate to the still-current
+   * prefix, one whole-chunk pwrite per page and a final size fix-up. Returns
+   * the bytes now stored for each written chunk (they can serve reads).
+   */
+  flush(target: FlushTarget, readStored: StoredReader): Map<number, Uint8Array> {
+    const written = new Map<number, Uint8Array>();
+    if (!this.dirty) return written;
+    if (this.baseSize === 0 && this.size <= CHUNK_SIZE) {
+      const page = this.pages.get(0);
+      const data = (page && this.pageBytes(0, page, readStored)) ?? new Uint8Array(this.size);
+      // writeFile would create a missing file; pwrite fails instead, so prefer it when nothing is stored.
+      if (this.storedSize === 0) target.pwrite(this.path, 0, data);
+      else target.writeFile(this.path, data);
+      written.set(0, data);
+    } else {
+      if (this.storedSize > this.baseSize) target.truncate(this.path, this.baseSize);
+      let end = this.baseSize;
+      for (const idx of [...this.pages.keys()].sort((a, b) => a - b)) {
+        const page = this.pages.get(idx);
+        const data = page && this.pageBytes(idx, page, readStored);
+        if (!data) continue;
+        target.pwrite(this.path, idx * CHUNK_SIZE, data);
+        written.set(idx, data);
+        end = Math.max(end, idx * CHUNK_SIZE + data.length);
+      }
+      if (this.size !== end) target.truncate(this.path, this.size);
+    }
+    this.pages.clear();
+    this.bytes = 0;
+    this.baseSize = this.size;
+    this.storedSize = this.size;
+    return written;
+  }
+}

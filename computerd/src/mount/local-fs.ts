@@ -1,0 +1,320 @@
+/**
+ * The filesystem the mount serves: POSIX operations on canonical paths over the
+ * local mirror (a vfs on node:sqlite), with metadata hot in memory (MetaCache)
+ * and file data written back lazily (WriteBack). FUSE-independent, so the "none"
+ * backend and the unit tests use it directly. Every method is synchronous; a
+ * failure throws an FsError, except lookups, which answer a miss with undefined.
+ */
+import { type FileType, FsError, type Stat, type TimeArg, type Vfs } from "@computer/vfs";
+import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
+import { WriteBack, type WriteBackOptions } from "./write-back.ts";
+
+/** statfs numbers (4 KiB blocks). */
+export interface FsStats {
+  bsize: number;
+  blocks: number;
+  bfree: number;
+  bavail: number;
+  files: number;
+  ffree: number;
+  namemax: number;
+}
+
+/** Size reported by statfs when the computer has no quota. */
+export const DEFAULT_CAPACITY = 2 ** 40;
+
+const S_IFMT = 0o170000;
+const FILE_TYPES: Record<number, FileType> = {
+  0: "file",
+  16807: "file",
+  2401: "fifo",
+  4802: "char",
+  14406: "block",
+  26411: "socket",
+};
+
+/** O_TRUNC (Linux). With atomic_o_trunc, open() carries it instead of a separate truncate. */
+const O_TRUNC = 0o1000;
+
+/** Options of a LocalFs. */
+export interface LocalFsOptions extends Partial<WriteBackOptions> {
+  /** Commits grouped SQL writes (the mirror's BatchedSql.commit). */
+  commit?: () => void;
+}
+
+/** POSIX operations over the mirror, with caches and write-back. */
+export class LocalFs {
+  readonly vfs: Vfs;
+  readonly meta = new MetaCache();
+  readonly files: WriteBack;
+  private readonly commit: () => void;
+
+  constructor(vfs: Vfs, options: LocalFsOptions = {}) {
+    this.vfs = vfs;
+    this.commit = options.commit ?? (() => {});
+    this.files = new WriteBack(vfs, (ino) => this.meta.dropStat(ino), options);
+  }
+
+  /** The complete listing of a directory, loaded once. Throws for a missing or non-directory path. */
+  listing(dir: string): Map<string, Dentry> {
+    let listing = this.meta.listing(dir);
+    if (!listing) {
+      listing = new Map();
+      for (const entry of this.vfs.readdir(dir).entries)
+        listing.set(entry.name, { ino: entry.ino, type: entry.type });
+      this.meta.setListing(dir, listing);
+    }
+    return listing;
+  }
+
+  private dentry(path: string): Dentry | undefined {
+    if (path === "/") return { ino: 1, type: "dir" };
+    const { parent, name } = splitParent(path);
+    return this.listing(parent).get(name);
+  }
+
+  private attributes(ino: number, path: string): Stat {
+    let stat = this.meta.stat(ino);
+    if (!stat) {
+      stat = this.vfs.lstat(path);
+      this.meta.setStat(stat);
+    }
+    return this.files.overlay(stat);
+  }
+
+  /** lstat, or undefined when the name does not exist. */
+  lookup(path: string): Stat | undefined {
+    const dentry = this.dentry(path);
+    return dentry && this.attributes(dentry.ino, path);
+  }
+
+  /** lstat that throws ENOENT. */
+  stat(path: string, syscall = "lstat"): Stat {
+    const stat = this.lookup(path);
+    if (!stat) throw new FsError("ENOENT", syscall, path);
+    return stat;
+  }
+
+  /** Entries of a directory (without "." and ".."). */
+  readdir(path: string): [string, Dentry][] {
+    const dentry = this.dentry(path);
+    if (!dentry) throw new FsError("ENOENT", "scandir", path);
+    if (dentry.type !== "dir") throw new FsError("ENOTDIR", "scandir", path);
+    return [...this.listing(path)];
+  }
+
+  private added(path: string, stat: Stat): void {
+    this.meta.addEntry(path, { ino: stat.ino, type: stat.type });
+    this.meta.setStat(stat);
+    this.meta.dropStatOf(splitParent(path).parent);
+  }
+
+  /** Creates an empty regular file and opens it; returns the handle. */
+  create(path: string, mode: number): { fh: number; stat: Stat } {
+    const stat = this.vfs.mknod(path, "file", mode & 0o7777);
+    this.added(path, stat);
+    return { fh: this.files.open(stat.ino, 0), stat };
+  }
+
+  /** Opens an existing file; O_TRUNC truncates it. */
+  open(path: string, flags: number): number {
+    const stat = this.stat(path, "open");
+    if (stat.type === "dir") throw new FsError("EISDIR", "open", path);
+    const fh = this.files.open(stat.ino, flags);
+    if (flags & O_TRUNC && stat.size > 0) this.truncate(path, 0, fh);
+    return fh;
+  }
+
+  read(fh: number, path: string, target: Uint8Array, offset: number, length: number): number {
+    const ino = this.files.inoOf(fh) ?? this.stat(path, "read").ino;
+    return this.files.read(ino, path, target, offset, length);
+  }
+
+  /** Buffers a write (the data is copied). */
+  write(fh: number, path: string, data: Uint8Array, offset: number): void {
+    const ino = this.files.inoOf(fh) ?? this.stat(path, "write").ino;
+    this.files.write(ino, path, data, offset, () => this.storedSize(ino, path));
+  }
+
+  private storedSize(ino: number, path: string): number {
+    const stat = this.meta.stat(ino) ?? this.vfs.lstat(path);
+    return stat.size;
+  }
+
+  release(fh: number): void {
+    this.files.release(fh);
+  }
+
+  /** Flushes one file's dirty data into the mirror and commits. */
+  fsync(fh: number, path: string): void {
+    const ino = this.files.inoOf(fh) ?? this.stat(path, "fsync").ino;
+    this.files.flush(ino);
+    this.commit();
+  }
+
+  /** truncate / ftruncate. */
+  truncate(path: string, length: number, fh?: number): void {
+    const ino = (fh !== undefined ? this.files.inoOf(fh) : undefined) ?? this.stat(path, "truncate").ino;
+    if (this.files.truncate(ino, path, length, () => this.storedSize(ino, path))) return;
+    this.meta.setStat(this.vfs.truncate(path, length));
+    this.files.dropChunks(ino);
+  }
+
+  mkdir(path: string, mode: number): void {
+    this.vfs.mkdir(path, { mode: mode & 0o7777 });
+    this.added(path, this.vfs.lstat(path));
+  }
+
+  rmdir(path: string): void {
+    const dentry = this.dentry(path);
+    this.vfs.rmdir(path);
+    this.meta.removeEntry(path);
+    this.meta.dropTree(path);
+    this.meta.dropStat(dentry?.ino);
+    this.meta.dropStatOf(splitParent(path).parent);
+  }
+
+  unlink(path: string): void {
+    const stat = this.stat(path, "unlink");
+    if (stat.type !== "dir") {
+      // Another name keeps the inode: its data must be in the vfs before this name goes.
+      if (stat.nlink > 1) this.files.flush(stat.ino);
+      else this.files.discard(stat.ino);
+    }
+    this.vfs.unlink(path);
+    this.meta.removeEntry(path);
+    this.meta.dropStat(stat.ino);
+    this.meta.dropStatOf(splitParent(path).parent);
+  }
+
+  /** POSIX rename, replacing a file or an empty directory. */
+  rename(from: string, to: string): void {
+    const src = this.stat(from, "rename");
+    const dst = this.lookup(to);
+    if (dst && dst.ino === src.ino) return;
+    if (dst && dst.type !== "dir") {
+      if (dst.nlink > 1) this.files.flush(dst.ino);
+    }
+    this.vfs.rename(from, to);
+    if (dst && dst.type !== "dir" && dst.nlink <= 1) this.files.discard(dst.ino);
+    const tree = src.type === "dir";
+    this.files.renamed(from, to, tree);
+    this.meta.removeEntry(from);
+    if (tree) {
+      this.meta.dropTree(to);
+      this.meta.moveTree(from, to);
+    }
+    this.meta.addEntry(to, { ino: src.ino, type: src.type });
+    this.meta.dropStat(src.ino);
+    this.meta.dropStat(dst?.ino);
+    this.meta.dropStatOf(splitParent(from).parent);
+    this.meta.dropStatOf(splitParent(to).parent);
+  }
+
+  link(existing: string, path: string): void {
+    const src = this.stat(existing, "link");
+    this.vfs.link(existing, path);
+    this.meta.addEntry(path, { ino: src.ino, type: src.type });
+    this.meta.dropStat(src.ino);
+    this.meta.dropStatOf(splitParent(path).parent);
+  }
+
+  symlink(target: string, path: string): void {
+    this.vfs.symlink(target, path);
+    this.added(path, this.vfs.lstat(path));
+  }
+
+  readlink(path: string): string {
+    return this.vfs.readlink(path);
+  }
+
+  /** mknod: fifo, socket, devices, or a regular file, by the type bits of `mode`. */
+  mknod(path: string, mode: number, rdev: number): void {
+    const type = FILE_TYPES[mode & S_IFMT];
+    if (!type) throw new FsError("EINVAL", "mknod", path, "unsupported file type");
+    this.added(path, this.vfs.mknod(path, type, mode & 0o7777, rdev));
+  }
+
+  chmod(path: string, mode: number): void {
+    this.vfs.chmod(path, mode & 0o7777);
+    this.meta.dropStatOf(path);
+  }
+
+  /** lchown; -1 keeps an id. */
+  chown(path: string, uid: number, gid: number): void {
+    this.vfs.chown(path, uid, gid, false);
+    this.meta.dropStatOf(path);
+  }
+
+  /** lutimes. Unflushed data goes first, so its flush cannot overwrite the times set here. */
+  utimens(path: string, atime: TimeArg, mtime: TimeArg): void {
+    const dentry = this.dentry(path);
+    if (dentry && this.files.hasDirty(dentry.ino)) this.files.flush(dentry.ino);
+    this.vfs.utimes(path, atime, mtime, false);
+    this.meta.dropStat(dentry?.ino);
+  }
+
+  getxattr(path: string, name: string): Uint8Array {
+    return this.vfs.getxattr(path, name, false);
+  }
+
+  setxattr(
+    path: string,
+    name: string,
+    value: Uint8Array,
+    flags: { create?: boolean; replace?: boolean },
+  ): void {
+    this.vfs.setxattr(path, name, value, flags, false);
+    this.meta.dropStatOf(path);
+  }
+
+  listxattr(path: string): string[] {
+    return this.vfs.listxattr(path, false);
+  }
+
+  removexattr(path: string, name: string): void {
+    this.vfs.removexattr(path, name, false);
+    this.meta.dropStatOf(path);
+  }
+
+  /** Capacity from the quota (or DEFAULT_CAPACITY) and the bytes in use. */
+  statfs(): FsStats {
+    const usage = this.vfs.usage();
+    const bsize = 4096;
+    const capacity = usage.quotaBytes ?? DEFAULT_CAPACITY;
+    const blocks = Math.floor(capacity / bsize);
+    const free = Math.max(0, blocks - Math.ceil(usage.usedBytes / bsize));
+    return { bsize, blocks, bfree: free, bavail: free, files: 1 << 30, ffree: 1 << 30, namemax: 255 };
+  }
+
+  /** Writes all dirty data into the mirror and commits: afterwards the vfs (and its change feed) holds everything. */
+  flushAll(): number {
+    const flushed = this.files.flushAll();
+    this.commit();
+    return flushed;
+  }
+
+  /**
+   * Forgets cached metadata and clean chunks for paths changed outside the mount
+   * (by the sync client). Listings of each path, its subtree and its parent go;
+   * attributes and chunks go wholesale, which is cheap to refill.
+   */
+  invalidate(paths: readonly string[]): void {
+    for (const path of paths) {
+      this.meta.dropTree(path);
+      if (path !== "/") this.meta.dropListing(splitParent(path).parent);
+    }
+    this.meta.clearStats();
+    this.files.dropChunks();
+  }
+
+  /** Stops background work (before unmount). */
+  stop(): void {
+    this.files.stop();
+  }
+}
+
+/** True for names libfuse uses to keep unlinked-but-open files (the sync client may skip them). */
+export function isFuseHiddenName(path: string): boolean {
+  return splitParent(path).name.startsWith(".fuse_hidden");
+}

@@ -1,0 +1,284 @@
+/**
+ * Open file handles and the write-back layer: writes land in per-inode
+ * DirtyFile pages and reach the vfs on fsync, on the last close (small files at
+ * once, big ones shortly after), when memory passes a bound, or on flushAll (the
+ * sync fence). Reads see dirty pages first, then clean chunks from an LRU, then
+ * the vfs.
+ */
+import { CHUNK_SIZE, fromMs, type Stat, type Timespec, type Vfs } from "@computer/vfs";
+import { ChunkCache } from "./chunk-cache.ts";
+import { DirtyFile, type FlushTarget, type StoredReader } from "./dirty-file.ts";
+import { isUnder } from "./meta-cache.ts";
+
+/** Tuning of the write-back layer. */
+export interface WriteBackOptions {
+  /** A file whose pages hold at most this many bytes is flushed on its last close (default 1 MiB). */
+  flushOnCloseBytes: number;
+  /** Above this many dirty bytes in total, the file being written is flushed (default 256 MiB). */
+  maxDirtyBytes: number;
+  /** Closed files left dirty are flushed after this delay (default 20 ms). */
+  idleFlushMs: number;
+  /** Memory for clean chunks (default 64 MiB). */
+  chunkCacheBytes: number;
+  /** Where failures of background flushes are reported. */
+  log: (message: string, err: unknown) => void;
+}
+
+const DEFAULTS: WriteBackOptions = {
+  flushOnCloseBytes: 1 << 20,
+  maxDirtyBytes: 256 << 20,
+  idleFlushMs: 20,
+  chunkCacheBytes: 64 << 20,
+  log: (message, err) => console.error(`computerd: ${message}`, err),
+};
+
+/** The current time with sub-millisecond precision. */
+export function now(): Timespec {
+  return fromMs(performance.timeOrigin + performance.now());
+}
+
+interface Handle {
+  ino: number;
+  flags: number;
+}
+
+/** Called after an inode's content reached the vfs (its cached attributes are stale). */
+export type FlushedListener = (ino: number) => void;
+
+/** Handles, dirty files and clean chunks of one mount. */
+export class WriteBack {
+  private readonly vfs: Vfs;
+  private readonly options: WriteBackOptions;
+  private readonly onFlushed: FlushedListener;
+  private readonly handles = new Map<number, Handle>();
+  private readonly openCount = new Map<number, number>();
+  private readonly files = new Map<number, DirtyFile>();
+  private readonly chunks: ChunkCache;
+  private readonly target: FlushTarget;
+  private nextFh = 1;
+  private dirtyBytes = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(vfs: Vfs, onFlushed: FlushedListener, options: Partial<WriteBackOptions> = {}) {
+    this.vfs = vfs;
+    this.onFlushed = onFlushed;
+    this.options = { ...DEFAULTS, ...options };
+    this.chunks = new ChunkCache(this.options.chunkCacheBytes);
+    this.target = {
+      writeFile: (path, data) => void vfs.writeFile(path, data),
+      pwrite: (path, offset, data) => void vfs.pwrite(path, offset, data),
+      truncate: (path, length) => void vfs.truncate(path, length),
+    };
+  }
+
+  /** Registers an open file; returns its handle number (never 0). */
+  open(ino: number, flags: number): number {
+    const fh = this.nextFh++;
+    if (this.nextFh > 0x7fffffff) this.nextFh = 1;
+    this.handles.set(fh, { ino, flags });
+    this.openCount.set(ino, (this.openCount.get(ino) ?? 0) + 1);
+    return fh;
+  }
+
+  /** The inode behind a handle. */
+  inoOf(fh: number): number | undefined {
+    return this.handles.get(fh)?.ino;
+  }
+
+  isOpen(ino: number): boolean {
+    return (this.openCount.get(ino) ?? 0) > 0;
+  }
+
+  /** Closes a handle; the last close of a dirty file flushes it (now if small, soon if big). */
+  release(fh: number): void {
+    const handle = this.handles.get(fh);
+    if (!handle) return;
+    this.handles.delete(fh);
+    const count = (this.openCount.get(handle.ino) ?? 1) - 1;
+    if (count > 0) {
+      this.openCount.set(handle.ino, count);
+      return;
+    }
+    this.openCount.delete(handle.ino);
+    const file = this.files.get(handle.ino);
+    if (!file) return;
+    if (file.bytes <= this.options.flushOnCloseBytes) this.flush(handle.ino);
+    else this.scheduleIdleFlush();
+  }
+
+  /** Size and times as stat should report them, with unflushed writes applied. */
+  overlay(stat: Stat): Stat {
+    const file = this.files.get(stat.ino);
+    if (!file) return stat;
+    const blocks = Math.max(stat.allocated, file.size);
+    return { ...stat, size: file.size, allocated: blocks, mtime: file.mtime, ctime: file.mtime };
+  }
+
+  hasDirty(ino: number): boolean {
+    return this.files.has(ino);
+  }
+
+  private fileFor(ino: number, path: string, storedSize: () => number): DirtyFile {
+    let file = this.files.get(ino);
+    if (!file) {
+      file = new DirtyFile(ino, path, storedSize(), now());
+      this.files.set(ino, file);
+    } else {
+      file.path = path;
+    }
+    return file;
+  }
+
+  /** Buffers a write. `storedSize` is asked only when the inode has no dirty state yet. */
+  write(ino: number, path: string, data: Uint8Array, offset: number, storedSize: () => number): void {
+    const file = this.fileFor(ino, path, storedSize);
+    const before = file.bytes;
+    file.write(offset, data, now());
+    this.dirtyBytes += file.bytes - before;
+    if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
+  }
+
+  /** Truncates through the dirty state when the file is open or dirty; false means "do it in the vfs". */
+  truncate(ino: number, path: string, length: number, storedSize: () => number): boolean {
+    if (!this.files.has(ino) && !this.isOpen(ino)) return false;
+    const file = this.fileFor(ino, path, storedSize);
+    const before = file.bytes;
+    file.truncate(length, now());
+    this.dirtyBytes += file.bytes - before;
+    return true;
+  }
+
+  /** Reads into `target`; returns the byte count. */
+  read(ino: number, path: string, target: Uint8Array, offset: number, length: number): number {
+    const file = this.files.get(ino);
+    if (file) {
+      file.path = path;
+      return file.readInto(target, offset, length, this.storedReader(ino, path));
+    }
+    let done = 0;
+    while (done < length) {
+      const pos = offset + done;
+      const idx = Math.floor(pos / CHUNK_SIZE);
+      const chunk = this.chunk(ino, path, idx);
+      const from = pos - idx * CHUNK_SIZE;
+      if (from >= chunk.length) break;
+      const n = Math.min(length - done, chunk.length - from);
+      target.set(chunk.subarray(from, from + n), done);
+      done += n;
+    }
+    return done;
+  }
+
+  /** A stored chunk (shorter than CHUNK_SIZE only at the end of the file). */
+  private chunk(ino: number, path: string, idx: number): Uint8Array {
+    let data = this.chunks.get(ino, idx);
+    if (!data) {
+      data = this.vfs.readFile(path, { offset: idx * CHUNK_SIZE, length: CHUNK_SIZE });
+      this.chunks.set(ino, idx, data);
+    }
+    return data;
+  }
+
+  private storedReader(ino: number, path: string): StoredReader {
+    return (offset, length) => {
+      const out = new Uint8Array(length);
+      let done = 0;
+      while (done < length) {
+        const pos = offset + done;
+        const idx = Math.floor(pos / CHUNK_SIZE);
+        const chunk = this.chunk(ino, path, idx);
+        const from = pos - idx * CHUNK_SIZE;
+        if (from >= chunk.length) break;
+        const n = Math.min(length - done, chunk.length - from);
+        out.set(chunk.subarray(from, from + n), done);
+        done += n;
+      }
+      return out;
+    };
+  }
+
+  /** Writes an inode's dirty state to the vfs. */
+  flush(ino: number): void {
+    const file = this.files.get(ino);
+    if (!file) return;
+    this.files.delete(ino);
+    this.dirtyBytes -= file.bytes;
+    const lastWrite = file.mtime;
+    const before = now();
+    let written: Map<number, Uint8Array>;
+    try {
+      written = file.flush(this.target, this.storedReader(ino, file.path));
+    } catch (err) {
+      // Keep the data: a later flush (fsync, the fence) retries and reports the error again.
+      this.files.set(ino, file);
+      this.dirtyBytes += file.bytes;
+      this.chunks.dropInode(ino);
+      throw err;
+    }
+    this.chunks.dropInode(ino);
+    // What was just written is exactly what the vfs now stores: let it serve the next reads.
+    for (const [idx, data] of written) {
+      // A cached chunk shorter than CHUNK_SIZE means end of file, so only whole ones qualify.
+      if (data.length === Math.min(CHUNK_SIZE, file.size - idx * CHUNK_SIZE)) this.chunks.set(ino, idx, data);
+    }
+    // The vfs stamped the flush time; keep the time of the last write when they differ visibly.
+    if (before.sec * 1e3 + before.nsec / 1e6 - (lastWrite.sec * 1e3 + lastWrite.nsec / 1e6) > 2) {
+      this.vfs.utimes(file.path, "omit", lastWrite, false);
+    }
+    this.onFlushed(ino);
+  }
+
+  /** Flushes every dirty file, open or not (the fence). Returns how many were flushed. */
+  flushAll(): number {
+    const inos = [...this.files.keys()];
+    for (const ino of inos) this.flush(ino);
+    return inos.length;
+  }
+
+  private flushClosed(): void {
+    this.idleTimer = undefined;
+    for (const ino of [...this.files.keys()]) {
+      if (this.isOpen(ino)) continue;
+      try {
+        this.flush(ino);
+      } catch (err) {
+        this.options.log(`background flush of inode ${ino} failed; kept in memory for the next flush`, err);
+      }
+    }
+  }
+
+  private scheduleIdleFlush(): void {
+    if (this.idleTimer !== undefined) return;
+    this.idleTimer = setTimeout(() => this.flushClosed(), this.options.idleFlushMs);
+  }
+
+  /** Forgets an inode's dirty state and cached chunks (its last name is gone). */
+  discard(ino: number): void {
+    const file = this.files.get(ino);
+    if (file) {
+      this.dirtyBytes -= file.bytes;
+      this.files.delete(ino);
+    }
+    this.chunks.dropInode(ino);
+  }
+
+  /** Keeps flush paths current after a rename of a file (or, with `tree`, a directory). */
+  renamed(from: string, to: string, tree: boolean): void {
+    for (const file of this.files.values()) {
+      if (file.path === from) file.path = to;
+      else if (tree && isUnder(file.path, from)) file.path = to + file.path.slice(from.length);
+    }
+  }
+
+  /** Drops cached clean chunks (content changed outside the mount). */
+  dropChunks(ino?: number): void {
+    if (ino === undefined) this.chunks.clear();
+    else this.chunks.dropInode(ino);
+  }
+
+  /** Stops the idle timer (unmount). */
+  stop(): void {
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+}

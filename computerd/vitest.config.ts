@@ -1,0 +1,15 @@
+/**
+ * vitest project "computerd": unit tests of the daemon (src/**\/*.test.ts), no
+ * FUSE needed. The FUSE conformance suite is the "computerd-fuse" project
+ * (vitest.fuse.config.ts).
+ */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "computerd",
+    root: import.meta.dirname,
+    environment: "node",
+    include: ["src/**/*.test.ts"],
+  },
+});
