@@ -16,5 +16,7 @@ export default defineConfig({
     name: "worker",
     root: import.meta.dirname,
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
+    // Generous: CI has 2 cores and the fork/stream suites move real data through workerd.
+    testTimeout: 30_000,
   },
 });
