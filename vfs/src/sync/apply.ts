@@ -1,0 +1,140 @@
+/**
+ * The write primitives of sync: make a path hold a given state through the public Vfs API.
+ * Content is rebuilt chunk by chunk from blobs already stored under their hash, written at
+ * the same offsets with pwrite, so the receiver ends up with the very same chunk list (and
+ * fingerprint) as the sender, holes included.
+ */
+import { FsError } from "../errors.ts";
+import { CHUNK_SIZE } from "../limits.ts";
+import type { Vfs } from "../vfs.ts";
+import type { DirAttributes } from "./local.ts";
+import { fromHex, type PathState, readXattrs, sameContent } from "./state.ts";
+import type { Xattr } from "./wire.ts";
+
+/** Reads a stored blob by hash; throws when it is missing (the batch then rolls back). */
+export function blobReader(vfs: Vfs): (hash: string) => Uint8Array {
+  return (hash) => {
+    const data = vfs.getBlob(hash);
+    if (!data) throw new FsError("EINVAL", "sync", undefined, `missing blob ${hash}`);
+    return data;
+  };
+}
+
+/** Removes whatever is at `path` (a directory with everything below it). */
+export function removeNode(vfs: Vfs, path: string, current: PathState): void {
+  if (current.stat.type === "dir") vfs.rm(path, { recursive: true });
+  else vfs.unlink(path);
+}
+
+/** True when the node at `path` cannot be turned into `state` in place. */
+function mustRecreate(current: PathState, state: PathState): boolean {
+  if (current.stat.type !== state.stat.type) return true;
+  if (state.stat.type === "symlink") return current.target !== state.target;
+  if (state.stat.type === "char" || state.stat.type === "block") return current.stat.rdev !== state.stat.rdev;
+  return false;
+}
+
+/** Rewrites a file's content from its chunk list: same offsets, same chunks, then the exact size. */
+function writeContent(
+  vfs: Vfs,
+  path: string,
+  state: PathState,
+  readBlob: (hash: string) => Uint8Array,
+): void {
+  vfs.truncate(path, 0);
+  const chunks = state.chunks ?? [];
+  chunks.forEach((hash, idx) => {
+    if (hash !== "") vfs.pwrite(path, idx * CHUNK_SIZE, readBlob(hash));
+  });
+  vfs.truncate(path, state.stat.size);
+}
+
+/** Sets extended attributes to exactly `wanted` (not following a final symlink). */
+export function setXattrs(vfs: Vfs, path: string, wanted: Xattr[]): void {
+  const present = new Map((readXattrs(vfs, path) ?? []).map((x) => [x.name, x.value]));
+  const keep = new Set(wanted.map((x) => x.name));
+  for (const name of present.keys()) if (!keep.has(name)) vfs.removexattr(path, name, false);
+  for (const x of wanted) {
+    const old = present.get(x.name);
+    if (!old || old.length !== x.value.length || old.some((b, i) => b !== x.value[i])) {
+      vfs.setxattr(path, x.name, x.value, {}, false);
+    }
+  }
+}
+
+/** Owner, mode, xattrs and times of `path` set to those of `state` (in that order: chown clears setuid). */
+function setAttributes(vfs: Vfs, path: string, state: PathState): void {
+  const want = state.stat;
+  let now = vfs.lstat(path);
+  if (now.uid !== want.uid || now.gid !== want.gid) {
+    vfs.chown(path, want.uid, want.gid, false);
+    now = vfs.lstat(path);
+  }
+  // A symlink's own mode is fixed (chmod would follow it).
+  if (want.type !== "symlink" && now.mode !== want.mode) vfs.chmod(path, want.mode);
+  setXattrs(vfs, path, state.xattrs ?? []);
+  now = vfs.lstat(path);
+  const same = (a: typeof want.mtime, b: typeof want.mtime) => a.sec === b.sec && a.nsec === b.nsec;
+  if (!same(now.atime, want.atime) || !same(now.mtime, want.mtime)) {
+    vfs.utimes(path, want.atime, want.mtime, false);
+  }
+}
+
+/**
+ * Makes `path` hold `state`. Its parent must be a real directory; `current` is what is at
+ * `path` now. Anything of another kind is removed first (a directory with all it holds: the
+ * caller has made sure nothing unsynced is lost).
+ */
+export function materialize(
+  vfs: Vfs,
+  path: string,
+  state: PathState,
+  current: PathState | undefined,
+  readBlob: (hash: string) => Uint8Array,
+): void {
+  let existing = current;
+  if (existing && mustRecreate(existing, state)) {
+    removeNode(vfs, path, existing);
+    existing = undefined;
+  }
+  const stat = state.stat;
+  switch (stat.type) {
+    case "dir":
+      if (!existing) vfs.mkdir(path, { mode: stat.mode });
+      break;
+    case "file":
+      if (!existing) vfs.writeFile(path, new Uint8Array(0), { mode: stat.mode, exclusive: true });
+      if (!existing || !sameContent(existing, state)) writeContent(vfs, path, state, readBlob);
+      break;
+    case "symlink":
+      if (!existing) vfs.symlink(state.target ?? "", path);
+      break;
+    case "fifo":
+    case "socket":
+    case "char":
+    case "block":
+      if (!existing) vfs.mknod(path, stat.type, stat.mode, stat.rdev);
+      break;
+    default:
+      throw new FsError("EINVAL", "sync", path, `unknown type ${String(stat.type satisfies never)}`);
+  }
+  setAttributes(vfs, path, state);
+}
+
+/** Creates directory `path` with stored attributes (or defaults when there are none). */
+export function makeDirectory(vfs: Vfs, path: string, stored: string | null): void {
+  if (!stored) {
+    vfs.mkdir(path, { mode: 0o755 });
+    return;
+  }
+  const attrs = JSON.parse(stored) as DirAttributes;
+  vfs.mkdir(path, { mode: attrs.mode });
+  const now = vfs.lstat(path);
+  if (now.uid !== attrs.uid || now.gid !== attrs.gid) vfs.chown(path, attrs.uid, attrs.gid, false);
+  if (vfs.lstat(path).mode !== attrs.mode) vfs.chmod(path, attrs.mode);
+  setXattrs(
+    vfs,
+    path,
+    attrs.xattrs.map(([name, hex]) => ({ name, value: fromHex(hex) })),
+  );
+}

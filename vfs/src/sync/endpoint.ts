@@ -1,0 +1,144 @@
+/**
+ * A sync endpoint: one side's vfs plus its ledger, answering the peer's calls (SyncPeerApi)
+ * and producing its own outgoing batches. The DO and computerd each open one over the database
+ * of their vfs; a SyncLink (session.ts) drives one direction between an endpoint and its peer.
+ */
+import { FsError } from "../errors.ts";
+import type { SqlLike } from "../sql.ts";
+import type { Vfs } from "../vfs.ts";
+import { LocalSide, type SyncOptions } from "./local.ts";
+import {
+  acknowledge,
+  type BatchLimits,
+  commitInflight,
+  DEFAULT_LIMITS,
+  nextBatch,
+  type Outgoing,
+} from "./outbox.ts";
+import { applyBatch } from "./receive.ts";
+import type { ApplyResult, BlobData, SyncBatch, SyncHello, SyncPeerApi } from "./wire.ts";
+
+/** One side of the sync, over the same SqlLike its vfs was opened with. */
+export class SyncEndpoint implements SyncPeerApi {
+  readonly local: LocalSide;
+
+  constructor(vfs: Vfs, sql: SqlLike, options: SyncOptions) {
+    this.local = new LocalSide(vfs, sql, options);
+  }
+
+  /** This endpoint's stable id. */
+  get id(): string {
+    return this.local.id;
+  }
+
+  /** What this side says about itself on (re)connect. */
+  helloInfo(): SyncHello {
+    const { ledger } = this.local;
+    return {
+      id: this.local.id,
+      side: this.local.side,
+      received: {
+        peer: ledger.meta("peer") ?? null,
+        cursor: ledger.meta("receivedCursor") ?? "0",
+        lastBatch: ledger.meta("lastBatch") ?? null,
+      },
+    };
+  }
+
+  /** A new peer id means a new, empty peer (or one that lost its state): forget everything about the old one. */
+  private accept(peer: SyncHello): void {
+    if (typeof peer?.id !== "string" || peer.id === "" || peer.side === this.local.side) {
+      throw new FsError("EINVAL", "sync", undefined, "invalid hello");
+    }
+    const { ledger } = this.local;
+    if (ledger.meta("peer") === peer.id) return;
+    this.local.sql.transaction(() => {
+      ledger.reset();
+      ledger.setMeta("peer", peer.id);
+    });
+  }
+
+  /** SyncPeerApi.hello: records the caller as peer and answers with this side's hello. */
+  hello(peer: SyncHello): SyncHello {
+    this.accept(peer);
+    return this.helloInfo();
+  }
+
+  /**
+   * As a sender, after calling `hello` on the peer: settles the batch in flight (applied there
+   * or not) and takes the peer's cursor of our feed as the truth.
+   */
+  reconcile(reply: SyncHello): void {
+    this.accept(reply);
+    const { ledger } = this.local;
+    const received = reply.received;
+    this.local.sql.transaction(() => {
+      if (received.peer !== this.local.id) {
+        // The peer does not know us (it is new or reset): nothing is agreed any more.
+        ledger.reset();
+        ledger.setMeta("peer", reply.id);
+        return;
+      }
+      const inflight = ledger.inflight();
+      if (inflight && received.lastBatch === inflight.id) commitInflight(this.local);
+      else ledger.setInflight(undefined);
+      ledger.setMeta("sentCursor", received.cursor);
+    });
+  }
+
+  /** True while a batch's fate is unknown (call reconcile before sending again). */
+  hasInflight(): boolean {
+    return this.local.ledger.inflight() !== undefined;
+  }
+
+  missingBlobs(hashes: string[]): string[] {
+    if (!Array.isArray(hashes) || !hashes.every((h) => typeof h === "string")) {
+      throw new FsError("EINVAL", "sync", undefined, "invalid hashes");
+    }
+    return this.local.vfs.missingBlobs(hashes);
+  }
+
+  putBlobs(blobs: BlobData[]): void {
+    const { vfs, sql } = this.local;
+    sql.transaction(() => {
+      for (const blob of blobs) {
+        if (!(blob?.data instanceof Uint8Array) || vfs.putBlob(blob.data) !== blob.hash) {
+          throw new FsError(
+            "EINVAL",
+            "sync",
+            undefined,
+            `blob ${String(blob?.hash)} does not match its content`,
+          );
+        }
+      }
+    });
+  }
+
+  getBlobs(hashes: string[]): BlobData[] {
+    const out: BlobData[] = [];
+    for (const hash of hashes) {
+      const data = this.local.vfs.getBlob(hash);
+      if (data) out.push({ hash, data });
+    }
+    return out;
+  }
+
+  applyBatch(batch: SyncBatch): ApplyResult {
+    return applyBatch(this.local, batch);
+  }
+
+  /** The next batch of unsent local changes (see outbox.ts). */
+  nextBatch(limits: BatchLimits = DEFAULT_LIMITS): Outgoing | undefined {
+    return nextBatch(this.local, limits);
+  }
+
+  /** Records the peer's answer to the batch in flight. */
+  acknowledge(batch: SyncBatch, result: ApplyResult): void {
+    acknowledge(this.local, batch, result);
+  }
+
+  /** Drops the sync tables (the computer is deleted). */
+  destroy(): void {
+    this.local.sql.transaction(() => this.local.ledger.destroy());
+  }
+}

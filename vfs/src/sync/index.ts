@@ -1,0 +1,34 @@
+/**
+ * @computer/vfs/sync: the sync engine between a computer's Durable Object and computerd's
+ * mirror, and the capnweb wire types both ends compile against. Pure TS over a Vfs and its
+ * SqlLike; runs in the DO and in computerd.
+ */
+export { CONFLICT_LOSER, CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
+export { SyncEndpoint } from "./endpoint.ts";
+export type { SyncOptions } from "./local.ts";
+export { type FaultPoint, LinkError, Loopback, type LoopbackStats } from "./loopback.ts";
+export { type BatchLimits, DEFAULT_LIMITS, type Outgoing } from "./outbox.ts";
+export { applyOrder, batchHashes, checkBatch } from "./receive.ts";
+export { type DrainOptions, type DrainReport, groupBlobs, SyncLink } from "./session.ts";
+export { fingerprint, type PathState, readState } from "./state.ts";
+export type {
+  ApplyResult,
+  Awaitable,
+  BlobData,
+  ConflictReason,
+  DaemonApi,
+  DaemonHealth,
+  DoSyncApi,
+  ExecExit,
+  ExecSink,
+  ExecSpec,
+  FenceResult,
+  ReceivedState,
+  Side,
+  SyncBatch,
+  SyncChange,
+  SyncConflict,
+  SyncHello,
+  SyncPeerApi,
+  Xattr,
+} from "./wire.ts";

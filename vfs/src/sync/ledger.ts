@@ -1,0 +1,193 @@
+/**
+ * The sync ledger: what one side durably remembers about its peer, in `sync_*` tables of the
+ * SAME database as its vfs (so a batch's changes and its bookkeeping commit together). Per path
+ * the base fingerprint (last state both sides agreed on); paths that must be re-sent; the batch
+ * in flight; recently applied batch ids; and the cursors of both directions.
+ */
+import type { SqlLike } from "../sql.ts";
+import type { ApplyResult } from "./wire.ts";
+
+const TABLES = [
+  "CREATE TABLE IF NOT EXISTS sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS sync_base (path TEXT PRIMARY KEY, fp TEXT NOT NULL, dir TEXT) WITHOUT ROWID",
+  "CREATE TABLE IF NOT EXISTS sync_dirty (path TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID",
+  "CREATE TABLE IF NOT EXISTS sync_applied (id TEXT PRIMARY KEY, seq INTEGER NOT NULL, result TEXT NOT NULL)",
+  "CREATE TABLE IF NOT EXISTS sync_seen (path TEXT PRIMARY KEY) WITHOUT ROWID",
+];
+
+/** Batch ids remembered for idempotency; a sender has at most one batch in flight. */
+const APPLIED_KEPT = 64;
+
+/** The record of the batch a sender sent and has not yet seen acknowledged. */
+export interface Inflight {
+  id: string;
+  /** The sender's feed cursor once it is applied. */
+  cursor: string;
+  /** Whether a full listing is still running after this batch. */
+  fullPass: boolean;
+  /** Path, fingerprint and directory attributes of each change sent: the base once acknowledged. */
+  entries: [string, string, string | null][];
+  /** Dirty paths (with their mark's sequence number) the batch covered, cleared once acknowledged. */
+  dirty: [string, number][];
+}
+
+/** One base row: the agreed fingerprint, and for directories the attributes to recreate them with. */
+export interface BaseRow {
+  path: string;
+  fp: string;
+  dir: string | null;
+}
+
+/** Upper bound (exclusive) of the paths strictly below `path`, for range scans: "/" sorts just before "0". */
+function below(path: string): [string, string] {
+  return path === "/" ? ["/", "0"] : [`${path}/`, `${path}0`];
+}
+
+/** Row access to the sync tables of one database. */
+export class Ledger {
+  readonly sql: SqlLike;
+
+  constructor(sql: SqlLike) {
+    this.sql = sql;
+    sql.transaction(() => {
+      for (const statement of TABLES) sql.exec(statement);
+    });
+  }
+
+  meta(key: string): string | undefined {
+    return this.sql.exec<{ value: string }>("SELECT value FROM sync_meta WHERE key = ?", key)[0]?.value;
+  }
+
+  setMeta(key: string, value: string | undefined): void {
+    if (value === undefined) this.sql.exec("DELETE FROM sync_meta WHERE key = ?", key);
+    else {
+      this.sql.exec(
+        "INSERT INTO sync_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        key,
+        value,
+      );
+    }
+  }
+
+  /** The agreed fingerprint of `path` ("" when none). */
+  base(path: string): string {
+    return this.baseRow(path)?.fp ?? "";
+  }
+
+  baseRow(path: string): BaseRow | undefined {
+    return this.sql.exec<BaseRow>("SELECT path, fp, dir FROM sync_base WHERE path = ?", path)[0];
+  }
+
+  /** Records the agreed state of `path`; "" (absent) deletes the row. */
+  setBase(path: string, fp: string, dir: string | null = null): void {
+    if (fp === "") this.sql.exec("DELETE FROM sync_base WHERE path = ?", path);
+    else {
+      this.sql.exec(
+        "INSERT INTO sync_base (path, fp, dir) VALUES (?, ?, ?) ON CONFLICT (path) DO UPDATE SET fp = excluded.fp, dir = excluded.dir",
+        path,
+        fp,
+        dir,
+      );
+    }
+  }
+
+  /** Forgets the base of every path strictly below `path`. */
+  clearBaseBelow(path: string): void {
+    const [from, to] = below(path);
+    this.sql.exec("DELETE FROM sync_base WHERE path >= ? AND path < ?", from, to);
+  }
+
+  /** Base rows strictly below `path`, deepest last when sorted by path. */
+  baseBelow(path: string): BaseRow[] {
+    const [from, to] = below(path);
+    return this.sql.exec<BaseRow>(
+      "SELECT path, fp, dir FROM sync_base WHERE path >= ? AND path < ?",
+      from,
+      to,
+    );
+  }
+
+  /** Marks `path` to be sent again even if the feed does not list it (a conflict kept our version). */
+  markDirty(path: string): void {
+    const seq = Number(this.meta("dirtySeq") ?? "0") + 1;
+    this.setMeta("dirtySeq", String(seq));
+    this.sql.exec(
+      "INSERT INTO sync_dirty (path, seq) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET seq = excluded.seq",
+      path,
+      seq,
+    );
+  }
+
+  /** Up to `limit` marked paths with the sequence number of their latest mark. */
+  dirtyEntries(limit: number): [string, number][] {
+    return this.sql
+      .exec<{ path: string; seq: number }>("SELECT path, seq FROM sync_dirty ORDER BY path LIMIT ?", limit)
+      .map((r) => [r.path, r.seq]);
+  }
+
+  /** Clears marks that were not renewed since they were read. */
+  clearDirtyEntries(entries: readonly [string, number][]): void {
+    for (const [path, seq] of entries)
+      this.sql.exec("DELETE FROM sync_dirty WHERE path = ? AND seq = ?", path, seq);
+  }
+
+  inflight(): Inflight | undefined {
+    const raw = this.meta("inflight");
+    return raw === undefined ? undefined : (JSON.parse(raw) as Inflight);
+  }
+
+  setInflight(inflight: Inflight | undefined): void {
+    this.setMeta("inflight", inflight === undefined ? undefined : JSON.stringify(inflight));
+  }
+
+  /** The stored result of an applied batch id, if remembered. */
+  applied(id: string): ApplyResult | undefined {
+    const raw = this.sql.exec<{ result: string }>("SELECT result FROM sync_applied WHERE id = ?", id)[0]
+      ?.result;
+    return raw === undefined ? undefined : (JSON.parse(raw) as ApplyResult);
+  }
+
+  recordApplied(id: string, result: ApplyResult): void {
+    const seq = Number(this.meta("appliedSeq") ?? "0") + 1;
+    this.setMeta("appliedSeq", String(seq));
+    this.sql.exec(
+      "INSERT INTO sync_applied (id, seq, result) VALUES (?, ?, ?)",
+      id,
+      seq,
+      JSON.stringify(result),
+    );
+    this.sql.exec("DELETE FROM sync_applied WHERE seq <= ?", seq - APPLIED_KEPT);
+  }
+
+  markSeen(path: string): void {
+    this.sql.exec("INSERT INTO sync_seen (path) VALUES (?) ON CONFLICT (path) DO NOTHING", path);
+  }
+
+  clearSeen(): void {
+    this.sql.exec("DELETE FROM sync_seen");
+  }
+
+  /** Base rows a full listing did not mention, deepest first. */
+  unseenBase(): BaseRow[] {
+    return this.sql
+      .exec<BaseRow>(
+        "SELECT path, fp, dir FROM sync_base b WHERE NOT EXISTS (SELECT 1 FROM sync_seen s WHERE s.path = b.path) ORDER BY path DESC",
+      )
+      .filter((row) => row.path !== "/");
+  }
+
+  /** Forgets everything about the peer (a new peer: both sides re-seed from scratch). */
+  reset(): void {
+    for (const table of ["sync_base", "sync_dirty", "sync_applied", "sync_seen"]) {
+      this.sql.exec(`DELETE FROM ${table}`);
+    }
+    this.sql.exec("DELETE FROM sync_meta WHERE key <> 'id'");
+  }
+
+  /** Drops the sync tables (the computer is deleted). */
+  destroy(): void {
+    for (const table of ["sync_meta", "sync_base", "sync_dirty", "sync_applied", "sync_seen"]) {
+      this.sql.exec(`DROP TABLE IF EXISTS ${table}`);
+    }
+  }
+}

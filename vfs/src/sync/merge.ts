@@ -1,0 +1,228 @@
+/**
+ * Applying one change of a batch: a three-way merge of the local state L, the incoming state I
+ * and the sender's base B (what the sender believes L is). L = I: nothing to do. L = B (and,
+ * when a directory would go, nothing unsynced below it): fast-forward to I. Otherwise both sides
+ * changed the path: the conflict rule of conflict.ts decides, the loser is kept as a copy.
+ * A directory is never removed while it holds entries this side has not synced.
+ */
+import { childPath } from "../paths.ts";
+import { blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
+import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
+import type { LocalSide } from "./local.ts";
+import { type PathState, sameContent, stateOf } from "./state.ts";
+import type { ConflictReason, SyncChange, SyncConflict } from "./wire.ts";
+
+/** The application of one batch's changes (inside the batch's transaction). */
+export class Merge {
+  readonly conflicts: SyncConflict[] = [];
+  private readonly local: LocalSide;
+  private readonly readBlob: (hash: string) => Uint8Array;
+  /** Whether this side's own version wins conflicts. */
+  private readonly localWins: boolean;
+
+  constructor(local: LocalSide) {
+    this.local = local;
+    this.readBlob = blobReader(local.vfs);
+    this.localWins = local.side === CONFLICT_WINNER;
+  }
+
+  /** Applies one change. */
+  apply(change: SyncChange): void {
+    const path = change.path;
+    const incoming = stateOf(change);
+    const fpIn = this.local.fp(incoming);
+    if (incoming && path !== "/") {
+      const target = this.prepareParents(path);
+      if (target !== path) {
+        // Our non-directory won over the peer's directory above `path`: its entry joins the copy.
+        this.placeCopy(target, incoming, fpIn);
+        this.local.agree(path, incoming, fpIn);
+        this.local.ledger.markDirty(path);
+        return;
+      }
+    }
+    const current = this.local.read(path);
+    const fpLocal = this.local.fp(current);
+    if (fpLocal === fpIn) {
+      this.local.agree(path, incoming, fpIn);
+      return;
+    }
+    const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
+    const unchanged = fpLocal === change.base || (path === "/" && change.base === "");
+    if (unchanged && (!removesDir || this.subtreeClean(path))) {
+      this.fastForward(path, current, incoming);
+      this.local.agree(path, incoming, fpIn);
+      return;
+    }
+    if (this.localWins) this.keepLocal(path, current, incoming, fpIn);
+    else this.takeIncoming(path, current, fpLocal, incoming, fpIn);
+  }
+
+  private report(path: string, reason: ConflictReason, copy?: string): void {
+    if (this.conflicts.some((c) => c.path === path && c.copy === copy)) return;
+    this.conflicts.push(
+      copy === undefined
+        ? { path, winner: CONFLICT_WINNER, reason }
+        : { path, winner: CONFLICT_WINNER, copy, reason },
+    );
+  }
+
+  private fastForward(path: string, current: PathState | undefined, incoming: PathState | undefined): void {
+    if (incoming) materialize(this.local.vfs, path, incoming, current, this.readBlob);
+    else if (current) removeNode(this.local.vfs, path, current);
+    if (current?.stat.type === "dir" && incoming?.stat.type !== "dir") this.local.ledger.clearBaseBelow(path);
+  }
+
+  /** This side wins: its version stays; the peer's is kept as a copy; the path is re-sent. */
+  private keepLocal(
+    path: string,
+    current: PathState | undefined,
+    incoming: PathState | undefined,
+    fpIn: string,
+  ): void {
+    let reason: ConflictReason;
+    let copy: string | undefined;
+    if (!incoming) reason = "delete";
+    else if (!current) reason = incoming.stat.type === "dir" ? "attributes" : "content";
+    else if (incoming.stat.type === "dir") reason = current.stat.type === "dir" ? "attributes" : "content";
+    else reason = sameContent(current, incoming) ? "attributes" : "content";
+    if (incoming && reason === "content") copy = this.placeCopy(conflictCopyPath(path, fpIn), incoming, fpIn);
+    this.local.agree(path, incoming, fpIn);
+    this.local.ledger.markDirty(path);
+    this.report(path, reason, copy);
+  }
+
+  /** The peer wins: this side's version moves aside (or stays, for a directory with unsynced entries). */
+  private takeIncoming(
+    path: string,
+    current: PathState | undefined,
+    fpLocal: string,
+    incoming: PathState | undefined,
+    fpIn: string,
+  ): void {
+    let reason: ConflictReason = "delete";
+    let copy: string | undefined;
+    let now = current;
+    if (current && current.stat.type !== "dir") {
+      if (incoming && sameContent(current, incoming)) reason = "attributes";
+      else {
+        copy = this.moveAside(path, current, fpLocal);
+        reason = "content";
+        now = undefined;
+      }
+    } else if (current) {
+      reason = "attributes";
+      if (incoming?.stat.type !== "dir") {
+        if (this.pruneClean(path)) {
+          this.local.vfs.rmdir(path);
+          now = undefined;
+        } else if (!incoming) {
+          // The peer deleted a directory that still holds our unsynced entries: it stays.
+          this.local.agree(path, undefined, "");
+          this.local.ledger.markDirty(path);
+          this.report(path, "kept");
+          return;
+        } else {
+          copy = this.moveAside(path, current, fpLocal);
+          reason = "content";
+          now = undefined;
+        }
+        this.local.ledger.clearBaseBelow(path);
+      }
+    }
+    if (incoming) materialize(this.local.vfs, path, incoming, now, this.readBlob);
+    this.local.agree(path, incoming, fpIn);
+    this.report(path, reason, copy);
+  }
+
+  /** Renames our losing version to its conflict copy (a free name); returns the copy's path. */
+  private moveAside(path: string, current: PathState, fp: string): string {
+    for (let n = 1; ; n++) {
+      const copy = conflictCopyPath(path, fp, n);
+      const there = this.local.read(copy);
+      if (there && current.stat.type !== "dir" && this.local.fp(there) === fp) {
+        removeNode(this.local.vfs, path, current);
+        return copy;
+      }
+      if (!there) {
+        this.local.vfs.rename(path, copy);
+        return copy;
+      }
+    }
+  }
+
+  /** Writes the peer's losing version at its conflict copy path (or reuses an identical one). */
+  private placeCopy(copyPath: string, state: PathState, fp: string): string {
+    for (let n = 1; ; n++) {
+      const copy = n === 1 ? copyPath : `${copyPath}-${n}`;
+      const there = this.local.read(copy);
+      if (there && this.local.fp(there) === fp) return copy;
+      if (!there) {
+        materialize(this.local.vfs, copy, state, undefined, this.readBlob);
+        return copy;
+      }
+    }
+  }
+
+  /**
+   * Makes every parent of `path` a real directory and returns where the entry goes: `path`, or,
+   * when this side's non-directory wins over the peer's directory, the same entry under that
+   * directory's conflict copy.
+   */
+  private prepareParents(path: string): string {
+    const names = path.split("/").slice(1, -1);
+    let prefix = "";
+    for (const [i, name] of names.entries()) {
+      prefix = childPath(prefix === "" ? "/" : prefix, name);
+      const here = this.local.read(prefix);
+      if (here?.stat.type === "dir") continue;
+      if (!here) {
+        makeDirectory(this.local.vfs, prefix, this.local.ledger.baseRow(prefix)?.dir ?? null);
+        continue;
+      }
+      if (this.localWins) {
+        const copy = conflictCopyPath(prefix, this.local.ledger.base(prefix));
+        this.report(prefix, "content", copy);
+        const rest = names.slice(i + 1).join("/");
+        const leaf = path.slice(path.lastIndexOf("/") + 1);
+        return this.prepareParents(rest === "" ? `${copy}/${leaf}` : `${copy}/${rest}/${leaf}`);
+      }
+      const copy = this.moveAside(prefix, here, this.local.fp(here));
+      this.report(prefix, "content", copy);
+      makeDirectory(this.local.vfs, prefix, this.local.ledger.baseRow(prefix)?.dir ?? null);
+    }
+    return path;
+  }
+
+  /** True when nothing below directory `path` differs from what both sides agreed. */
+  private subtreeClean(path: string): boolean {
+    for (const entry of this.local.vfs.list(path)) {
+      const child = childPath(path, entry.name);
+      const state = this.local.read(child);
+      if (this.local.fp(state) !== this.local.ledger.base(child)) return false;
+      if (state?.stat.type === "dir" && !this.subtreeClean(child)) return false;
+    }
+    return true;
+  }
+
+  /** Removes every agreed (unchanged) entry below `path`; true when the directory is left empty. */
+  private pruneClean(path: string): boolean {
+    let empty = true;
+    for (const entry of this.local.vfs.list(path)) {
+      const child = childPath(path, entry.name);
+      const state = this.local.read(child);
+      if (!state) continue;
+      const clean = this.local.fp(state) === this.local.ledger.base(child);
+      if (state.stat.type === "dir") {
+        if (this.pruneClean(child) && clean) {
+          this.local.vfs.rmdir(child);
+          this.local.agree(child, undefined, "");
+        } else empty = false;
+      } else if (clean) {
+        this.local.vfs.unlink(child);
+        this.local.agree(child, undefined, "");
+      } else empty = false;
+    }
+    return empty;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The sending half of sync: reads this side's unsent local changes from its change feed
+ * (after the cursor the peer has acknowledged) plus paths marked for re-sending, drops those
+ * whose state the peer already has (echoes of what it sent us), adds unsynced parent
+ * directories, and records the batch as in flight until the peer's answer is known.
+ */
+import { dirAttributes, type LocalSide } from "./local.ts";
+import { contentBytes, type PathState, parentOf } from "./state.ts";
+import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
+
+/** How big one batch may grow (each batch is one transaction on the receiver). */
+export interface BatchLimits {
+  /** Changes per batch. */
+  maxChanges: number;
+  /** Bytes of file content per batch (a single larger file still travels alone). */
+  maxBytes: number;
+  /** Feed entries examined per batch (bounds the work of an echo-only stretch). */
+  maxScan: number;
+}
+
+/** Defaults: a few hundred changes or 32 MiB of content per transaction. */
+export const DEFAULT_LIMITS: BatchLimits = { maxChanges: 500, maxBytes: 32 << 20, maxScan: 5000 };
+
+/** A batch ready to send, and whether more is waiting behind it. */
+export interface Outgoing {
+  batch: SyncBatch;
+  more: boolean;
+}
+
+/** Collects the changes of one batch. */
+class Builder {
+  readonly changes: SyncChange[] = [];
+  readonly entries: [string, string, string | null][] = [];
+  readonly dirty: [string, number][] = [];
+  private readonly local: LocalSide;
+  private readonly limits: BatchLimits;
+  private readonly done = new Set<string>();
+  private bytes = 0;
+  scanned = 0;
+  /** In a full listing every path is sent, agreed or not, so the receiver can spot deletions. */
+  listAll = false;
+
+  constructor(local: LocalSide, limits: BatchLimits) {
+    this.local = local;
+    this.limits = limits;
+  }
+
+  full(): boolean {
+    return (
+      this.changes.length >= this.limits.maxChanges ||
+      this.bytes >= this.limits.maxBytes ||
+      this.scanned >= this.limits.maxScan
+    );
+  }
+
+  /** Adds `path` if the peer lacks its current state (its unsynced parents first). */
+  consider(path: string, rev: number): void {
+    this.scanned++;
+    if (this.done.has(path)) return;
+    this.done.add(path);
+    const state = this.local.read(path);
+    const fp = this.local.fp(state);
+    const base = this.local.ledger.base(path);
+    if (fp === base && !this.listAll) return;
+    if (state && path !== "/") this.addParents(path, rev);
+    this.add(path, rev, state, fp, base);
+  }
+
+  private addParents(path: string, rev: number): void {
+    const parents: string[] = [];
+    for (let p = parentOf(path); p !== "/" && !this.done.has(p); p = parentOf(p)) parents.push(p);
+    for (const parent of parents.reverse()) {
+      this.done.add(parent);
+      const state = this.local.read(parent);
+      const fp = this.local.fp(state);
+      const base = this.local.ledger.base(parent);
+      if (fp !== base || this.listAll) this.add(parent, rev, state, fp, base);
+    }
+  }
+
+  private add(path: string, rev: number, state: PathState | undefined, fp: string, base: string): void {
+    const change: SyncChange = { path, rev, base };
+    if (state) {
+      change.stat = state.stat;
+      if (state.target !== undefined) change.target = state.target;
+      if (state.chunks !== undefined) change.chunks = state.chunks;
+      if (state.xattrs !== undefined) change.xattrs = state.xattrs;
+    }
+    this.changes.push(change);
+    this.entries.push([path, fp, dirAttributes(state)]);
+    this.bytes += contentBytes(state);
+  }
+}
+
+/**
+ * Builds the next batch, or undefined when the peer has everything. Call `acknowledge` with
+ * the peer's answer; until then (or a reconcile) no other batch can be built.
+ */
+export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS): Outgoing | undefined {
+  const { ledger, vfs } = local;
+  if (ledger.inflight())
+    throw new Error("sync: a batch is in flight; reconcile (hello) before building another");
+  const baseCursor = ledger.meta("sentCursor") ?? "0";
+  let fullPass = ledger.meta("fullPass") === "1";
+  let first = false;
+  const builder = new Builder(local, limits);
+  builder.listAll = fullPass;
+  const rev = vfs.rev();
+  for (const [path, seq] of ledger.dirtyEntries(limits.maxChanges)) {
+    builder.dirty.push([path, seq]);
+    builder.consider(path, rev);
+  }
+  let cursor = baseCursor;
+  let caughtUp = false;
+  while (!builder.full()) {
+    const page = vfs.changes(cursor, { limit: Math.min(256, limits.maxScan) });
+    if (page.reset && !fullPass) {
+      // The feed was pruned past our cursor: deletions may be gone, so list the whole tree.
+      fullPass = first = builder.listAll = true;
+    }
+    let taken = 0;
+    for (const change of page.changes) {
+      if (builder.full()) break;
+      builder.consider(change.path, change.rev);
+      taken++;
+    }
+    if (taken < page.changes.length) {
+      if (taken > 0) cursor = vfs.changes(cursor, { limit: taken }).cursor;
+      break;
+    }
+    cursor = page.cursor;
+    if (!page.more) {
+      caughtUp = true;
+      break;
+    }
+  }
+  const last = fullPass && caughtUp;
+  const moreDirty = ledger.dirtyEntries(limits.maxChanges + 1).length > builder.dirty.length;
+  if (builder.changes.length === 0 && cursor === baseCursor && !first && !last) {
+    if (builder.dirty.length > 0) ledger.clearDirtyEntries(builder.dirty);
+    return undefined;
+  }
+  const batch: SyncBatch = {
+    id: local.randomId(),
+    from: local.id,
+    baseCursor,
+    cursor,
+    changes: builder.changes,
+  };
+  if (fullPass) batch.full = { first, last };
+  ledger.setInflight({
+    id: batch.id,
+    cursor,
+    fullPass: fullPass && !last,
+    entries: builder.entries,
+    dirty: builder.dirty,
+  });
+  return { batch, more: !caughtUp || moreDirty };
+}
+
+/** Records the peer's answer to the batch in flight: agreed states become the base. */
+export function acknowledge(local: LocalSide, batch: SyncBatch, result: ApplyResult): void {
+  const { ledger } = local;
+  const inflight = ledger.inflight();
+  if (!inflight || inflight.id !== batch.id) return;
+  if (result.status === "applied" || result.status === "duplicate") commitInflight(local);
+  else ledger.setInflight(undefined);
+}
+
+/** Makes the batch in flight count as applied by the peer. */
+export function commitInflight(local: LocalSide): void {
+  const { ledger } = local;
+  const inflight = ledger.inflight();
+  if (!inflight) return;
+  local.sql.transaction(() => {
+    for (const [path, fp, dir] of inflight.entries) ledger.setBase(path, fp, dir);
+    ledger.clearDirtyEntries(inflight.dirty);
+    ledger.setMeta("sentCursor", inflight.cursor);
+    ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);
+    ledger.setInflight(undefined);
+  });
+}

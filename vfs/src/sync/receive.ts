@@ -1,0 +1,140 @@
+/**
+ * The receiving half of sync: `applyBatch` checks a batch, stores its blobs and applies all of
+ * its changes in ONE transaction together with the ledger (base fingerprints, the sender's
+ * cursor, the batch id), so a batch applies entirely or not at all, and a batch id applies once.
+ */
+import { FsError } from "../errors.ts";
+import { normalizePath } from "../paths.ts";
+import type { FileType } from "../types.ts";
+import type { LocalSide } from "./local.ts";
+import { Merge } from "./merge.ts";
+import { depthOf } from "./state.ts";
+import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
+
+const FILE_TYPES: ReadonlySet<FileType> = new Set([
+  "file",
+  "dir",
+  "symlink",
+  "fifo",
+  "socket",
+  "char",
+  "block",
+]);
+const HASH = /^[0-9a-f]{64}$/;
+
+function invalid(detail: string): FsError {
+  return new FsError("EINVAL", "sync", undefined, `invalid batch: ${detail}`);
+}
+
+function checkChange(change: SyncChange): void {
+  if (typeof change.path !== "string" || normalizePath(change.path, "sync") !== change.path) {
+    throw invalid(`path ${String(change.path)}`);
+  }
+  if (typeof change.base !== "string") throw invalid(`base of ${change.path}`);
+  const stat = change.stat;
+  if (!stat) {
+    if (change.path === "/") throw invalid("the root cannot be deleted");
+    return;
+  }
+  if (!FILE_TYPES.has(stat.type) || (change.path === "/" && stat.type !== "dir")) {
+    throw invalid(`type of ${change.path}`);
+  }
+  if (stat.type === "symlink" && typeof change.target !== "string") throw invalid(`target of ${change.path}`);
+  if (stat.type === "file") {
+    const chunks = change.chunks;
+    if (!Array.isArray(chunks) || !chunks.every((h) => h === "" || (typeof h === "string" && HASH.test(h)))) {
+      throw invalid(`chunks of ${change.path}`);
+    }
+  }
+  for (const x of change.xattrs ?? []) {
+    if (typeof x.name !== "string" || !(x.value instanceof Uint8Array))
+      throw invalid(`xattr of ${change.path}`);
+  }
+}
+
+/** Throws EINVAL unless `batch` is well formed (it may come from a less trusted container). */
+export function checkBatch(batch: SyncBatch): void {
+  for (const key of ["id", "from", "baseCursor", "cursor"] as const) {
+    if (typeof batch[key] !== "string" || batch[key] === "") throw invalid(key);
+  }
+  if (!Array.isArray(batch.changes)) throw invalid("changes");
+  const paths = new Set<string>();
+  for (const change of batch.changes) {
+    checkChange(change);
+    if (paths.has(change.path)) throw invalid(`duplicate path ${change.path}`);
+    paths.add(change.path);
+  }
+  for (const blob of batch.blobs ?? []) {
+    if (typeof blob.hash !== "string" || !(blob.data instanceof Uint8Array)) throw invalid("blob");
+  }
+}
+
+/** Chunk hashes a batch references. */
+export function batchHashes(changes: readonly SyncChange[]): string[] {
+  const hashes = new Set<string>();
+  for (const change of changes) for (const hash of change.chunks ?? []) if (hash !== "") hashes.add(hash);
+  return [...hashes];
+}
+
+/** Deletions deepest first, then everything else parents first. */
+export function applyOrder(changes: readonly SyncChange[]): SyncChange[] {
+  const deletions = changes.filter((c) => !c.stat).sort((a, b) => depthOf(b.path) - depthOf(a.path));
+  const rest = changes
+    .filter((c) => c.stat)
+    .sort((a, b) => depthOf(a.path) - depthOf(b.path) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...deletions, ...rest];
+}
+
+/**
+ * After a full listing: every path this side had agreed on that the listing did not mention
+ * was deleted by the peer. Agreed (unchanged) ones go; changed ones stay and are re-sent.
+ */
+function pruneUnlisted(local: LocalSide): void {
+  for (const row of local.ledger.unseenBase()) {
+    const state = local.read(row.path);
+    const unchanged = state !== undefined && local.fp(state) === row.fp;
+    if (unchanged && state.stat.type !== "dir") local.vfs.unlink(row.path);
+    else if (unchanged && local.vfs.list(row.path).length === 0) local.vfs.rmdir(row.path);
+    else if (state) local.ledger.markDirty(row.path);
+    local.ledger.setBase(row.path, "");
+  }
+}
+
+/** Applies `batch` to the local side (see SyncPeerApi.applyBatch). */
+export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
+  checkBatch(batch);
+  const { ledger, vfs } = local;
+  const previous = ledger.applied(batch.id);
+  if (previous) return { ...previous, status: "duplicate" };
+  const cursor = ledger.meta("receivedCursor") ?? "0";
+  if (ledger.meta("peer") !== batch.from || batch.baseCursor !== cursor) {
+    return { status: "stale", rev: vfs.rev(), cursor, conflicts: [] };
+  }
+  return local.sql.transaction((): ApplyResult => {
+    for (const blob of batch.blobs ?? []) {
+      if (vfs.putBlob(blob.data) !== blob.hash) throw invalid(`blob ${blob.hash} does not match its content`);
+    }
+    const missing = vfs.missingBlobs(batchHashes(batch.changes));
+    if (missing.length > 0) return { status: "missing", rev: vfs.rev(), cursor, conflicts: [], missing };
+    const merge = new Merge(local);
+    if (batch.full?.first) ledger.clearSeen();
+    for (const change of applyOrder(batch.changes)) merge.apply(change);
+    if (batch.full) {
+      for (const change of batch.changes) ledger.markSeen(change.path);
+      if (batch.full.last) {
+        pruneUnlisted(local);
+        ledger.clearSeen();
+      }
+    }
+    ledger.setMeta("receivedCursor", batch.cursor);
+    ledger.setMeta("lastBatch", batch.id);
+    const result: ApplyResult = {
+      status: "applied",
+      rev: vfs.rev(),
+      cursor: batch.cursor,
+      conflicts: merge.conflicts,
+    };
+    ledger.recordApplied(batch.id, result);
+    return result;
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * A SyncLink drives ONE direction of sync over a connection: from a local endpoint to the
+ * peer's SyncPeerApi (the DO pushing to computerd, or computerd uploading to the DO). It
+ * reconciles cursors on the first use and after any failure, then sends batches until the
+ * peer has every local change: for each batch, only the blobs the peer lacks.
+ */
+import type { SyncEndpoint } from "./endpoint.ts";
+import { type BatchLimits, DEFAULT_LIMITS } from "./outbox.ts";
+import { batchHashes } from "./receive.ts";
+import type { BlobData, SyncBatch, SyncConflict, SyncPeerApi } from "./wire.ts";
+
+/** Tuning of one drain. */
+export interface DrainOptions {
+  limits?: Partial<BatchLimits>;
+  /** Missing blobs up to this many bytes ride inside the batch; more go through putBlobs first. */
+  inlineBlobBytes?: number;
+  /** Bytes of blobs per putBlobs call. */
+  blobCallBytes?: number;
+  /** Stop after this many batches (default: until caught up). */
+  maxBatches?: number;
+}
+
+/** What one drain did. */
+export interface DrainReport {
+  batches: number;
+  changes: number;
+  /** Blobs sent (inline or through putBlobs) and their bytes. */
+  blobs: number;
+  blobBytes: number;
+  conflicts: SyncConflict[];
+  /** The peer's vfs revision after the last batch (undefined when nothing was sent). */
+  rev: number | undefined;
+}
+
+/** Splits blobs into groups of at most `maxBytes` each (a single larger blob travels alone). */
+export function groupBlobs(blobs: readonly BlobData[], maxBytes: number): BlobData[][] {
+  const groups: BlobData[][] = [];
+  let group: BlobData[] = [];
+  let bytes = 0;
+  for (const blob of blobs) {
+    if (group.length > 0 && bytes + blob.data.length > maxBytes) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+    group.push(blob);
+    bytes += blob.data.length;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/** One direction of sync between a local endpoint and a peer. */
+export class SyncLink {
+  readonly local: SyncEndpoint;
+  readonly remote: SyncPeerApi;
+  private reconciled = false;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(local: SyncEndpoint, remote: SyncPeerApi) {
+    this.local = local;
+    this.remote = remote;
+  }
+
+  /** Exchanges hellos with the peer and settles our batch in flight. */
+  async connect(): Promise<void> {
+    const reply = await this.remote.hello(this.local.helloInfo());
+    this.local.reconcile(reply);
+    this.reconciled = true;
+  }
+
+  /**
+   * Sends local changes until the peer has all of them (as of the call). Calls run one after
+   * another. Rejects when the link fails; the next call reconciles and resumes, and nothing is
+   * lost or applied twice.
+   */
+  drain(options: DrainOptions = {}): Promise<DrainReport> {
+    const run = this.tail.catch(() => undefined).then(() => this.run(options));
+    this.tail = run;
+    return run;
+  }
+
+  private async run(options: DrainOptions): Promise<DrainReport> {
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const report: DrainReport = {
+      batches: 0,
+      changes: 0,
+      blobs: 0,
+      blobBytes: 0,
+      conflicts: [],
+      rev: undefined,
+    };
+    try {
+      if (!this.reconciled || this.local.hasInflight()) await this.connect();
+      let attempts = 0;
+      while (report.batches < (options.maxBatches ?? Number.POSITIVE_INFINITY)) {
+        const outgoing = this.local.nextBatch(limits);
+        if (!outgoing) break;
+        const { batch } = outgoing;
+        if (!(await this.sendBlobs(batch, options, report))) {
+          // A blob vanished locally (its file changed and GC ran): rebuild from current state.
+          this.local.acknowledge(batch, {
+            status: "missing",
+            rev: 0,
+            cursor: batch.baseCursor,
+            conflicts: [],
+          });
+          if (++attempts > 3) throw new Error("sync: local blobs keep disappearing");
+          continue;
+        }
+        const result = await this.remote.applyBatch(batch);
+        this.local.acknowledge(batch, result);
+        if (result.status === "stale" || result.status === "missing") {
+          if (++attempts > 3) throw new Error(`sync: batch ${result.status} after retries`);
+          if (result.status === "stale") await this.connect();
+          continue;
+        }
+        attempts = 0;
+        report.batches++;
+        report.changes += batch.changes.length;
+        report.conflicts.push(...result.conflicts);
+        report.rev = result.rev;
+        if (!outgoing.more) break;
+      }
+      return report;
+    } catch (err) {
+      this.reconciled = false;
+      throw err;
+    }
+  }
+
+  /** Sends the blobs of `batch` the peer lacks; false when one is missing locally. */
+  private async sendBlobs(batch: SyncBatch, options: DrainOptions, report: DrainReport): Promise<boolean> {
+    const hashes = batchHashes(batch.changes);
+    if (hashes.length === 0) return true;
+    const missing = await this.remote.missingBlobs(hashes);
+    const blobs: BlobData[] = [];
+    let bytes = 0;
+    for (const hash of missing) {
+      const data = this.local.local.vfs.getBlob(hash);
+      if (!data) return false;
+      blobs.push({ hash, data });
+      bytes += data.length;
+    }
+    report.blobs += blobs.length;
+    report.blobBytes += bytes;
+    if (bytes <= (options.inlineBlobBytes ?? 1 << 20)) {
+      if (blobs.length > 0) batch.blobs = blobs;
+      return true;
+    }
+    for (const group of groupBlobs(blobs, options.blobCallBytes ?? 8 << 20))
+      await this.remote.putBlobs(group);
+    return true;
+  }
+}

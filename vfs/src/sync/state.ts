@@ -1,0 +1,155 @@
+/**
+ * The synced state of one path and its fingerprint: what the two sides of a sync compare.
+ * A path is read LITERALLY (a symlink among its parents means the path does not exist), so
+ * sync never writes through a link. ctime, atime, nlink and inode numbers are side-local and
+ * left out of the fingerprint, as is a directory's mtime (it moves whenever an entry does).
+ */
+import { isFsError } from "../errors.ts";
+import type { SqlLike } from "../sql.ts";
+import type { Stat } from "../types.ts";
+import type { Vfs } from "../vfs.ts";
+import type { SyncChange, Xattr } from "./wire.ts";
+
+/** A path's state as sync moves it: attributes, and content by chunk hash. */
+export interface PathState {
+  stat: Stat;
+  /** Symlinks: the target. */
+  target?: string;
+  /** Files: sha-256 per CHUNK_SIZE chunk, "" for a hole. */
+  chunks?: string[];
+  /** Sorted by name; absent when there are none. */
+  xattrs?: Xattr[];
+}
+
+/** The parent of a normalised absolute path ("/" for a top-level name). */
+export function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash <= 0 ? "/" : path.slice(0, slash);
+}
+
+/** The last name of a path. */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** Depth of a path: "/" is 0, "/a" is 1. */
+export function depthOf(path: string): number {
+  if (path === "/") return 0;
+  let depth = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) depth++;
+  return depth;
+}
+
+function isMissing(err: unknown): boolean {
+  return isFsError(err) && (err.code === "ENOENT" || err.code === "ENOTDIR" || err.code === "ELOOP");
+}
+
+/**
+ * Chunk hashes of a file inode, read from the vfs `chunks` table (the one place sync looks
+ * below the Vfs API; a public `Vfs.describe(path)` would remove it).
+ */
+export function chunkHashes(sql: SqlLike, ino: number): string[] {
+  const hashes: string[] = [];
+  for (const row of sql.exec<{ idx: number; hash: string }>(
+    "SELECT idx, hash FROM chunks WHERE ino = ? ORDER BY idx",
+    ino,
+  )) {
+    while (hashes.length < row.idx) hashes.push("");
+    hashes.push(row.hash);
+  }
+  return hashes;
+}
+
+/** Extended attributes of a path (not following a final symlink), sorted by name. */
+export function readXattrs(vfs: Vfs, path: string): Xattr[] | undefined {
+  const names = vfs.listxattr(path, false);
+  if (names.length === 0) return undefined;
+  return [...names].sort().map((name) => ({ name, value: vfs.getxattr(path, name, false) }));
+}
+
+/** The state at `path`, or undefined when nothing exists there literally. */
+export function readState(vfs: Vfs, sql: SqlLike, path: string): PathState | undefined {
+  let stat: Stat;
+  try {
+    if (path !== "/") {
+      const parent = parentOf(path);
+      if (vfs.realpath(parent) !== parent) return undefined;
+    }
+    stat = vfs.lstat(path);
+  } catch (err) {
+    if (isMissing(err)) return undefined;
+    throw err;
+  }
+  const state: PathState = { stat };
+  if (stat.type === "symlink") state.target = vfs.readlink(path);
+  if (stat.type === "file") state.chunks = chunkHashes(sql, stat.ino);
+  const xattrs = readXattrs(vfs, path);
+  if (xattrs) state.xattrs = xattrs;
+  return state;
+}
+
+/** The state a change carries (undefined for a deletion). */
+export function stateOf(change: SyncChange): PathState | undefined {
+  if (!change.stat) return undefined;
+  const state: PathState = { stat: change.stat };
+  if (change.target !== undefined) state.target = change.target;
+  if (change.chunks !== undefined) state.chunks = change.chunks;
+  if (change.xattrs !== undefined && change.xattrs.length > 0) state.xattrs = change.xattrs;
+  return state;
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** Lower-case hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += HEX[byte];
+  return out;
+}
+
+/** Bytes of a lower-case hex string. */
+export function fromHex(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** The canonical text of a state: exactly the fields sync keeps equal on both sides. */
+export function canonical(state: PathState): string {
+  const s = state.stat;
+  const isDir = s.type === "dir";
+  return JSON.stringify([
+    s.type,
+    s.mode,
+    s.uid,
+    s.gid,
+    isDir ? 0 : s.size,
+    s.rdev,
+    isDir ? null : [s.mtime.sec, s.mtime.nsec],
+    state.target ?? null,
+    state.chunks ?? null,
+    (state.xattrs ?? []).map((x) => [x.name, toHex(x.value)]),
+  ]);
+}
+
+const encoder = new TextEncoder();
+
+/** Fingerprint of a state ("" for absent): hex sha-256 of its canonical text. */
+export function fingerprint(state: PathState | undefined, sha256: (data: Uint8Array) => string): string {
+  return state ? sha256(encoder.encode(canonical(state))) : "";
+}
+
+/** True when two states hold the same content (type, size, chunks, target, device), whatever their attributes. */
+export function sameContent(a: PathState, b: PathState): boolean {
+  if (a.stat.type !== b.stat.type || a.stat.rdev !== b.stat.rdev) return false;
+  if (a.stat.type === "dir") return true;
+  if (a.stat.size !== b.stat.size || (a.target ?? null) !== (b.target ?? null)) return false;
+  const ca = a.chunks ?? [];
+  const cb = b.chunks ?? [];
+  return ca.length === cb.length && ca.every((hash, i) => hash === cb[i]);
+}
+
+/** Bytes of content a state references (file size), for batch sizing. */
+export function contentBytes(state: PathState | undefined): number {
+  return state?.stat.type === "file" ? state.stat.size : 0;
+}

@@ -1,0 +1,132 @@
+/**
+ * Test and benchmark support for sync: a DO side and a mirror side over any two SqlLike
+ * databases, linked both ways through Loopback transports, plus tree snapshots to compare
+ * the two sides and list every file content present.
+ */
+import type { SqlLike } from "../sql.ts";
+import type { FileType } from "../types.ts";
+import { openVfs, type Vfs } from "../vfs.ts";
+import { SyncEndpoint } from "./endpoint.ts";
+import { Loopback } from "./loopback.ts";
+import { type DrainOptions, type DrainReport, SyncLink } from "./session.ts";
+import { toHex } from "./state.ts";
+import type { Side } from "./wire.ts";
+
+/** One side: its vfs, database and endpoint. */
+export interface SyncSide {
+  vfs: Vfs;
+  sql: SqlLike;
+  endpoint: SyncEndpoint;
+}
+
+/** Both sides and both directions of a link. */
+export interface SyncPair {
+  do: SyncSide;
+  mirror: SyncSide;
+  /** DO → mirror, through `toMirror`. */
+  push: SyncLink;
+  /** mirror → DO, through `toDo`. */
+  upload: SyncLink;
+  toMirror: Loopback;
+  toDo: Loopback;
+}
+
+/** Opens a vfs and its sync endpoint over `sql` (a fixed clock keeps runs reproducible). */
+export function openSide(
+  sql: SqlLike,
+  side: Side,
+  sha256: (data: Uint8Array) => string,
+  now?: () => number,
+): SyncSide {
+  const vfs = openVfs(sql, now ? { sha256, now } : { sha256 });
+  return { vfs, sql, endpoint: new SyncEndpoint(vfs, sql, { side, sha256 }) };
+}
+
+/** Links two sides both ways through loopbacks. */
+export function linkPair(doSide: SyncSide, mirror: SyncSide): SyncPair {
+  const toMirror = new Loopback(mirror.endpoint);
+  const toDo = new Loopback(doSide.endpoint);
+  return {
+    do: doSide,
+    mirror,
+    push: new SyncLink(doSide.endpoint, toMirror),
+    upload: new SyncLink(mirror.endpoint, toDo),
+    toMirror,
+    toDo,
+  };
+}
+
+/** Pushes and uploads until neither side sends anything (at most `rounds` rounds). */
+export async function settle(pair: SyncPair, options: DrainOptions = {}, rounds = 8): Promise<DrainReport[]> {
+  const reports: DrainReport[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const pushed = await pair.push.drain(options);
+    const uploaded = await pair.upload.drain(options);
+    reports.push(pushed, uploaded);
+    if (pushed.changes === 0 && uploaded.changes === 0) return reports;
+  }
+  throw new Error(`sync did not settle in ${rounds} rounds`);
+}
+
+/** What a snapshot records of one path. */
+export interface NodeSnapshot {
+  type: FileType;
+  mode: number;
+  uid: number;
+  gid: number;
+  size: number;
+  rdev: number;
+  /** Files: digest of the content; symlinks: the target. */
+  content?: string;
+  /** Files and symlinks: mtime as "sec.nsec". */
+  mtime?: string;
+  xattrs: string[];
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Every path of a tree (literally, not following symlinks) with its synced attributes and
+ * content (file contents as `digest` of their bytes).
+ */
+export function snapshot(vfs: Vfs, digest: (data: Uint8Array) => string): Record<string, NodeSnapshot> {
+  const out: Record<string, NodeSnapshot> = {};
+  const visit = (path: string): void => {
+    const st = vfs.lstat(path);
+    const node: NodeSnapshot = {
+      type: st.type,
+      mode: st.mode,
+      uid: st.uid,
+      gid: st.gid,
+      size: st.type === "dir" ? 0 : st.size,
+      rdev: st.rdev,
+      xattrs: vfs
+        .listxattr(path, false)
+        .sort()
+        .map((name) => `${name}=${toHex(vfs.getxattr(path, name, false))}`),
+    };
+    if (st.type === "file") node.content = digest(vfs.readFile(path));
+    if (st.type === "symlink") node.content = vfs.readlink(path);
+    if (st.type !== "dir") node.mtime = `${st.mtime.sec}.${st.mtime.nsec}`;
+    out[path] = node;
+    if (st.type === "dir") {
+      for (const entry of vfs.list(path)) visit(path === "/" ? `/${entry.name}` : `${path}/${entry.name}`);
+    }
+  };
+  visit("/");
+  return out;
+}
+
+/** Every file content present in the tree, decoded as UTF-8 (for "nothing lost" checks). */
+export function contents(vfs: Vfs): Set<string> {
+  const found = new Set<string>();
+  const visit = (dir: string): void => {
+    for (const entry of vfs.list(dir)) {
+      const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
+      if (entry.type === "file") found.add(decoder.decode(vfs.readFile(path)));
+      if (entry.type === "dir") visit(path);
+    }
+  };
+  visit("/");
+  return found;
+}
