@@ -83,6 +83,11 @@ function readWorkerConfig(): WorkerConfig {
   };
 }
 
+/**
+ * The workerd config. `preventEviction`: workerd evicts an object 10 s after its last request
+ * began, so a run longer than that (1,000 pwrites on a loaded machine) would lose the
+ * in-memory state the finish step checks.
+ */
 function capnpConfig(worker: WorkerConfig, port: number, storageDir: string): string {
   const q = (s: string) => JSON.stringify(s);
   return `using Workerd = import "/workerd/workerd.capnp";
@@ -97,7 +102,7 @@ const bench :Workerd.Worker = (
   modules = [(name = "worker.js", esModule = embed "worker.js")],
   compatibilityDate = ${q(worker.compatibilityDate)},
   compatibilityFlags = [${worker.compatibilityFlags.map(q).join(", ")}],
-  durableObjectNamespaces = [(className = ${q(worker.className)}, uniqueKey = ${q(`vfs-bench-${worker.className}`)}, enableSql = true)],
+  durableObjectNamespaces = [(className = ${q(worker.className)}, uniqueKey = ${q(`vfs-bench-${worker.className}`)}, enableSql = true, preventEviction = true)],
   durableObjectStorage = (localDisk = "storage"),
   bindings = [(name = ${q(worker.binding)}, durableObjectNamespace = ${q(worker.className)})],
 );

@@ -97,7 +97,12 @@ export class VfsBenchObject extends DurableObject<BenchEnv> {
   }
 
   #require(): Repetition {
-    if (!this.#state) throw new Error("setup has not run in this object");
+    if (!this.#state) {
+      throw new Error(
+        "this object has no setup state: setup never ran, or the object was reset between steps " +
+          "(workerd evicts an object 10 s after its last request began unless preventEviction is set)",
+      );
+    }
     return this.#state;
   }
 }
