@@ -1,0 +1,111 @@
+/**
+ * The bubblewrap sandbox: its arguments, and (where bwrap can run) what a sandboxed command
+ * can and cannot do: write /workspace, not /etc; not see the host's /root; no capabilities;
+ * no host loopback when egress is none.
+ */
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type BubblewrapOptions, bubblewrapArgs, bubblewrapWrapper } from "./bwrap.ts";
+import { tempDir, testTable } from "./testing.ts";
+
+function bwrapWorks(): boolean {
+  try {
+    execFileSync("bwrap", ["--unshare-all", "--ro-bind", "/", "/", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("bubblewrapArgs", () => {
+  const entries = [
+    { name: "usr" },
+    { name: "bin", symlink: "usr/bin" },
+    { name: "proc" },
+    { name: "root" },
+    { name: "etc" },
+  ];
+  const options: BubblewrapOptions = { workspace: "/srv/c1", egress: "none", hide: ["/var/lib/computerd"] };
+
+  test("unshares everything, drops capabilities, dies with its parent, runs as 1000", () => {
+    const args = bubblewrapArgs(options, entries).join(" ");
+    expect(args).toContain(
+      "--unshare-all --die-with-parent --new-session --cap-drop ALL --uid 1000 --gid 1000",
+    );
+    expect(args).not.toContain("--share-net");
+    expect(bubblewrapArgs({ ...options, egress: "all" }, entries).join(" ")).toContain(
+      "--unshare-all --share-net",
+    );
+  });
+
+  test("binds each host entry read-only, replaces /proc, /dev, /tmp, hides /root", () => {
+    const args = bubblewrapArgs(options, entries, "/run/resolved/resolv.conf").join(" ");
+    expect(args).toContain("--symlink usr/bin /bin --ro-bind /etc /etc --ro-bind /usr /usr");
+    expect(args).not.toContain("/proc /proc --");
+    expect(args).toContain("--dev /dev --proc /proc --tmpfs /tmp --dir /root --dir /home --dir /run");
+    expect(args).toContain("--ro-bind /run/resolved/resolv.conf /run/resolved/resolv.conf");
+    expect(args).toContain("--tmpfs /var/lib/computerd");
+    expect(args).toContain("--bind /srv/c1 /workspace --chdir /");
+    expect(args).not.toContain("--ro-bind /root");
+  });
+});
+
+describe.skipIf(!bwrapWorks())("a sandboxed command", () => {
+  const workspace = tempDir("computerd-bwrap-");
+  const hidden = tempDir("computerd-state-");
+  let server: Server;
+  let port = 0;
+
+  beforeAll(async () => {
+    mkdirSync(join(workspace, "sub"));
+    writeFileSync(join(hidden, "secret"), "state");
+    if (process.getuid?.() === 0) {
+      chownSync(workspace, 65534, 65534);
+      chownSync(join(workspace, "sub"), 65534, 65534);
+    }
+    server = createServer((socket) => socket.end("hello from the host\n"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    port = typeof address === "object" && address ? address.port : 0;
+  });
+  afterAll(() => server.close());
+
+  const table = (egress: "none" | "all" = "none", timeoutMs = 20_000) =>
+    testTable({
+      wrapper: bubblewrapWrapper({ workspace, egress, hide: [hidden] }),
+      defaults: { cwd: "/workspace", timeoutMs, maxTimeoutMs: 60_000, outputCap: 1 << 20 },
+    });
+
+  test("runs as a user without capabilities and can write /workspace", async () => {
+    const result = await table().start({
+      command: "id -u; grep CapEff /proc/self/status; echo hi > made; pwd; echo $HOME",
+      cwd: "sub",
+    }).done;
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("1000\nCapEff:\t0000000000000000\n/workspace/sub\n/workspace\n");
+    expect(readFileSync(join(workspace, "sub", "made"), "utf8")).toBe("hi\n");
+  });
+
+  test("cannot write the host's system, read root's files, or see /root and hidden paths", async () => {
+    const result = await table().start({
+      command: `touch /etc/x || echo no-etc; cat /etc/shadow >/dev/null 2>&1 || echo no-shadow; ls -A /root | wc -l; ls -A ${hidden} | wc -l; touch /tmp/ok && echo tmp-ok`,
+    }).done;
+    expect(result.stdout).toBe(`no-etc\n${existsSync("/etc/shadow") ? "no-shadow\n" : ""}0\n0\ntmp-ok\n`);
+    expect(existsSync("/etc/x")).toBe(false);
+  });
+
+  test("with egress none, cannot reach a port on the host's 127.0.0.1", async () => {
+    const probe = `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && head -n1 <&3' 2>/dev/null || echo unreachable`;
+    expect((await table("none").start({ command: probe }).done).stdout).toBe("unreachable\n");
+    expect((await table("all").start({ command: probe }).done).stdout).toBe("hello from the host\n");
+  });
+
+  test("a timeout ends the whole sandbox", async () => {
+    const result = await table("none", 300).start({ command: "sleep 30 & sleep 30" }).done;
+    expect(result.status).toBe("timeout");
+    expect(result.durationMs).toBeLessThan(5000);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * One running command: spawns the wrapper's plan in its own process group, feeds stdin,
+ * turns stdout/stderr into log events (capped, in arrival order, paused under back-pressure),
+ * enforces the timeout (SIGTERM to the group, SIGKILL after a grace period) and kills on demand.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { constants } from "node:os";
+import { execEnv } from "./env.ts";
+import { ExecLog, type Watermarks } from "./exec-log.ts";
+import type { ExecLogFile } from "./exec-log-file.ts";
+import type { ExecPlan } from "./exec-spec.ts";
+import { OutputLimit } from "./output-limit.ts";
+import type { ExecResult, ExecRunning, ExecStatus, StreamName } from "./types.ts";
+import type { CommandWrapper } from "./wrapper.ts";
+
+/** How commands are run: the same for every exec of a daemon. */
+export interface RunnerOptions {
+  wrapper: CommandWrapper;
+  /** The allowlisted daemon environment (env.ts `baseEnv`). */
+  baseEnv: Record<string, string>;
+  /** After SIGTERM on timeout, SIGKILL follows this much later. */
+  killGraceMs: number;
+  /** After the command exits, output still arriving (from background children) is read this long. */
+  stdioGraceMs: number;
+  watermarks: Watermarks;
+}
+
+/** Why the daemon ended a command, if it did. */
+type EndReason = "timeout" | "kill";
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is gone already.
+  }
+}
+
+/** A command started by `startExec`; stays readable (log, result) after it ends. */
+export class Exec {
+  readonly id: string;
+  readonly log: ExecLog;
+  readonly startedAt: Date;
+  /** Resolves with the result when the command has ended and its output is read. Never rejects. */
+  readonly done: Promise<ExecResult>;
+  readonly #child: ChildProcess | undefined;
+  readonly #limit: OutputLimit;
+  readonly #options: RunnerOptions;
+  readonly #started = performance.now();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #endReason: EndReason | undefined;
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  #spawnError: Error | undefined;
+  #draining = false;
+  #resolve: (result: ExecResult) => void = () => {};
+
+  constructor(plan: ExecPlan, options: RunnerOptions, file?: ExecLogFile) {
+    this.id = plan.id;
+    this.#options = options;
+    this.log = new ExecLog(options.watermarks, file);
+    this.#limit = new OutputLimit(plan.outputCap);
+    this.startedAt = new Date();
+    this.done = new Promise((resolve) => {
+      this.#resolve = resolve;
+    });
+    const spawnPlan = options.wrapper({
+      command: plan.command,
+      cwd: plan.cwd,
+      env: execEnv(options.baseEnv, plan.env, plan.cwd),
+    });
+    const [file0, ...args] = spawnPlan.argv;
+    let child: ChildProcess | undefined;
+    try {
+      child = spawn(file0, args, {
+        // Never a directory inside the FUSE mount (see wrapper.ts): the shell cds there itself.
+        cwd: "/",
+        env: spawnPlan.env,
+        detached: true,
+        stdio: [plan.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        ...(spawnPlan.uid === undefined ? {} : { uid: spawnPlan.uid }),
+        ...(spawnPlan.gid === undefined ? {} : { gid: spawnPlan.gid }),
+      });
+    } catch (error) {
+      this.#spawnError = error instanceof Error ? error : new Error(String(error));
+    }
+    this.#child = child;
+    if (!child) {
+      queueMicrotask(() => this.#finish());
+      return;
+    }
+    this.#wire(child, plan);
+  }
+
+  /** The process id of the spawned wrapper (its process group id too); 0 when spawn failed. */
+  get pid(): number {
+    return this.#child?.pid ?? 0;
+  }
+
+  /** True until the result is recorded. */
+  get running(): boolean {
+    return this.log.result === undefined;
+  }
+
+  /** The result, or the running state. */
+  snapshot(): ExecResult | ExecRunning {
+    return (
+      this.log.result ?? {
+        id: this.id,
+        runtime: "container",
+        status: "running",
+        pid: this.pid,
+        startedAt: this.startedAt.toISOString(),
+        durationMs: Math.round(performance.now() - this.#started),
+        lastSeq: this.log.lastSeq,
+      }
+    );
+  }
+
+  /** Kills the command's process group at once (SIGKILL); status "killed". False once it has ended. */
+  kill(): boolean {
+    if (!this.running) return false;
+    // Killing what is left after a normal exit (background children) keeps the exit's status.
+    if (!this.#exit) this.#endReason ??= "kill";
+    this.#drain();
+    signalGroup(this.#child?.pid, "SIGKILL");
+    return true;
+  }
+
+  #wire(child: ChildProcess, plan: ExecPlan): void {
+    for (const stream of ["stdout", "stderr"] as const) {
+      child[stream]?.on("data", (chunk: Buffer) => this.#output(stream, chunk));
+    }
+    if (child.stdin && plan.stdin !== undefined) {
+      // A command that exits without reading its stdin closes the pipe: not an error.
+      child.stdin.on("error", () => {});
+      child.stdin.end(plan.stdin);
+    }
+    this.log.onPressure = (paused) => {
+      if (this.#draining) return;
+      for (const stream of [child.stdout, child.stderr]) {
+        if (paused) stream?.pause();
+        else stream?.resume();
+      }
+    };
+    child.on("error", (error) => {
+      if (child.pid !== undefined) return;
+      this.#spawnError = error;
+      setImmediate(() => this.#finish());
+    });
+    child.on("exit", (code, signal) => {
+      this.#exit = { code, signal };
+      this.#drain();
+      this.#timer(this.#options.stdioGraceMs, () => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      });
+    });
+    child.on("close", () => this.#finish());
+    this.#timer(plan.timeoutMs, () => {
+      if (this.#exit) return;
+      this.#endReason ??= "timeout";
+      this.#drain();
+      signalGroup(child.pid, "SIGTERM");
+      this.#timer(this.#options.killGraceMs, () => signalGroup(child.pid, "SIGKILL"));
+    });
+  }
+
+  #timer(ms: number, run: () => void): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    this.#timers.add(timer);
+  }
+
+  /** From now on output is read at full speed (bounded by the cap): the command is ending. */
+  #drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    this.#child?.stdout?.resume();
+    this.#child?.stderr?.resume();
+  }
+
+  #output(stream: StreamName, chunk: Buffer): void {
+    const kept = this.#limit.take(stream, chunk);
+    if (kept && kept.data !== "") this.log.append(stream, kept.data, kept.bytes);
+  }
+
+  #finish(): void {
+    if (!this.running) return;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    // Stragglers of a command the daemon ended (they ignored SIGTERM or held no pipe) go too.
+    if (this.#endReason) signalGroup(this.#child?.pid, "SIGKILL");
+    for (const stream of ["stdout", "stderr"] as const) {
+      const rest = this.#limit.flush(stream);
+      if (rest !== "") this.log.append(stream, rest, 0);
+    }
+    if (this.#spawnError)
+      this.log.append("stderr", `computerd: cannot start the command: ${this.#spawnError.message}\n`, 0);
+    const marker = this.#limit.marker();
+    if (marker) this.log.append(marker.stream, marker.data, 0);
+    const { exitCode, signal } = this.#exitCode();
+    const result: ExecResult = {
+      id: this.id,
+      runtime: "container",
+      status: this.#status(exitCode),
+      exitCode,
+      stdout: this.log.text("stdout"),
+      stderr: this.log.text("stderr"),
+      truncated: this.#limit.droppedBytes > 0,
+      droppedBytes: this.#limit.droppedBytes,
+      durationMs: Math.round(performance.now() - this.#started),
+      startedAt: this.startedAt.toISOString(),
+      lastSeq: this.log.lastSeq,
+    };
+    if (signal !== undefined) result.signal = signal;
+    this.log.finish(result);
+    this.#resolve(result);
+  }
+
+  #exitCode(): { exitCode: number; signal?: string } {
+    const exit = this.#exit;
+    if (!exit || this.#spawnError) return { exitCode: 127 };
+    if (exit.signal) return { exitCode: 128 + (constants.signals[exit.signal] ?? 0), signal: exit.signal };
+    return { exitCode: exit.code ?? 0 };
+  }
+
+  #status(exitCode: number): ExecStatus {
+    if (this.#endReason === "timeout") return "timeout";
+    if (this.#endReason === "kill") return "killed";
+    return exitCode === 0 ? "completed" : "failed";
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Test support for the exec runner: an ExecTable over a temporary directory with short,
+ * test-friendly limits, and a helper that collects a reader's events.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { baseEnv } from "./env.ts";
+import { DEFAULT_WATERMARKS, type LogReader } from "./exec-log.ts";
+import { ExecTable, type ExecTableOptions } from "./exec-table.ts";
+import type { OutputEvent } from "./types.ts";
+import { plainShell } from "./wrapper.ts";
+
+/** A fresh temporary directory. */
+export function tempDir(prefix = "computerd-exec-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The options of a test table: cwd is a fresh temporary directory unless overridden. */
+export function testTableOptions(overrides: Partial<ExecTableOptions> = {}): ExecTableOptions {
+  return {
+    wrapper: plainShell,
+    baseEnv: baseEnv(process.env),
+    killGraceMs: 500,
+    stdioGraceMs: 200,
+    watermarks: DEFAULT_WATERMARKS,
+    retainFinished: 16,
+    ...overrides,
+    defaults: {
+      cwd: tempDir(),
+      timeoutMs: 20_000,
+      maxTimeoutMs: 60_000,
+      outputCap: 1024 * 1024,
+      ...overrides.defaults,
+    },
+  };
+}
+
+/** An ExecTable for tests. */
+export function testTable(overrides: Partial<ExecTableOptions> = {}): ExecTable {
+  return new ExecTable(testTableOptions(overrides));
+}
+
+/** Reads `reader` to its end. */
+export async function readAll(reader: LogReader): Promise<OutputEvent[]> {
+  const events: OutputEvent[] = [];
+  for (let event = await reader.next(); event; event = await reader.next()) events.push(event);
+  return events;
+}
