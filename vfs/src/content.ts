@@ -108,7 +108,7 @@ export function openForWrite(
   if (parent?.type !== "dir") throw new FsError("ENOTDIR", syscall, path);
   const row = ctx.newNode("file", mode);
   const ino = ctx.store.insertNode(row);
-  addChild(ctx, loc.parent, loc.name, ino, false);
+  addChild(ctx, loc, ino, false);
   return { ...loc, node: { ...row, ino } };
 }
 

@@ -104,14 +104,21 @@ describe("revisions", () => {
         expect(failing).toThrow();
       }
       expect(vfs.rev()).toBe(expected);
-      expect(vfs.changes(String(expected - 1)).changes.map((c) => c.path)).toEqual(["/s"]);
+      expect(vfs.changes(String(expected - 1)).changes.map((c) => c.path)).toEqual(["/", "/s"]);
     },
   );
 
-  vfsTest("all changes of one operation share its revision", (vfs) => {
+  vfsTest("all changes of one operation share its revision; parents report their new stat", (vfs) => {
     vfs.mkdir("/a/b/c", { recursive: true });
-    const revs = vfs.changes("1").changes.map((c) => c.rev);
-    expect(revs).toEqual([2, 2, 2]);
+    const page = vfs.changes("1");
+    expect(page.changes.map((c) => [c.path, c.rev])).toEqual([
+      ["/", 2],
+      ["/a", 2],
+      ["/a/b", 2],
+      ["/a/b/c", 2],
+    ]);
+    expect(page.changes[0]?.stat).toEqual(vfs.stat("/"));
+    expect(page.changes[0]?.stat?.nlink).toBe(3);
   });
 
   vfsTest("the revision persists across reopen", (vfs, { reopen }) => {
@@ -166,6 +173,7 @@ describe("changes", () => {
     expect(page.changes).toEqual([
       { path: "/f", rev: Number(cursor) + 3, stat: vfs.stat("/f"), chunks: [expect.any(String)] },
       { path: "/tmp", rev: Number(cursor) + 5 },
+      { path: "/", rev: final, stat: vfs.stat("/") },
       { path: "/recreated", rev: final, stat: vfs.stat("/recreated") },
     ]);
     expect(vfs.changes(page.cursor).changes).toEqual([]);
@@ -177,7 +185,7 @@ describe("changes", () => {
     const page = vfs.changes(cursor);
     expect(page).toEqual({ changes: [], cursor, more: false, reset: false });
     vfs.writeFile("/g", "y");
-    expect(vfs.changes(cursor).changes.map((c) => c.path)).toEqual(["/g"]);
+    expect(vfs.changes(cursor).changes.map((c) => c.path)).toEqual(["/", "/g"]);
     expect(vfs.changes(String(vfs.rev())).changes).toEqual([]);
   });
 
@@ -232,7 +240,7 @@ describe("changes", () => {
       .map((c) => c.path)
       .sort();
     expect(deleted).toEqual(["/old", "/old/f", "/old/sub", "/old/sub/g"]);
-    expect(present).toEqual(["/dest/new", "/dest/new/f", "/dest/new/sub", "/dest/new/sub/g"]);
+    expect(present).toEqual(["/", "/dest", "/dest/new", "/dest/new/f", "/dest/new/sub", "/dest/new/sub/g"]);
     const g = page.changes.find((c) => c.path === "/dest/new/sub/g");
     expect(g?.stat).toEqual(vfs.stat("/dest/new/sub/g"));
   });
@@ -243,9 +251,10 @@ describe("changes", () => {
     vfs.symlink("a", "/t/l");
     const cursor = String(vfs.rev());
     vfs.rm("/t", { recursive: true });
-    expect(vfs.changes(cursor).changes).toEqual(
-      ["/t", "/t/a", "/t/a/f", "/t/l"].map((path) => ({ path, rev: Number(cursor) + 1 })),
-    );
+    expect(vfs.changes(cursor).changes).toEqual([
+      { path: "/", rev: Number(cursor) + 1, stat: vfs.stat("/") },
+      ...["/t", "/t/a", "/t/a/f", "/t/l"].map((path) => ({ path, rev: Number(cursor) + 1 })),
+    ]);
   });
 
   vfsTest("a change to a hard-linked inode is reported under each of its names", (vfs) => {
@@ -275,10 +284,10 @@ describe("changes", () => {
     }
     cursor = String(vfs.rev());
     vfs.link("/a", "/e");
-    expect(paths(cursor)).toEqual(["/a", "/c", "/d/b", "/e"]);
+    expect(paths(cursor)).toEqual(["/", "/a", "/c", "/d/b", "/e"]);
     cursor = String(vfs.rev());
     vfs.unlink("/e");
-    expect(paths(cursor)).toEqual(names.concat("/e").sort());
+    expect(paths(cursor)).toEqual(["/", ...names, "/e"]);
     const survivor = vfs.changes(cursor).changes.find((c) => c.path === "/d/b");
     expect(survivor?.stat?.nlink).toBe(3);
   });
@@ -328,6 +337,30 @@ describe("pruning and reset", () => {
     expect(vfs.changes(fresh).reset).toBe(false);
     expect(vfs.changes("0").reset).toBe(false);
   });
+
+  vfsTest(
+    "after a reset, paging one change at a time reaches the end without another reset",
+    (vfs, { clock }) => {
+      for (let i = 0; i < 6; i++) vfs.writeFile(`/f${i}`, `${i}`);
+      const old = String(vfs.rev());
+      vfs.mkdir("/tmp/deep", { recursive: true });
+      vfs.rm("/tmp", { recursive: true });
+      vfs.gc();
+      clock.advance(GC_WINDOW_MS + 1);
+      expect(vfs.gc().changesPruned).toBe(2);
+      let page = vfs.changes(old, { limit: 1 });
+      expect(page.reset).toBe(true);
+      const seen = page.changes.map((c) => c.path);
+      while (page.more) {
+        page = vfs.changes(page.cursor, { limit: 1 });
+        expect(page.reset).toBe(false);
+        seen.push(...page.changes.map((c) => c.path));
+      }
+      expect(seen.sort()).toEqual(livePaths(vfs));
+      vfs.writeFile("/later", "x");
+      expect(vfs.changes(page.cursor).changes.map((c) => c.path)).toEqual(["/", "/later"]);
+    },
+  );
 
   vfsTest("a cursor inside the newest pruned revision is reset too", (vfs, { clock }) => {
     vfs.mkdir("/d");

@@ -13,7 +13,8 @@ import type { Change, ChangesPage } from "./types.ts";
  * A position in the feed: after (rev, path) in (rev, path) order. `floor` is the revision up to
  * which the holder needs no deletions: its own position for an incremental reader, but the
  * pruning horizon for a reader that started from "0", whose first pages carry old revisions
- * without it having missed anything. Written "rev:path", or "rev/floor:path" when floor > rev.
+ * without it having missed anything. Written "rev:path" (floor rev - 1), "rev" (all of rev
+ * seen, floor rev) or "rev/floor:path".
  */
 interface Cursor {
   rev: number;
@@ -45,7 +46,8 @@ function parseCursor(cursor: string): Cursor {
 }
 
 function formatCursor(rev: number, path: string, floor: number): string {
-  return floor > rev ? `${rev}/${floor}:${path}` : `${rev}:${path}`;
+  // A cursor with a path implies floor = rev - 1; write the floor only when it says more.
+  return floor >= rev ? `${rev}/${floor}:${path}` : `${rev}:${path}`;
 }
 
 /** The current state of `path` as a Change at `rev`. */

@@ -6,21 +6,26 @@ import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { PATH_MAX, ROOT_INO } from "./limits.ts";
 import { byteLength, checkName, isWithin, splitPath } from "./paths.ts";
-import { locate, recordInode, recordNames, resolveExisting } from "./resolve.ts";
+import { type Location, locate, recordInode, recordNames, resolveExisting } from "./resolve.ts";
 import type { NodeRow } from "./store.ts";
 import { deleteDescendants, descendants, dropLink } from "./subtree.ts";
 import type { FileType, MkdirOptions, RmOptions } from "./types.ts";
 
-/** Adds a directory entry and bumps the parent's mtime/ctime (and nlink for a subdirectory). */
-export function addChild(ctx: Context, parent: number, name: string, ino: number, isDir: boolean): void {
-  ctx.store.addEntry(parent, name, ino);
-  touchParent(ctx, parent, isDir ? 1 : 0);
+/**
+ * Adds the entry `at` names and bumps the parent's mtime/ctime (and nlink for a subdirectory);
+ * the parent's new stat goes to the feed too.
+ */
+export function addChild(ctx: Context, at: Location, ino: number, isDir: boolean): void {
+  ctx.store.addEntry(at.parent, at.name, ino);
+  touchParent(ctx, at.parent, isDir ? 1 : 0);
+  ctx.changed(at.parentPath);
 }
 
-/** Removes a directory entry and bumps the parent's mtime/ctime (and nlink for a subdirectory). */
-function removeChild(ctx: Context, parent: number, name: string, isDir: boolean): void {
-  ctx.store.removeEntry(parent, name);
-  touchParent(ctx, parent, isDir ? -1 : 0);
+/** Removes the entry `at` names and bumps the parent like addChild. */
+function removeChild(ctx: Context, at: Location, isDir: boolean): void {
+  ctx.store.removeEntry(at.parent, at.name);
+  touchParent(ctx, at.parent, isDir ? -1 : 0);
+  ctx.changed(at.parentPath);
 }
 
 function touchParent(ctx: Context, parent: number, nlinkDelta: number): void {
@@ -56,7 +61,7 @@ export function mkdir(ctx: Context, path: string, options: MkdirOptions = {}): v
       if (loc.node) throw new FsError("EEXIST", "mkdir", path);
       checkName(loc.name, "mkdir", path);
       const ino = ctx.store.insertNode(ctx.newNode("dir", mode));
-      addChild(ctx, loc.parent, loc.name, ino, true);
+      addChild(ctx, loc, ino, true);
       ctx.changed(loc.path);
       return;
     }
@@ -94,7 +99,7 @@ function createMissing(ctx: Context, path: string, mode: number): number {
     }
     checkName(loc.name, "mkdir", path);
     ino = ctx.store.insertNode(ctx.newNode("dir", mode));
-    addChild(ctx, loc.parent, loc.name, ino, true);
+    addChild(ctx, loc, ino, true);
     ctx.changed(loc.path);
   }
   return ino;
@@ -107,7 +112,7 @@ export function rmdir(ctx: Context, path: string): void {
     if (loc.node.type !== "dir") throw new FsError("ENOTDIR", "rmdir", path);
     if (loc.node.ino === ROOT_INO) throw new FsError("EBUSY", "rmdir", path);
     if (ctx.store.hasEntries(loc.node.ino)) throw new FsError("ENOTEMPTY", "rmdir", path);
-    removeChild(ctx, loc.parent, loc.name, true);
+    removeChild(ctx, loc, true);
     ctx.store.deleteNode(loc.node.ino);
     ctx.deleted(loc.path);
   });
@@ -118,7 +123,7 @@ export function unlink(ctx: Context, path: string): void {
   ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "unlink", false);
     if (loc.node.type === "dir") throw new FsError("EISDIR", "unlink", path);
-    removeChild(ctx, loc.parent, loc.name, false);
+    removeChild(ctx, loc, false);
     ctx.charge(-dropLink(ctx, loc.node.ino), "unlink", path);
     ctx.deleted(loc.path);
     if (loc.node.nlink > 1) recordNames(ctx, loc.node.ino);
@@ -147,7 +152,7 @@ export function rm(ctx: Context, path: string, options: RmOptions = {}): void {
     if (!options.recursive) throw new FsError("EISDIR", "rm", path, "is a directory (use recursive)");
     if (loc.node.ino === ROOT_INO) throw new FsError("EBUSY", "rm", path);
     const freed = deleteDescendants(ctx, loc.node.ino, loc.path);
-    removeChild(ctx, loc.parent, loc.name, true);
+    removeChild(ctx, loc, true);
     ctx.store.deleteNode(loc.node.ino);
     ctx.charge(-freed, "rm", path);
     ctx.deleted(loc.path);
@@ -172,12 +177,12 @@ export function rename(ctx: Context, from: string, to: string): void {
       if (srcIsDir && !dstIsDir) throw new FsError("ENOTDIR", "rename", to);
       if (!srcIsDir && dstIsDir) throw new FsError("EISDIR", "rename", to);
       if (dstIsDir && ctx.store.hasEntries(dst.node.ino)) throw new FsError("ENOTEMPTY", "rename", to);
-      removeChild(ctx, dst.parent, dst.name, dstIsDir);
+      removeChild(ctx, dst, dstIsDir);
       freed = dropLink(ctx, dst.node.ino);
     }
     const moved = srcIsDir ? [...descendants(ctx, src.node.ino, src.path)] : [];
-    removeChild(ctx, src.parent, src.name, srcIsDir);
-    addChild(ctx, dst.parent, dst.name, src.node.ino, srcIsDir);
+    removeChild(ctx, src, srcIsDir);
+    addChild(ctx, dst, src.node.ino, srcIsDir);
     ctx.store.touch(src.node.ino, ctx.clock(), false);
     ctx.charge(-freed, "rename", to);
     ctx.deleted(src.path);
@@ -196,7 +201,7 @@ export function link(ctx: Context, existing: string, newPath: string): void {
     const dst = locate(ctx, newPath, "link", false);
     if (dst.node) throw new FsError("EEXIST", "link", newPath);
     checkName(dst.name, "link", newPath);
-    addChild(ctx, dst.parent, dst.name, src.node.ino, false);
+    addChild(ctx, dst, src.node.ino, false);
     const now = ctx.clock();
     ctx.store.updateNode(src.node.ino, { nlink: src.node.nlink + 1, ctime_s: now.sec, ctime_ns: now.nsec });
     recordNames(ctx, src.node.ino);
@@ -214,7 +219,7 @@ export function symlink(ctx: Context, target: string, path: string): void {
     if (loc.node) throw new FsError("EEXIST", "symlink", path);
     checkName(loc.name, "symlink", path);
     const ino = ctx.store.insertNode(ctx.newNode("symlink", 0o777, { target, size: byteLength(target) }));
-    addChild(ctx, loc.parent, loc.name, ino, false);
+    addChild(ctx, loc, ino, false);
     ctx.changed(loc.path);
   });
 }
@@ -230,7 +235,7 @@ export function mknod(ctx: Context, path: string, type: FileType, mode: number, 
     checkName(loc.name, "mknod", path);
     const row = ctx.newNode(type, mode, { rdev: type === "char" || type === "block" ? rdev : 0 });
     const ino = ctx.store.insertNode(row);
-    addChild(ctx, loc.parent, loc.name, ino, false);
+    addChild(ctx, loc, ino, false);
     ctx.changed(loc.path);
     return { ...row, ino };
   });

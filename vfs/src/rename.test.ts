@@ -143,9 +143,11 @@ describe("rename is atomic", () => {
     vfs.rename("/d/f", "/g");
     expect(vfs.rev()).toBe(Number(cursor) + 1);
     const page = vfs.changes(cursor);
-    expect(page.changes.map((c) => [c.path, c.rev, c.stat?.size])).toEqual([
+    expect(page.changes.map((c) => [c.path, c.rev, c.stat?.type])).toEqual([
+      ["/", Number(cursor) + 1, "dir"],
+      ["/d", Number(cursor) + 1, "dir"],
       ["/d/f", Number(cursor) + 1, undefined],
-      ["/g", Number(cursor) + 1, 1],
+      ["/g", Number(cursor) + 1, "file"],
     ]);
   });
 });
