@@ -5,6 +5,7 @@
  */
 import type { BenchOptions } from "./options.ts";
 import type { BackendReport, ScenarioResult } from "./run-bench.ts";
+import type { SourceFacts } from "./source-facts.ts";
 import { summarize } from "./stats.ts";
 import { BACKEND_IDS } from "./target.ts";
 
@@ -13,7 +14,7 @@ export interface BenchDocument {
   schema: "computer.vfs-bench/1";
   startedAt: string;
   finishedAt: string;
-  source: { commit: string; dirty: boolean };
+  source: SourceFacts;
   host: Record<string, string | number>;
   options: Omit<BenchOptions, "outDir">;
   backends: BackendReport[];
@@ -47,6 +48,20 @@ function renderTable(header: readonly string[], rows: readonly string[][], leftC
       .join("  ")
       .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+/** Scenarios whose SQL counts differ between vfs backends: the same engine should ask the same of SQLite. */
+function sqlMismatches(results: readonly ScenarioResult[]): string[] {
+  const lines: string[] = [];
+  for (const scenario of new Set(results.map((r) => r.scenario))) {
+    const counted = results.filter((r) => r.scenario === scenario && r.sql);
+    const distinct = new Set(counted.map((r) => JSON.stringify(r.sql)));
+    if (distinct.size > 1) {
+      const detail = counted.map((r) => `${r.backend} ${r.sql?.statements} stmts`).join(", ");
+      lines.push(`WARNING: SQL counts differ between backends for ${scenario} (${detail}).`);
+    }
+  }
+  return lines;
 }
 
 /** The table for people, with a legend of each backend's timing method. */
@@ -91,7 +106,8 @@ export function formatReport(results: readonly ScenarioResult[], backends: reado
       ]);
     }
   }
-  const legend = backends.map((b) => {
+  const ordered = [...backends].sort((a, b) => BACKEND_IDS.indexOf(a.id) - BACKEND_IDS.indexOf(b.id));
+  const legend = ordered.map((b) => {
     const notes = b.notes
       ? Object.entries(b.notes)
           .filter(([, v]) => v !== undefined)
@@ -109,6 +125,7 @@ export function formatReport(results: readonly ScenarioResult[], backends: reado
     "Durable Object times under ~1 ms (plain workerd) or ~5 ms (wrangler dev) are within round-trip noise.",
     "Ratios: median / the median of the same scenario on that baseline in this run.",
     ...legend,
+    ...sqlMismatches(results),
   ].join("\n");
 }
 

@@ -3,7 +3,6 @@
  * (workerd), beside node:fs on tmpfs and disk, prints a table and writes one JSON document
  * to bench/results/vfs-<timestamp>.json. Options: see ./options.ts or `-- --help`.
  */
-import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { fsTarget } from "./fs-target.ts";
 import { type BenchOptions, parseOptions, USAGE } from "./options.ts";
 import { type BenchDocument, fileTimestamp, formatReport } from "./report.ts";
 import { type BackendReport, runTarget, type ScenarioResult } from "./run-bench.ts";
+import { sourceFacts, treeHash } from "./source-facts.ts";
 import { sqliteTarget } from "./sqlite-target.ts";
 import type { BackendId, Target } from "./target.ts";
 import { workerdTarget } from "./workerd-target.ts";
@@ -27,24 +27,6 @@ function packageVersion(name: string): string {
     return json.version ?? "unknown";
   } catch {
     return "unknown";
-  }
-}
-
-/** The commit measured, and whether vfs/ or bench/ had uncommitted changes (then the figures are of those). */
-function sourceFacts(): BenchDocument["source"] {
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: REPO_ROOT,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
-  try {
-    return {
-      commit: git("rev-parse", "HEAD"),
-      dirty: git("status", "--porcelain", "--", "vfs", "bench") !== "",
-    };
-  } catch {
-    return { commit: "unknown", dirty: true };
   }
 }
 
@@ -69,13 +51,22 @@ async function runAll(
   stopping: Set<Target>,
 ): Promise<BackendReport[]> {
   const reports: BackendReport[] = [];
-  for (const id of options.backends) {
+  // The Durable Object backends bundle vfs/src when they start; starting them first keeps their
+  // snapshot as close as possible to the one node:sqlite imported when this process started.
+  const runOrder = [...options.backends].sort(
+    (a, b) => Number(!isDurableObject(a)) - Number(!isDurableObject(b)),
+  );
+  for (const id of runOrder) {
     const target = makeTarget(id, options);
     stopping.add(target);
     reports.push(await runTarget(target, options, results));
     stopping.delete(target);
   }
   return reports;
+}
+
+function isDurableObject(id: BackendId): boolean {
+  return id === "workerd" || id === "wrangler";
 }
 
 function makeTarget(id: BackendId, options: BenchOptions): Target {
@@ -109,6 +100,7 @@ async function main(): Promise<number> {
     });
   }
   const startedAt = new Date();
+  const vfsHashAtStart = treeHash(join(REPO_ROOT, "vfs", "src"));
   const results: ScenarioResult[] = [];
   const backends = await runAll(options, results, running);
   const { outDir, ...recorded } = options;
@@ -116,7 +108,7 @@ async function main(): Promise<number> {
     schema: "computer.vfs-bench/1",
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    source: sourceFacts(),
+    source: sourceFacts(REPO_ROOT, vfsHashAtStart),
     host: hostFacts(),
     options: recorded,
     backends,
@@ -126,6 +118,9 @@ async function main(): Promise<number> {
   const file = join(outDir, `vfs-${fileTimestamp(startedAt)}.json`);
   writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
   console.log(formatReport(results, backends));
+  if (document.source.vfsSrcSha256.start !== document.source.vfsSrcSha256.end) {
+    console.log("\nWARNING: vfs/src changed during the run; backends may have measured different code.");
+  }
   console.log(`\nJSON: ${file}`);
   return backends.some((b) => b.error) ? 1 : 0;
 }
