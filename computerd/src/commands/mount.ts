@@ -26,6 +26,8 @@ async function run(args: string[]): Promise<number> {
       "mount-point": { type: "string" },
       backend: { type: "string" },
       "attr-timeout": { type: "string" },
+      "entry-timeout": { type: "string" },
+      "negative-timeout": { type: "string" },
       debug: { type: "boolean" },
     },
     strict: true,
@@ -37,7 +39,17 @@ async function run(args: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const timeout = values["attr-timeout"] === undefined ? undefined : Number(values["attr-timeout"]);
+  const seconds = (flag: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${flag} wants a number of seconds`);
+    return n;
+  };
+  const timeouts = {
+    attrTimeout: seconds("attr-timeout", values["attr-timeout"]),
+    entryTimeout: seconds("entry-timeout", values["entry-timeout"]),
+    negativeTimeout: seconds("negative-timeout", values["negative-timeout"]),
+  };
   const mirror = openMirror(stateDir);
   const mount = await openMount({
     backend,
@@ -45,9 +57,9 @@ async function run(args: string[]): Promise<number> {
     mountPoint,
     fuse: {
       debug: values.debug ?? false,
-      ...(timeout === undefined
-        ? {}
-        : { attrTimeout: timeout, entryTimeout: timeout, negativeTimeout: timeout }),
+      ...(timeouts.attrTimeout === undefined ? {} : { attrTimeout: timeouts.attrTimeout }),
+      ...(timeouts.entryTimeout === undefined ? {} : { entryTimeout: timeouts.entryTimeout }),
+      ...(timeouts.negativeTimeout === undefined ? {} : { negativeTimeout: timeouts.negativeTimeout }),
     },
   });
   console.log(

@@ -206,7 +206,12 @@ export class DirtyFile {
     if (!this.dirty) return written;
     if (this.baseSize === 0 && this.size <= CHUNK_SIZE) {
       const page = this.pages.get(0);
-      const data = (page && this.pageBytes(0, page, readStored)) ?? new Uint8Array(this.size);
+      let data = (page && this.pageBytes(0, page, readStored)) ?? new Uint8Array(0);
+      if (data.length < this.size) {
+        const whole = new Uint8Array(this.size);
+        whole.set(data);
+        data = whole;
+      }
       // writeFile would create a missing file; pwrite fails instead, so prefer it when nothing is stored.
       if (this.storedSize === 0) target.pwrite(this.path, 0, data);
       else target.writeFile(this.path, data);

@@ -33,9 +33,9 @@ export function toNativeStat(stat: Stat): NativeStat {
     rdev: stat.rdev,
     blksize: 4096,
     blocks: Math.ceil(stat.allocated / 512),
-    atime: stat.atime.sec * 1000 + Math.floor(stat.atime.nsec / 1e6),
-    mtime: stat.mtime.sec * 1000 + Math.floor(stat.mtime.nsec / 1e6),
-    ctime: stat.ctime.sec * 1000 + Math.floor(stat.ctime.nsec / 1e6),
+    atime: millis(stat.atime),
+    mtime: millis(stat.mtime),
+    ctime: millis(stat.ctime),
   };
 }
 
@@ -45,8 +45,18 @@ export function toNativeStat(stat: Stat): NativeStat {
  */
 const OMITTED_MS = 1073;
 
+/** fuse-native hands pre-1970 times over as unsigned 64-bit milliseconds (precision: ~2 s). */
+const TWO_TO_63 = 2 ** 63;
+const TWO_TO_64 = 2 ** 64;
+
 function timeArg(ms: number): TimeArg {
-  return ms === OMITTED_MS ? "omit" : ms;
+  if (ms === OMITTED_MS) return "omit";
+  return ms >= TWO_TO_63 ? ms - TWO_TO_64 : ms;
+}
+
+/** Milliseconds for fuse-native, which cannot carry times before 1970: those show as the epoch. */
+function millis(time: { sec: number; nsec: number }): number {
+  return Math.max(0, time.sec * 1000 + Math.floor(time.nsec / 1e6));
 }
 
 const XATTR_CREATE = 1;

@@ -24,14 +24,25 @@ export interface FsStats {
 export const DEFAULT_CAPACITY = 2 ** 40;
 
 const S_IFMT = 0o170000;
-const FILE_TYPES: Record<number, FileType> = {
-  0: "file",
-  16807: "file",
-  2401: "fifo",
-  4802: "char",
-  14406: "block",
-  26411: "socket",
-};
+
+/** The FileType of mknod's type bits (0 means a regular file). */
+function typeOfMode(mode: number): FileType | undefined {
+  switch (mode & S_IFMT) {
+    case 0:
+    case 0o100000:
+      return "file";
+    case 0o010000:
+      return "fifo";
+    case 0o020000:
+      return "char";
+    case 0o060000:
+      return "block";
+    case 0o140000:
+      return "socket";
+    default:
+      return undefined;
+  }
+}
 
 /** O_TRUNC (Linux). With atomic_o_trunc, open() carries it instead of a separate truncate. */
 const O_TRUNC = 0o1000;
@@ -230,7 +241,7 @@ export class LocalFs {
 
   /** mknod: fifo, socket, devices, or a regular file, by the type bits of `mode`. */
   mknod(path: string, mode: number, rdev: number): void {
-    const type = FILE_TYPES[mode & S_IFMT];
+    const type = typeOfMode(mode);
     if (!type) throw new FsError("EINVAL", "mknod", path, "unsupported file type");
     this.added(path, this.vfs.mknod(path, type, mode & 0o7777, rdev));
   }

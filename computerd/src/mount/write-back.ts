@@ -110,8 +110,9 @@ export class WriteBack {
   overlay(stat: Stat): Stat {
     const file = this.files.get(stat.ino);
     if (!file) return stat;
-    const blocks = Math.max(stat.allocated, file.size);
-    return { ...stat, size: file.size, allocated: blocks, mtime: file.mtime, ctime: file.mtime };
+    // Pages in memory approximate what the flush will allocate (holes stay unallocated).
+    const allocated = Math.min(file.size, stat.allocated + file.bytes);
+    return { ...stat, size: file.size, allocated, mtime: file.mtime, ctime: file.mtime };
   }
 
   hasDirty(ino: number): boolean {

@@ -1,0 +1,168 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CHUNK_SIZE } from "@computer/vfs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
+import { LocalFs } from "./local-fs.ts";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const O_TRUNC = 0o1000;
+
+let dir: string;
+let mirror: Mirror;
+let fs: LocalFs;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "computerd-localfs-"));
+  mirror = openMirror(dir);
+  fs = new LocalFs(mirror.vfs, { commit: () => mirror.sql.commit(), log: () => {} });
+});
+
+afterEach(() => {
+  fs.stop();
+  mirror.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function readAll(path: string): string {
+  const fh = fs.open(path, 0);
+  const buf = new Uint8Array(fs.stat(path).size + 16);
+  const n = fs.read(fh, path, buf, 0, buf.length);
+  fs.release(fh);
+  return dec.decode(buf.subarray(0, n));
+}
+
+function writeNew(path: string, text: string): number {
+  const { fh } = fs.create(path, 0o644);
+  fs.write(fh, path, enc.encode(text), 0);
+  return fh;
+}
+
+describe("LocalFs", () => {
+  it("serves writes from memory, reports the dirty size, and flushes small files on last close", () => {
+    const fh = writeNew("/a", "hello");
+    expect(fs.stat("/a").size).toBe(5);
+    expect(mirror.vfs.stat("/a").size).toBe(0);
+    expect(readAll("/a")).toBe("hello");
+    fs.release(fh);
+    expect(mirror.vfs.readText("/a")).toBe("hello");
+    expect(fs.stat("/a").size).toBe(5);
+  });
+
+  it("keeps big files in memory until flushAll, which writes whole chunks", () => {
+    const { fh } = fs.create("/big", 0o644);
+    const block = new Uint8Array(131072).fill(7);
+    for (let off = 0; off < 3 * CHUNK_SIZE; off += block.length) fs.write(fh, "/big", block, off);
+    fs.release(fh);
+    expect(mirror.vfs.stat("/big").size).toBe(0);
+    expect(fs.stat("/big").size).toBe(3 * CHUNK_SIZE);
+    expect(fs.flushAll()).toBe(1);
+    const stored = mirror.vfs.readFile("/big");
+    expect(stored.length).toBe(3 * CHUNK_SIZE);
+    expect(stored.every((b) => b === 7)).toBe(true);
+  });
+
+  it("follows renames of dirty files and of directories holding them", () => {
+    fs.mkdir("/d", 0o755);
+    const { fh } = fs.create("/d/f", 0o644);
+    fs.write(fh, "/d/f", new Uint8Array(2 * CHUNK_SIZE).fill(1), 0);
+    fs.release(fh);
+    fs.rename("/d/f", "/d/g");
+    fs.rename("/d", "/e");
+    expect(fs.lookup("/d")).toBeUndefined();
+    expect(fs.stat("/e/g").size).toBe(2 * CHUNK_SIZE);
+    fs.flushAll();
+    expect(mirror.vfs.stat("/e/g").size).toBe(2 * CHUNK_SIZE);
+    expect(mirror.vfs.exists("/d/f")).toBe(false);
+  });
+
+  it("renames over an existing file and drops the replaced file's dirty data", () => {
+    fs.release(writeNew("/x", "old"));
+    const fh = fs.open("/x", 0);
+    fs.write(fh, "/x", enc.encode("OLD!"), 0);
+    fs.release(writeNew("/y", "new"));
+    fs.rename("/y", "/x");
+    fs.release(fh);
+    fs.flushAll();
+    expect(mirror.vfs.readText("/x")).toBe("new");
+    expect(fs.lookup("/y")).toBeUndefined();
+  });
+
+  it("flushes before unlinking one of several hard links, discards when the last name goes", () => {
+    const fh = writeNew("/h1", "shared");
+    fs.link("/h1", "/h2");
+    expect(fs.stat("/h2").nlink).toBe(2);
+    expect(fs.stat("/h2").ino).toBe(fs.stat("/h1").ino);
+    fs.unlink("/h1");
+    expect(mirror.vfs.readText("/h2")).toBe("shared");
+    fs.release(fh);
+    const fh2 = writeNew("/gone", "x".repeat(10));
+    fs.unlink("/gone");
+    fs.release(fh2);
+    fs.flushAll();
+    expect(mirror.vfs.exists("/gone")).toBe(false);
+  });
+
+  it("truncates through open handles and with O_TRUNC", () => {
+    fs.release(writeNew("/t", "0123456789"));
+    const fh = fs.open("/t", O_TRUNC);
+    expect(fs.stat("/t").size).toBe(0);
+    fs.write(fh, "/t", enc.encode("ab"), 0);
+    fs.truncate("/t", 5, fh);
+    fs.release(fh);
+    expect(mirror.vfs.readFile("/t")).toEqual(new Uint8Array([97, 98, 0, 0, 0]));
+    fs.truncate("/t", 1);
+    expect(mirror.vfs.readText("/t")).toBe("a");
+    expect(readAll("/t")).toBe("a");
+  });
+
+  it("answers misses in a listed directory without SQL", () => {
+    fs.mkdir("/m", 0o755);
+    expect(fs.lookup("/m/none")).toBeUndefined();
+    expect(fs.lookup("/m")?.type).toBe("dir");
+    const before = mirror.sql.counters.statements;
+    for (let i = 0; i < 100; i++) expect(fs.lookup(`/m/none${i}`)).toBeUndefined();
+    expect(mirror.sql.counters.statements).toBe(before);
+  });
+
+  it("sees changes made to the mirror behind its back after invalidate", () => {
+    fs.mkdir("/s", 0o755);
+    expect(fs.readdir("/s")).toEqual([]);
+    mirror.vfs.writeFile("/s/remote", "from the DO");
+    expect(fs.lookup("/s/remote")).toBeUndefined();
+    fs.invalidate(["/s/remote"]);
+    expect(fs.lookup("/s/remote")?.size).toBe(11);
+    expect(readAll("/s/remote")).toBe("from the DO");
+    mirror.vfs.writeFile("/s/remote", "changed");
+    fs.invalidate(["/s/remote"]);
+    expect(readAll("/s/remote")).toBe("changed");
+  });
+
+  it("keeps times set by utimens on a file with unflushed writes", () => {
+    const fh = writeNew("/u", "data");
+    fs.utimens("/u", 1_000_000, 2_000_000);
+    fs.release(fh);
+    fs.flushAll();
+    const stat = fs.stat("/u");
+    expect(stat.mtime).toEqual({ sec: 2000, nsec: 0 });
+    expect(stat.atime).toEqual({ sec: 1000, nsec: 0 });
+    expect(mirror.vfs.readText("/u")).toBe("data");
+  });
+
+  it("creates every kind of node and reports statfs from the quota", () => {
+    fs.symlink("target", "/ln");
+    expect(fs.readlink("/ln")).toBe("target");
+    expect(fs.stat("/ln").type).toBe("symlink");
+    fs.mknod("/fifo", 0o010644, 0);
+    expect(fs.stat("/fifo").type).toBe("fifo");
+    fs.setxattr("/fifo", "user.k", enc.encode("v"), {});
+    expect(dec.decode(fs.getxattr("/fifo", "user.k"))).toBe("v");
+    expect(fs.listxattr("/fifo")).toEqual(["user.k"]);
+    fs.removexattr("/fifo", "user.k");
+    expect(fs.listxattr("/fifo")).toEqual([]);
+    mirror.vfs.setQuota(1 << 20);
+    expect(fs.statfs().blocks).toBe(256);
+  });
+});
