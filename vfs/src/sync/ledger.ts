@@ -78,8 +78,12 @@ export class Ledger {
     return this.sql.exec<BaseRow>("SELECT path, fp, dir FROM sync_base WHERE path = ?", path)[0];
   }
 
-  /** Records the agreed state of `path`; "" (absent) deletes the row. */
+  /**
+   * Records the agreed state of `path`; "" (absent) deletes the row. While a full listing from
+   * the peer runs, the path counts as listed: it was agreed after the listing began.
+   */
   setBase(path: string, fp: string, dir: string | null = null): void {
+    if (this.meta("fullIn") === "1") this.markSeen(path);
     if (fp === "") this.sql.exec("DELETE FROM sync_base WHERE path = ?", path);
     else {
       this.sql.exec(
@@ -163,8 +167,10 @@ export class Ledger {
     this.sql.exec("INSERT INTO sync_seen (path) VALUES (?) ON CONFLICT (path) DO NOTHING", path);
   }
 
-  clearSeen(): void {
+  /** Starts (true) or ends (false) a full listing from the peer. */
+  setListing(running: boolean): void {
     this.sql.exec("DELETE FROM sync_seen");
+    this.setMeta("fullIn", running ? "1" : undefined);
   }
 
   /** Base rows a full listing did not mention, deepest first. */

@@ -45,6 +45,11 @@ export class Loopback implements SyncPeerApi {
     this.faults.push({ method, point });
   }
 
+  /** Forgets failures injected with failNext that have not struck yet. */
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
   /** While disconnected every call fails before reaching the peer. */
   setConnected(connected: boolean): void {
     this.connected = connected;

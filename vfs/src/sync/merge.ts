@@ -1,9 +1,9 @@
 /**
  * Applying one change of a batch: a three-way merge of the local state L, the incoming state I
- * and the sender's base B (what the sender believes L is). L = I: nothing to do. L = B (and,
- * when a directory would go, nothing unsynced below it): fast-forward to I. Otherwise both sides
- * changed the path: the conflict rule of conflict.ts decides, the loser is kept as a copy.
- * A directory is never removed while it holds entries this side has not synced.
+ * and the sender's base B (what the sender believes L is). L = I: nothing to do. L = B: fast-
+ * forward to I. Otherwise both sides changed the path: the conflict rule of conflict.ts decides,
+ * the loser is kept as a copy. Directories go only when empty: the sender lists every entry it
+ * knew below one as a deletion of its own, so whatever is left was never seen by the sender.
  */
 import { childPath } from "../paths.ts";
 import { blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
@@ -49,7 +49,7 @@ export class Merge {
     }
     const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
     const unchanged = fpLocal === change.base || (path === "/" && change.base === "");
-    if (unchanged && (!removesDir || this.subtreeClean(path))) {
+    if (unchanged && (!removesDir || this.isEmptyDir(path))) {
       this.fastForward(path, current, incoming);
       this.local.agree(path, incoming, fpIn);
       return;
@@ -113,7 +113,7 @@ export class Merge {
     } else if (current) {
       reason = "attributes";
       if (incoming?.stat.type !== "dir") {
-        if (this.pruneClean(path)) {
+        if (this.isEmptyDir(path)) {
           this.local.vfs.rmdir(path);
           now = undefined;
         } else if (!incoming) {
@@ -194,35 +194,7 @@ export class Merge {
     return path;
   }
 
-  /** True when nothing below directory `path` differs from what both sides agreed. */
-  private subtreeClean(path: string): boolean {
-    for (const entry of this.local.vfs.list(path)) {
-      const child = childPath(path, entry.name);
-      const state = this.local.read(child);
-      if (this.local.fp(state) !== this.local.ledger.base(child)) return false;
-      if (state?.stat.type === "dir" && !this.subtreeClean(child)) return false;
-    }
-    return true;
-  }
-
-  /** Removes every agreed (unchanged) entry below `path`; true when the directory is left empty. */
-  private pruneClean(path: string): boolean {
-    let empty = true;
-    for (const entry of this.local.vfs.list(path)) {
-      const child = childPath(path, entry.name);
-      const state = this.local.read(child);
-      if (!state) continue;
-      const clean = this.local.fp(state) === this.local.ledger.base(child);
-      if (state.stat.type === "dir") {
-        if (this.pruneClean(child) && clean) {
-          this.local.vfs.rmdir(child);
-          this.local.agree(child, undefined, "");
-        } else empty = false;
-      } else if (clean) {
-        this.local.vfs.unlink(child);
-        this.local.agree(child, undefined, "");
-      } else empty = false;
-    }
-    return empty;
+  private isEmptyDir(path: string): boolean {
+    return this.local.vfs.readdir(path, { limit: 1 }).entries.length === 0;
   }
 }

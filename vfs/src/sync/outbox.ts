@@ -64,6 +64,15 @@ class Builder {
     if (fp === base && !this.listAll) return;
     if (state && path !== "/") this.addParents(path, rev);
     this.add(path, rev, state, fp, base);
+    // Whatever the peer has below a path that is no longer a directory goes too, in this same
+    // batch: the peer removes a directory only once it is empty.
+    if (state?.stat.type !== "dir") {
+      for (const row of this.local.ledger.baseBelow(path)) {
+        if (this.done.has(row.path)) continue;
+        this.done.add(row.path);
+        this.add(row.path, rev, undefined, "", row.fp);
+      }
+    }
   }
 
   private addParents(path: string, rev: number): void {

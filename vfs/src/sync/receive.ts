@@ -117,13 +117,13 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
     const missing = vfs.missingBlobs(batchHashes(batch.changes));
     if (missing.length > 0) return { status: "missing", rev: vfs.rev(), cursor, conflicts: [], missing };
     const merge = new Merge(local);
-    if (batch.full?.first) ledger.clearSeen();
+    if (batch.full?.first) ledger.setListing(true);
     for (const change of applyOrder(batch.changes)) merge.apply(change);
     if (batch.full) {
       for (const change of batch.changes) ledger.markSeen(change.path);
       if (batch.full.last) {
         pruneUnlisted(local);
-        ledger.clearSeen();
+        ledger.setListing(false);
       }
     }
     ledger.setMeta("receivedCursor", batch.cursor);

@@ -79,6 +79,18 @@ describe("property 1: push completeness", () => {
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
+  test("a deleted tree is gone from the mirror even when its deletions span several batches", async () => {
+    const pair = newPair();
+    for (let i = 0; i < 30; i++) pair.do.vfs.writeFile(`/tree/d${i % 3}/f${i}`, `${i}`, { parents: true });
+    pair.do.vfs.writeFile("/other", "o");
+    await pair.push.drain();
+    pair.do.vfs.rm("/tree", { recursive: true });
+    pair.do.vfs.writeFile("/other", "changed");
+    await pair.push.drain({ limits: { maxChanges: 2 } });
+    expect(pair.mirror.vfs.exists("/tree")).toBe(false);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
   test("a failed push rejects (so no command starts) and the next push completes", async () => {
     const pair = newPair();
     richTree(pair.do.vfs);
@@ -280,6 +292,27 @@ describe("property 7: conflicts keep both versions", () => {
     ).toBe(true);
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
     expect(pair.do.vfs.readText("/dir/new")).toBe("new");
+  });
+
+  test("an entry added under a directory the other side deleted meanwhile is kept (crossing batches)", async () => {
+    const pair = newPair();
+    pair.do.vfs.writeFile("/b/old", "synced", { parents: true });
+    await settle(pair);
+    pair.mirror.vfs.writeFile("/b/new", "unsynced");
+    pair.do.vfs.rm("/b", { recursive: true });
+    const up = pair.mirror.endpoint.nextBatch();
+    const down = pair.do.endpoint.nextBatch();
+    if (!up || !down) throw new Error("expected batches");
+    up.batch.blobs = pair.mirror.endpoint.getBlobs(batchHashes(up.batch.changes));
+    // The DO learns of /b/new only after it built its deletion of /b.
+    pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(up.batch));
+    const atMirror = pair.mirror.endpoint.applyBatch(down.batch);
+    pair.do.endpoint.acknowledge(down.batch, atMirror);
+    expect(atMirror.conflicts).toEqual([{ path: "/b", winner: "do", reason: "kept" }]);
+    expect(pair.mirror.vfs.readText("/b/new")).toBe("unsynced");
+    await settle(pair);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+    expect(pair.do.vfs.list("/b").map((e) => e.name)).toEqual(["new"]);
   });
 
   test("a directory in the container where the DO made a file: the directory is kept as a copy", async () => {
