@@ -11,6 +11,8 @@ const projectConfigs = [
   "vfs/vitest.workerd.config.ts",
   "worker/vitest.config.ts",
   "test/e2e/vitest.config.ts",
+  "computerd/vitest.config.ts",
+  "computerd/vitest.fuse.config.ts",
 ];
 
 export default defineConfig({

@@ -32,4 +32,4 @@ print(len(data), data[100:105], data[9990:])
 PY
 printf '#!/bin/sh\necho "script ran with $1"\n' > run.sh
 chmod +x run.sh; ./run.sh arg
-cp "$(command -v true)" mytrue && ./mytrue && echo binary-ran
+cp "$(type -P true)" mytrue && ./mytrue && echo binary-ran
