@@ -14,6 +14,7 @@ export interface Command {
 /** Every command, loaded on demand (so `mount` alone loads fuse-native). */
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   mount: async () => (await import("./commands/mount.ts")).mountCommand,
+  serve: async () => (await import("./commands/serve.ts")).serveCommand,
 };
 
 async function help(): Promise<number> {

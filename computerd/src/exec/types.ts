@@ -2,9 +2,9 @@
  * The exec runner's values: what a caller asks for (the wire's ExecSpec), the events a
  * command's output becomes, and the result object of docs/API.md that an exec ends with.
  */
-import type { ExecExit } from "../../../vfs/src/sync/wire.ts";
+import type { ExecExit } from "@computer/vfs/sync";
 
-export type { ExecExit, ExecSink, ExecSpec } from "../../../vfs/src/sync/wire.ts";
+export type { ExecExit, ExecSink, ExecSpec } from "@computer/vfs/sync";
 
 /** How an exec ended: exit 0, non-zero exit, its timeout, or a kill. */
 export type ExecStatus = ExecExit["status"];

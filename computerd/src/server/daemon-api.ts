@@ -1,0 +1,91 @@
+/**
+ * What computerd serves to its Durable Object over the dial-back link: the wire's DaemonApi.
+ * Exec, kill, attach and health are answered here; the sync half (hello, blobs, batches,
+ * fence) is delegated to the sync engine when one is plugged in.
+ */
+
+import type {
+  ApplyResult,
+  BlobData,
+  DaemonApi,
+  DaemonHealth,
+  FenceResult,
+  SyncBatch,
+  SyncHello,
+} from "@computer/vfs/sync";
+import { RpcTarget } from "capnweb";
+import type { ExecTable } from "../exec/exec-table.ts";
+import type { ExecSink, ExecSpec } from "../exec/types.ts";
+import { pumpToSink, retainSink } from "./sink-pump.ts";
+
+/** The sync engine's side of DaemonApi, plus the id of computerd's mirror endpoint. */
+export type DaemonSync = Pick<
+  DaemonApi,
+  "hello" | "missingBlobs" | "putBlobs" | "getBlobs" | "applyBatch" | "fence"
+> & {
+  /** Endpoint id of the mirror, for `health`. */
+  readonly endpointId: string;
+};
+
+function noSync(): never {
+  throw new Error("computerd: sync is not available on this daemon");
+}
+
+/** The DaemonApi target. One instance may serve successive links. */
+export class DaemonTarget extends RpcTarget implements DaemonApi {
+  readonly #table: ExecTable;
+  readonly #sync: DaemonSync | undefined;
+
+  constructor(table: ExecTable, sync?: DaemonSync) {
+    super();
+    this.#table = table;
+    this.#sync = sync;
+  }
+
+  /** Starts the command; output and exit go to `sink` (duplicated here, disposed when sent). */
+  exec(spec: ExecSpec, sink: ExecSink): { pid: number } {
+    const exec = this.#table.start(spec);
+    void pumpToSink(exec, retainSink(sink));
+    return { pid: exec.pid };
+  }
+
+  kill(execId: string): boolean {
+    return this.#table.kill(execId);
+  }
+
+  /** Replays output after `afterSeq` to `sink`, then streams the rest and the exit. */
+  async attach(execId: string, sink: ExecSink, afterSeq?: number): Promise<boolean> {
+    const source = await this.#table.find(execId);
+    if (!source || !("log" in source || source.result)) return false;
+    void pumpToSink(source, retainSink(sink), afterSeq ?? -1);
+    return true;
+  }
+
+  health(): DaemonHealth {
+    return { ok: true, mirror: this.#sync?.endpointId ?? "", running: this.#table.running() };
+  }
+
+  fence(): Promise<FenceResult> | FenceResult {
+    return this.#sync ? this.#sync.fence() : noSync();
+  }
+
+  hello(hello: SyncHello): Promise<SyncHello> | SyncHello {
+    return this.#sync ? this.#sync.hello(hello) : noSync();
+  }
+
+  missingBlobs(hashes: string[]): Promise<string[]> | string[] {
+    return this.#sync ? this.#sync.missingBlobs(hashes) : noSync();
+  }
+
+  putBlobs(blobs: BlobData[]): Promise<void> | void {
+    return this.#sync ? this.#sync.putBlobs(blobs) : noSync();
+  }
+
+  getBlobs(hashes: string[]): Promise<BlobData[]> | BlobData[] {
+    return this.#sync ? this.#sync.getBlobs(hashes) : noSync();
+  }
+
+  applyBatch(batch: SyncBatch): Promise<ApplyResult> | ApplyResult {
+    return this.#sync ? this.#sync.applyBatch(batch) : noSync();
+  }
+}

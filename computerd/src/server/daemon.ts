@@ -1,0 +1,108 @@
+/**
+ * Assembles a running daemon from a Config: the exec table (plain or bubblewrap-sandboxed),
+ * the link manager serving DaemonApi, and the HTTP server. Used by `computerd serve` and tests.
+ */
+import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Config } from "../config.ts";
+import { bubblewrapWrapper } from "../exec/bwrap.ts";
+import { baseEnv } from "../exec/env.ts";
+import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
+import { ExecTable } from "../exec/exec-table.ts";
+import { plainShell } from "../exec/wrapper.ts";
+import { type DaemonSync, DaemonTarget } from "./daemon-api.ts";
+import { type Link, LinkManager } from "./link.ts";
+import { createComputerdServer } from "./server.ts";
+
+/** computerd's version (from its package.json). */
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+
+/** Optional parts a fuller daemon plugs in. */
+export interface DaemonParts {
+  /** The sync engine's half of DaemonApi. */
+  sync?: DaemonSync;
+  /** Called with each new link to the Durable Object. */
+  onLink?: (link: Link) => void;
+  /** Whether the workspace is mounted (for /health). */
+  mounted?: () => boolean;
+  /** The environment commands inherit their allowlisted variables from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** A listening daemon. */
+export interface Daemon {
+  server: Server;
+  table: ExecTable;
+  links: LinkManager;
+  /** The port actually bound. */
+  port: number;
+  /** Kills running commands, drops the link, stops the server. */
+  close(): Promise<void>;
+}
+
+/** The exec table a config describes. */
+export function execTableFor(
+  config: Config,
+  env: Record<string, string | undefined> = process.env,
+): ExecTable {
+  const sandboxed = config.execSandbox === "bwrap";
+  return new ExecTable({
+    wrapper: sandboxed
+      ? bubblewrapWrapper({ workspace: config.mountPoint, egress: config.egress, hide: [config.stateDir] })
+      : plainShell,
+    baseEnv: baseEnv(env),
+    killGraceMs: config.execKillGraceMs,
+    stdioGraceMs: 1000,
+    watermarks: DEFAULT_WATERMARKS,
+    retainFinished: config.execRetain,
+    ...(config.execLogDir ? { logDir: config.execLogDir } : {}),
+    defaults: {
+      cwd: sandboxed ? "/workspace" : config.mountPoint,
+      timeoutMs: config.execTimeoutMs,
+      maxTimeoutMs: config.execMaxTimeoutMs,
+      outputCap: config.execOutputCap,
+    },
+  });
+}
+
+/** Starts the daemon described by `config` and resolves once it listens. */
+export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
+  const table = execTableFor(config, parts.env);
+  const links = new LinkManager({
+    secret: config.secret,
+    local: new DaemonTarget(table, parts.sync),
+    ...(parts.onLink ? { onLink: parts.onLink } : {}),
+  });
+  const server = createComputerdServer({
+    secret: config.secret,
+    version: VERSION,
+    table,
+    links,
+    ...(parts.mounted ? { mounted: parts.mounted } : {}),
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    table,
+    links,
+    port,
+    async close() {
+      links.close();
+      await table.shutdown();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

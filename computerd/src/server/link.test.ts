@@ -1,0 +1,175 @@
+/**
+ * The dial-back link against a local capnweb WebSocket server standing in for the Durable
+ * Object: the secret is presented, DaemonApi is served (exec with a sink, attach, kill,
+ * health), the DO's API is callable from computerd, and a new connect replaces the old link.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { DaemonApi, ExecExit } from "@computer/vfs/sync";
+import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { WebSocketServer, type WebSocket as WsSocket } from "ws";
+import type { Link } from "./link.ts";
+import { linkUrl } from "./link.ts";
+import { type TestDaemon, testDaemon } from "./testing.ts";
+
+/** The DO's side of the wire, as far as these tests need it. */
+class FakeDo extends RpcTarget {
+  rev(): number {
+    return 42;
+  }
+}
+
+/** An ExecSink on the DO side, collecting what computerd sends. */
+class Sink extends RpcTarget {
+  readonly received: { seq: number; stream: string; data: string }[] = [];
+  #resolve: (exit: ExecExit) => void = () => {};
+  readonly done = new Promise<ExecExit>((resolve) => {
+    this.#resolve = resolve;
+  });
+
+  output(_execId: string, seq: number, stream: string, data: string): void {
+    this.received.push({ seq, stream, data });
+  }
+
+  exit(exit: ExecExit): void {
+    this.#resolve(exit);
+  }
+}
+
+interface Connection {
+  socket: WsSocket;
+  authorization: string | undefined;
+  daemon: RpcStub<DaemonApi>;
+  closed: Promise<void>;
+}
+
+let server: Server;
+let base = "";
+let expectedSecret = "";
+const connections: Connection[] = [];
+let daemon: TestDaemon;
+const links: Link[] = [];
+
+beforeAll(async () => {
+  server = createServer((_req, res) => res.writeHead(404).end());
+  const wss = new WebSocketServer({ noServer: true });
+  server.on("upgrade", (req, socket, head) => {
+    if (req.headers.authorization !== `Bearer ${expectedSecret}`) {
+      socket.end("HTTP/1.1 401 Unauthorized\r\n\r\n");
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()));
+      const stub = newWebSocketRpcSession<DaemonApi>(ws as unknown as WebSocket, new FakeDo());
+      connections.push({ socket: ws, authorization: req.headers.authorization, daemon: stub, closed });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/computerd`;
+  daemon = await testDaemon({}, { onLink: (link) => links.push(link) });
+  expectedSecret = daemon.config.secret;
+});
+afterEach(() => {
+  expectedSecret = daemon.config.secret;
+});
+afterAll(async () => {
+  await daemon.close();
+  server.closeAllConnections();
+  server.close();
+});
+
+const connect = (body: unknown) =>
+  daemon.call("/connect", {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+  });
+
+describe("POST /connect", () => {
+  test("dials back presenting the secret and serves DaemonApi", async () => {
+    const response = await connect({ base });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ connected: true, url: base.replace("http:", "ws:") });
+    const connection = connections.at(-1);
+    expect(connection?.authorization).toBe(`Bearer ${daemon.config.secret}`);
+    const health = await connection?.daemon.health();
+    expect(health).toEqual({ ok: true, mirror: "", running: [] });
+  });
+
+  test("exec streams output and exit to the DO's sink, attach replays from a seq, kill ends it", async () => {
+    await connect({ base });
+    const stub = connections.at(-1)?.daemon;
+    if (!stub) throw new Error("no connection");
+    const sink = new Sink();
+    const started = await stub.exec({ id: "ex_link1", command: "echo a; sleep 0.05; echo b >&2" }, sink);
+    expect(started.pid).toBeGreaterThan(0);
+    expect(await sink.done).toMatchObject({ execId: "ex_link1", status: "completed", exitCode: 0 });
+    expect(sink.received).toEqual([
+      { seq: 0, stream: "stdout", data: "a\n" },
+      { seq: 1, stream: "stderr", data: "b\n" },
+    ]);
+
+    const again = new Sink();
+    expect(await stub.attach("ex_link1", again, 0)).toBe(true);
+    await again.done;
+    expect(again.received).toEqual([{ seq: 1, stream: "stderr", data: "b\n" }]);
+    expect(await stub.attach("ex_unknown", new Sink())).toBe(false);
+
+    const long = new Sink();
+    await stub.exec({ id: "ex_link2", command: "echo go; sleep 30" }, long);
+    expect((await stub.health()).running).toEqual(["ex_link2"]);
+    await expect.poll(() => long.received.length).toBe(1);
+    expect(await stub.kill("ex_link2")).toBe(true);
+    expect(await long.done).toMatchObject({ status: "killed", exitCode: 137, signal: "SIGKILL" });
+    expect(long.received).toEqual([{ seq: 0, stream: "stdout", data: "go\n" }]);
+  });
+
+  test("a bad exec spec is an error the DO sees with its code", async () => {
+    await connect({ base });
+    const stub = connections.at(-1)?.daemon;
+    await expect(stub?.exec({ id: "ex_bad", command: "" }, new Sink())).rejects.toMatchObject({
+      code: "EINVAL",
+    });
+  });
+
+  test("computerd can call the DO's API on the link", async () => {
+    await connect({ base });
+    const link = links.at(-1);
+    expect(link).toBeDefined();
+    expect(await link?.remote.rev()).toBe(42);
+  });
+
+  test("a new connect replaces the previous link", async () => {
+    await connect({ base });
+    const first = connections.at(-1);
+    const firstLink = daemon.links.current;
+    await connect({ base });
+    const second = connections.at(-1);
+    expect(second).not.toBe(first);
+    await first?.closed;
+    expect(daemon.links.current).not.toBe(firstLink);
+    expect(daemon.links.current?.id).toBeGreaterThan(firstLink?.id ?? 0);
+    expect((await second?.daemon.health())?.ok).toBe(true);
+    await expect(first?.daemon.health()).rejects.toThrow();
+  });
+
+  test("a DO that refuses the secret, or no DO at all, is a 502; the current link stays", async () => {
+    await connect({ base });
+    const current = daemon.links.current;
+    expectedSecret = "something else";
+    const refused = await connect({ base });
+    expect(refused.status).toBe(502);
+    expect(await refused.json()).toMatchObject({ error: { code: "EUNAVAILABLE" } });
+    const nobody = await connect({ base: "ws://127.0.0.1:1/x" });
+    expect(nobody.status).toBe(502);
+    expect(daemon.links.current).toBe(current);
+  });
+
+  test("base must be an http(s) or ws(s) URL", async () => {
+    expect((await connect({})).status).toBe(400);
+    expect((await connect({ base: "ftp://x" })).status).toBe(502);
+    expect(linkUrl("https://do.example/c/1?x=1")).toBe("wss://do.example/c/1?x=1");
+    expect(() => linkUrl("not a url")).toThrow();
+  });
+});

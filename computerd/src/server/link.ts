@@ -1,0 +1,126 @@
+/**
+ * The dial-back link: on `POST /connect` computerd opens a WebSocket to the Durable Object,
+ * presenting the shared secret as a bearer token, and serves DaemonApi on it with capnweb
+ * (the DO's DoSyncApi is the remote end). The latest connect wins: when a new link opens, the
+ * previous one is disposed and closed; a dial overtaken by a newer one is dropped.
+ */
+
+import type { DoSyncApi } from "@computer/vfs/sync";
+import { newWebSocketRpcSession, type RpcStub, type RpcTarget } from "capnweb";
+
+/** One open link. */
+export interface Link {
+  /** Increases with each connect. */
+  readonly id: number;
+  readonly url: string;
+  /** The Durable Object's API. Disposed (by the manager) when the link is replaced or closed. */
+  readonly remote: RpcStub<DoSyncApi>;
+  /** Resolves when the socket has closed, for whatever reason. */
+  readonly closed: Promise<void>;
+}
+
+/** How links are made. */
+export interface LinkOptions {
+  secret: string;
+  /** The object served on every link (DaemonTarget). */
+  local: RpcTarget;
+  /** Called with each new link once it is open (the sync engine reconciles here). */
+  onLink?: (link: Link) => void;
+  /** A dial that has not opened after this long fails (default 10 s). */
+  connectTimeoutMs?: number;
+}
+
+/** The WebSocket constructor of Node ≥ 22 (undici), which accepts request headers. */
+type HeaderWebSocket = new (url: string, init: { headers: Record<string, string> }) => WebSocket;
+
+/** The ws(s) URL to dial for a `base` given as http(s) or ws(s). Throws on anything else. */
+export function linkUrl(base: string): string {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new Error(`not a URL: ${JSON.stringify(base)}`);
+  }
+  const schemes: Record<string, string> = { "http:": "ws:", "https:": "wss:", "ws:": "ws:", "wss:": "wss:" };
+  const scheme = schemes[url.protocol];
+  if (!scheme) throw new Error(`unsupported scheme ${url.protocol} (http, https, ws, wss)`);
+  url.protocol = scheme;
+  return url.toString();
+}
+
+/** Holds the one current link. */
+export class LinkManager {
+  readonly #options: LinkOptions;
+  #generation = 0;
+  #current: { link: Link; socket: WebSocket } | undefined;
+
+  constructor(options: LinkOptions) {
+    this.#options = options;
+  }
+
+  /** The open link, if any. */
+  get current(): Link | undefined {
+    return this.#current?.link;
+  }
+
+  /**
+   * Dials `base` and, once the socket is open, makes it the link (closing the previous one).
+   * Rejects when the dial fails, times out, or a newer connect overtook it.
+   */
+  async connect(base: string): Promise<Link> {
+    const url = linkUrl(base);
+    const generation = ++this.#generation;
+    const socket = new (WebSocket as unknown as HeaderWebSocket)(url, {
+      headers: { authorization: `Bearer ${this.#options.secret}` },
+    });
+    const closed = new Promise<void>((resolve) =>
+      socket.addEventListener("close", () => resolve(), { once: true }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => fail(new Error(`connect to ${url} timed out`)),
+        this.#options.connectTimeoutMs ?? 10_000,
+      );
+      function fail(error: Error) {
+        clearTimeout(timer);
+        socket.close();
+        reject(error);
+      }
+      socket.addEventListener("open", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.addEventListener("error", () => fail(new Error(`cannot connect to ${url}`)));
+      socket.addEventListener("close", (event) =>
+        fail(new Error(`connection to ${url} closed (${event.code})`)),
+      );
+    });
+    if (generation !== this.#generation) {
+      socket.close(1000, "superseded");
+      throw new Error(`connect to ${url} was superseded by a newer connect`);
+    }
+    // Created in the same task as "open", so no message can arrive before capnweb listens.
+    const remote = newWebSocketRpcSession<DoSyncApi>(socket, this.#options.local);
+    const link: Link = { id: generation, url, remote, closed };
+    const previous = this.#current;
+    this.#current = { link, socket };
+    void closed.then(() => {
+      if (this.#current?.link === link) this.#current = undefined;
+    });
+    if (previous) this.#drop(previous, "replaced");
+    this.#options.onLink?.(link);
+    return link;
+  }
+
+  /** Closes the current link, if any. */
+  close(): void {
+    this.#generation += 1;
+    if (this.#current) this.#drop(this.#current, "closing");
+    this.#current = undefined;
+  }
+
+  #drop(entry: { link: Link; socket: WebSocket }, reason: string): void {
+    entry.link.remote[Symbol.dispose]();
+    entry.socket.close(1000, reason);
+  }
+}
