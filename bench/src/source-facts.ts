@@ -13,15 +13,15 @@ import { join, relative } from "node:path";
 export interface SourceFacts {
   commit: string;
   dirty: boolean;
-  /** sha-256 over vfs/src (paths and contents) when the run began and when it ended. */
+  /** sha-256 over vfs/src (paths and contents, tests left out) when the run began and when it ended. */
   vfsSrcSha256: { start: string; end: string };
 }
 
-/** sha-256 over every file under `dir` (sorted relative paths and their bytes). */
+/** sha-256 over every file under `dir` but tests (`*.test.ts`): sorted relative paths and their bytes. */
 export function treeHash(dir: string): string {
   const hash = createHash("sha256");
   const files = readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && !entry.name.endsWith(".test.ts"))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
   for (const file of files) {
