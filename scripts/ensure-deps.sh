@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the build or tests need (the e2e quick start runs curl).
-APT_PACKAGES=(curl libfuse2 fuse3)
+APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap)
 
 missing=()
 for pkg in ${APT_PACKAGES[@]+"${APT_PACKAGES[@]}"}; do
