@@ -9,7 +9,14 @@ export default defineConfig({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: "./wrangler.jsonc" },
-      miniflare: { bindings: { COMPUTER_ADMIN_TOKEN: "test-admin-token" } },
+      // The host launcher is off (a worker/.dev.vars written by `make dev` must not leak in).
+      miniflare: {
+        bindings: {
+          COMPUTER_ADMIN_TOKEN: "test-admin-token",
+          COMPUTERD_HOST_URL: "",
+          COMPUTERD_HOST_TOKEN: "",
+        },
+      },
     }),
   ],
   test: {

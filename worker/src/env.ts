@@ -14,4 +14,12 @@ export interface Env {
   ARTIFACTS: R2Bucket;
   /** The operator's bearer token; also the root of the token-signing key. Secret. */
   COMPUTER_ADMIN_TOKEN: string;
+  /** `computerd host` base URL (local fleets); when set, containers come from it. */
+  COMPUTERD_HOST_URL?: string;
+  /** Bearer token of `computerd host`. Secret. */
+  COMPUTERD_HOST_TOKEN?: string;
+  /** Base URL computerd dials back to (default: the origin the exec request came in on). */
+  COMPUTERD_DIAL_BASE?: string;
+  /** Container image for Cloudflare Containers (default: the `containers` entry's image). */
+  COMPUTERD_IMAGE?: string;
 }

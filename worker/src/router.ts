@@ -10,6 +10,7 @@ import { ApiError, toErrorResponse } from "./http/errors.ts";
 import { OPENAPI } from "./http/openapi.ts";
 import { parseRoute, type Route } from "./http/route.ts";
 import { listComputers } from "./registry/list-computers.ts";
+import { parseLinkPath } from "./runtimes/computerd-link.ts";
 
 function requireAdmin(principal: Principal): void {
   if (principal.kind !== "admin") throw new ApiError("EFORBIDDEN", "this route needs the admin token");
@@ -20,6 +21,9 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
     parseRoute(request.method, url);
     return new Response("ok", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
+  // computerd's dial-back authenticates with its per-daemon secret, checked by the DO.
+  const linkId = parseLinkPath(url.pathname);
+  if (linkId !== undefined) return env.COMPUTER.getByName(linkId).fetch(request);
   const principal = await authenticate(request, env.COMPUTER_ADMIN_TOKEN, Date.now());
   const route: Route = parseRoute(request.method, url);
   switch (route.kind) {

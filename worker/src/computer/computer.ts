@@ -11,7 +11,8 @@ import type { Principal } from "../auth/principal.ts";
 import type { Env } from "../env.ts";
 import { toErrorResponse } from "../http/errors.ts";
 import type { ComputerRoute } from "../http/route.ts";
-import { listExecs, startExec, unknownExec } from "../runtimes/exec.ts";
+import { getExec, killExec, listExecs, startExec } from "../runtimes/exec.ts";
+import type { ExecHost } from "../runtimes/exec-host.ts";
 import { authorize } from "./authorize.ts";
 import { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints.ts";
 import { deleteFile, getFile, headFile, putFile } from "./files.ts";
@@ -92,14 +93,17 @@ export class Computer extends DurableObject<Env> {
         return forkComputer(host, request);
       case "exec.start":
         host.requireComputer();
-        return startExec(request);
+        host.execs().noteOrigin(request);
+        return startExec(host.execs().manager, request);
       case "exec.list":
         host.requireComputer();
-        return listExecs();
+        return listExecs(host.execs().manager, route.limit);
       case "exec.get":
+        host.requireComputer();
+        return getExec(host.execs().manager, request, route.execId, route.follow, route.after);
       case "exec.kill":
         host.requireComputer();
-        return unknownExec(route.execId);
+        return killExec(host.execs().manager, route.execId);
       case "artifacts.publish":
         host.requireComputer();
         return publishArtifact(request);
@@ -144,8 +148,25 @@ export class Computer extends DurableObject<Env> {
     await abortImport(this.#host, importId);
   }
 
-  /** The hourly GC alarm. */
+  /**
+   * computerd's dial-back (`/v1/computers/:id/_computerd`, forwarded by the router without user
+   * authentication): a WebSocket serving the sync link, 401 unless it presents the daemon secret.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    try {
+      return await this.#host.execs().acceptLink(request);
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+  }
+
+  /** The shared alarm: hourly GC and the retry of pending container syncs. */
   override async alarm(): Promise<void> {
-    await this.#host.runGc();
+    await this.#host.runAlarm();
+  }
+
+  /** Test seam: the DO's exec subsystem (to install fake runtimes and launchers). */
+  execHostForTests(): ExecHost {
+    return this.#host.execs();
   }
 }

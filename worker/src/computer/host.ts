@@ -1,12 +1,15 @@
 /**
  * The state one Computer DO instance shares with its route handlers: storage, the lazily
- * opened vfs, the record, the GC alarm and the way to wipe everything on delete.
+ * opened vfs, the record, the exec subsystem, the shared alarm (GC, sync retry) and the way
+ * to wipe everything on delete.
  */
 import { createHash } from "node:crypto";
-import { durableObjectSql, openVfs, type Vfs } from "@computer/vfs";
+import { durableObjectSql, openVfs, type SqlLike, type Vfs } from "@computer/vfs";
 import type { Env } from "../env.ts";
 import { ApiError } from "../http/errors.ts";
 import { REGISTRY_NAME, type Registry } from "../registry/registry.ts";
+import { ExecHost } from "../runtimes/exec-host.ts";
+import { AlarmSchedule } from "./alarms.ts";
 import { sweepForkSnapshots } from "./fork.ts";
 import { type ComputerRecord, RecordStore } from "./record.ts";
 
@@ -24,19 +27,42 @@ export class ComputerHost {
   readonly ctx: DurableObjectState;
   readonly env: Env;
   readonly records: RecordStore;
+  readonly alarms: AlarmSchedule;
+  /** Hex sha-256, the hash the vfs and sync are opened with. */
+  readonly sha256 = sha256;
+  #sql: SqlLike | undefined;
   #vfs: Vfs | undefined;
+  #execs: ExecHost | undefined;
   #alarmChecked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     this.ctx = ctx;
     this.env = env;
     this.records = new RecordStore(ctx.storage.sql);
+    this.alarms = new AlarmSchedule(ctx.storage);
+  }
+
+  /** The SqlLike the vfs is opened with (sync must share it so transactions nest). */
+  sql(): SqlLike {
+    this.#sql ??= durableObjectSql(this.ctx.storage);
+    return this.#sql;
   }
 
   /** The computer's filesystem, opened (and migrated) on first use. */
   vfs(): Vfs {
-    this.#vfs ??= openVfs(durableObjectSql(this.ctx.storage), { sha256 });
+    this.#vfs ??= openVfs(this.sql(), { sha256 });
     return this.#vfs;
+  }
+
+  /** The exec subsystem (journal, runtimes, link to computerd), created on first use. */
+  execs(): ExecHost {
+    this.#execs ??= new ExecHost(this);
+    return this.#execs;
+  }
+
+  /** The id of the live computer (404 ENOENT if it does not exist). */
+  computerId(): string {
+    return this.requireComputer().id;
   }
 
   /** The record of a live computer; 404 ENOENT if it does not exist (or is still being forked into). */
@@ -54,23 +80,32 @@ export class ComputerHost {
   /** Call after every mutation: makes sure the hourly GC alarm is scheduled. */
   async touched(): Promise<void> {
     if (this.#alarmChecked) return;
-    if ((await this.ctx.storage.getAlarm()) === null) {
-      await this.ctx.storage.setAlarm(Date.now() + GC_INTERVAL_MS);
-    }
+    if (this.alarms.dueAt("gc") === undefined) await this.alarms.schedule("gc", Date.now() + GC_INTERVAL_MS);
     this.#alarmChecked = true;
   }
 
-  /** Runs the GC if the computer exists and reschedules; a deleted computer's alarm stops. */
+  /** The alarm: runs every due job (GC, sync retry), then re-arms for the next one. */
+  async runAlarm(): Promise<void> {
+    for (const job of this.alarms.takeDue(Date.now())) {
+      if (job === "gc") await this.runGc();
+      else if (job === "sync") await this.execs().retrySync();
+    }
+    await this.alarms.rearm();
+  }
+
+  /** Runs the GC if the computer exists and reschedules; a deleted computer's GC stops. */
   async runGc(): Promise<void> {
     if (this.records.get()?.state !== "ready") return;
     const vfs = this.vfs();
     sweepForkSnapshots(vfs, Date.now(), FORK_SNAPSHOT_MAX_AGE_MS);
     vfs.gc();
-    await this.ctx.storage.setAlarm(Date.now() + GC_INTERVAL_MS);
+    await this.alarms.schedule("gc", Date.now() + GC_INTERVAL_MS);
   }
 
-  /** Drops every table, the record and the alarm: the computer is gone. */
+  /** Stops execs and the container, drops every table, the record and the alarm: the computer is gone. */
   async destroy(): Promise<void> {
+    if (this.records.get()?.state === "ready") await this.execs().destroy();
+    this.#execs = undefined;
     this.vfs().destroy();
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();

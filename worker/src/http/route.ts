@@ -29,8 +29,8 @@ export type ComputerRoute =
   | { kind: "checkpoints.restore"; name: string }
   | { kind: "fork" }
   | { kind: "exec.start" }
-  | { kind: "exec.list" }
-  | { kind: "exec.get"; execId: string }
+  | { kind: "exec.list"; limit: number }
+  | { kind: "exec.get"; execId: string; follow: boolean; after: number | undefined }
   | { kind: "exec.kill"; execId: string }
   | { kind: "artifacts.publish" };
 
@@ -82,6 +82,13 @@ function limitParam(query: URLSearchParams, max: number): number | undefined {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > max) throw new ApiError("EINVAL", `'limit' must be 1..${max}`);
   return n;
+}
+
+function afterSeq(query: URLSearchParams): number | undefined {
+  const value = query.get("after");
+  if (value === null) return undefined;
+  if (!/^(-1|\d{1,15})$/.test(value)) throw new ApiError("EINVAL", "'after' must be a seq (an integer ≥ -1)");
+  return Number(value);
 }
 
 function parseFilesRoute(method: string, encodedPath: string, query: URLSearchParams): ComputerRoute {
@@ -144,13 +151,13 @@ function parseComputerRoute(
     if (second === undefined) {
       return byMethod<ComputerRoute>(method, {
         POST: () => ({ kind: "exec.start" }),
-        GET: () => ({ kind: "exec.list" }),
+        GET: () => ({ kind: "exec.list", limit: limitParam(query, 100) ?? 20 }),
       });
     }
     if (third === undefined) {
       const execId = decodeSegment(second, "exec id", EXEC_ID);
       return byMethod<ComputerRoute>(method, {
-        GET: () => ({ kind: "exec.get", execId }),
+        GET: () => ({ kind: "exec.get", execId, follow: flag(query, "follow"), after: afterSeq(query) }),
         DELETE: () => ({ kind: "exec.kill", execId }),
       });
     }

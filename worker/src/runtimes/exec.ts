@@ -1,36 +1,56 @@
 /**
- * The exec routes (`/v1/computers/:id/exec...`). No runtime is wired in yet: a valid request
- * is answered 503 EUNAVAILABLE, so clients see "not available" rather than a bad request.
- * Runtimes (container, shell, js) plug in here.
+ * The exec routes (`/v1/computers/:id/exec...`, docs/API.md), one API for every runtime:
+ * start (SSE with `Accept: text/event-stream`, else the buffered result; either way the
+ * `X-Exec-Id` header names the exec at once, so a stream can be re-attached), get (or follow as
+ * SSE from any seq), list, and kill. `DELETE` of a finished exec answers 200 with its result
+ * unchanged (kill is idempotent); an unknown id is 404.
  */
-import { ApiError } from "../http/errors.ts";
-import { optionalInteger, readJsonObject, requireString } from "../http/json-body.ts";
+import type { ExecListener, ExecManager } from "./exec-manager.ts";
+import { readExecBody } from "./exec-request.ts";
+import { type ExecEvent, resumeAfter, sseResponse, wantsEventStream } from "./sse.ts";
 
-/** The runtimes of docs/API.md. */
-export type RuntimeName = "container" | "shell" | "js";
-
-const RUNTIMES: readonly RuntimeName[] = ["container", "shell", "js"];
-
-function isRuntime(value: string): value is RuntimeName {
-  return (RUNTIMES as readonly string[]).includes(value);
+/** POST /exec: starts the exec, then streams it or waits for its result. */
+export async function startExec(execs: ExecManager, request: Request): Promise<Response> {
+  const body = await readExecBody(request);
+  if (!wantsEventStream(request)) {
+    const { id, finished } = await execs.start(body);
+    return Response.json(await finished, { headers: { "X-Exec-Id": id } });
+  }
+  // Attached before the runtime starts: the stream sees all output, even past the journal's cap.
+  const queued: ExecEvent[] = [];
+  let push: ((event: ExecEvent) => void) | undefined;
+  const listener: ExecListener = (event) => (push === undefined ? queued.push(event) : push(event));
+  const { id } = await execs.start(body, listener);
+  return sseResponse(
+    {
+      open: (deliver) => {
+        for (const event of queued.splice(0)) deliver(event);
+        push = deliver;
+        return () => execs.detach(id, listener);
+      },
+    },
+    { "X-Exec-Id": id },
+  );
 }
 
-/** POST /exec: validates the request, then 503 EUNAVAILABLE (no runtime available yet). */
-export async function startExec(request: Request): Promise<Response> {
-  const body = await readJsonObject(request);
-  const runtime = requireString(body, "runtime");
-  if (!isRuntime(runtime)) throw new ApiError("EINVAL", `'runtime' must be one of ${RUNTIMES.join(", ")}`);
-  requireString(body, "source");
-  optionalInteger(body, "timeoutMs", 1, 24 * 3600 * 1000);
-  throw new ApiError("EUNAVAILABLE", `runtime ${runtime} not available`);
+/** GET /exec/:id: the result or running state; with `?follow=1`, SSE from `?after=` on. */
+export function getExec(
+  execs: ExecManager,
+  request: Request,
+  execId: string,
+  follow: boolean,
+  after: number | undefined,
+): Response {
+  if (follow) return sseResponse(execs.events(execId, resumeAfter(after, request)));
+  return Response.json(execs.get(execId));
 }
 
-/** GET /exec: the recent execs (none until a runtime exists). */
-export function listExecs(): Response {
-  return Response.json({ execs: [] });
+/** GET /exec: the most recent execs, newest first. */
+export function listExecs(execs: ExecManager, limit: number): Response {
+  return Response.json({ execs: execs.list(limit) });
 }
 
-/** GET or DELETE /exec/:execId: no exec has ever run, so every id is unknown. */
-export function unknownExec(execId: string): never {
-  throw new ApiError("ENOENT", `no exec '${execId}'`);
+/** DELETE /exec/:id: kills a running exec; answers its result once it has ended. */
+export async function killExec(execs: ExecManager, execId: string): Promise<Response> {
+  return Response.json(await execs.kill(execId));
 }

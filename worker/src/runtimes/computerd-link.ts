@@ -1,0 +1,159 @@
+/**
+ * The DO side of the link to computerd: computerd dials back a WebSocket to
+ * `/v1/computers/:id/_computerd` presenting its per-daemon secret; the DO serves `DoSyncApi`
+ * on it (capnweb) and holds the `DaemonApi` stub computerd provides. One session at a time:
+ * a new dial-back replaces the old one. Execs wait here for a session after `/connect`.
+ */
+import { type DaemonApi, SyncLink, type SyncPeerApi } from "@computer/vfs/sync";
+import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import { bearerToken, isAdminToken } from "../auth/authenticate.ts";
+import { ApiError } from "../http/errors.ts";
+import { type DoSyncDeps, DoSyncTarget } from "./do-sync-target.ts";
+import { RETRY_AFTER_SECONDS } from "./launcher.ts";
+
+/** Path of the dial-back endpoint of computer `id`. */
+export function linkPath(id: string): string {
+  return `/v1/computers/${id}/_computerd`;
+}
+
+/** True when `pathname` is a dial-back endpoint; returns the computer id. */
+export function parseLinkPath(pathname: string): string | undefined {
+  const match = /^\/v1\/computers\/([a-z0-9][a-z0-9-]{0,62})\/_computerd$/.exec(pathname);
+  return match?.[1];
+}
+
+/** The DaemonApi stub as a SyncPeerApi (results awaited, so SyncLink sees plain values). */
+class DaemonPeer implements SyncPeerApi {
+  readonly #daemon: RpcStub<DaemonApi>;
+
+  constructor(daemon: RpcStub<DaemonApi>) {
+    this.#daemon = daemon;
+  }
+
+  async hello(...args: Parameters<SyncPeerApi["hello"]>) {
+    return await this.#daemon.hello(...args);
+  }
+  async missingBlobs(hashes: string[]) {
+    return await this.#daemon.missingBlobs(hashes);
+  }
+  async putBlobs(...args: Parameters<SyncPeerApi["putBlobs"]>) {
+    await this.#daemon.putBlobs(...args);
+  }
+  async getBlobs(hashes: string[]) {
+    return await this.#daemon.getBlobs(hashes);
+  }
+  async applyBatch(...args: Parameters<SyncPeerApi["applyBatch"]>) {
+    return await this.#daemon.applyBatch(...args);
+  }
+}
+
+/** One connected computerd. */
+export class LinkSession {
+  readonly daemon: RpcStub<DaemonApi>;
+  /** DO → computerd pushes. */
+  readonly push: SyncLink;
+  /** Rejects... never: resolves with the reason once the link is gone. */
+  readonly broken: Promise<Error>;
+  #broken: Error | undefined;
+  readonly #socket: WebSocket;
+
+  constructor(daemon: RpcStub<DaemonApi>, socket: WebSocket, deps: DoSyncDeps) {
+    this.daemon = daemon;
+    this.#socket = socket;
+    this.push = new SyncLink(deps.endpoint(), new DaemonPeer(daemon));
+    this.broken = new Promise((resolve) => {
+      const fail = (reason: unknown) => {
+        this.#broken ??= reason instanceof Error ? reason : new Error(String(reason));
+        resolve(this.#broken);
+      };
+      daemon.onRpcBroken(fail);
+      socket.addEventListener("close", () => fail(new Error("computerd closed the link")));
+      socket.addEventListener("error", () => fail(new Error("the link to computerd failed")));
+    });
+  }
+
+  /** True once the link is gone. */
+  isBroken(): boolean {
+    return this.#broken !== undefined;
+  }
+
+  /** Closes the link (a newer session replaced it, or the computer is going away). */
+  close(reason = "replaced"): void {
+    this.#broken ??= new Error(`link closed: ${reason}`);
+    try {
+      this.daemon[Symbol.dispose]();
+      this.#socket.close(1000, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+}
+
+/** The link of one Computer DO. */
+export class ComputerdLink {
+  readonly #deps: DoSyncDeps;
+  #session: LinkSession | undefined;
+  #waiters: ((session: LinkSession) => void)[] = [];
+
+  constructor(deps: DoSyncDeps) {
+    this.#deps = deps;
+  }
+
+  /** The connected session, if any and not broken. */
+  current(): LinkSession | undefined {
+    return this.#session?.isBroken() === false ? this.#session : undefined;
+  }
+
+  /**
+   * Serves a dial-back: 401 unless the bearer is `secret` (the secret of the computerd the DO
+   * launched; undefined: none launched), 400 unless it is a WebSocket upgrade.
+   */
+  async accept(request: Request, secret: string | undefined): Promise<Response> {
+    const presented = bearerToken(request);
+    if (secret === undefined || presented === undefined || !(await isAdminToken(presented, secret))) {
+      throw new ApiError("EUNAUTHORIZED", "the dial-back must present the daemon's secret");
+    }
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      throw new ApiError("EINVAL", "the dial-back must be a WebSocket upgrade");
+    }
+    const pair = new WebSocketPair();
+    const client = pair[0];
+    const server = pair[1];
+    server.accept();
+    const daemon = newWebSocketRpcSession<DaemonApi>(server, new DoSyncTarget(this.#deps));
+    const session = new LinkSession(daemon, server, this.#deps);
+    this.#session?.close();
+    this.#session = session;
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of waiters) resolve(session);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Resolves with a session once computerd has dialed back; 503 after `timeoutMs`. */
+  waitForSession(timeoutMs: number): Promise<LinkSession> {
+    const current = this.current();
+    if (current !== undefined) return Promise.resolve(current);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== onSession);
+        reject(
+          new ApiError("EUNAVAILABLE", "computerd did not dial back", {
+            headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+          }),
+        );
+      }, timeoutMs);
+      const onSession = (session: LinkSession) => {
+        clearTimeout(timer);
+        resolve(session);
+      };
+      this.#waiters.push(onSession);
+    });
+  }
+
+  /** Closes the session (the computer is deleted or computerd relaunched). */
+  close(reason: string): void {
+    this.#session?.close(reason);
+    this.#session = undefined;
+  }
+}

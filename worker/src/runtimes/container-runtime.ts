@@ -1,0 +1,120 @@
+/**
+ * The container runtime: a shell command run by computerd with the computer FUSE-mounted at
+ * /workspace. Before the command starts, every DO-side change is pushed to the mirror (a
+ * failed push means the command is not run); output streams back through an ExecSink; after
+ * exit the DO calls `fence()`, which returns once every container change is applied in the DO.
+ * A fence that fails leaves the sync `pending` for the DO's alarm to finish (sync-retry.ts).
+ */
+import type { ExecSpec, FenceResult, SyncConflict } from "@computer/vfs/sync";
+import type { LinkSession } from "./computerd-link.ts";
+import { ExecSinkState, ExecSinkTarget } from "./exec-sink-target.ts";
+import type { ExecRequest, Runtime, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "./runtime.ts";
+
+/** What the runtime needs from the DO. */
+export interface ContainerRuntimeDeps {
+  /** A live link (ensures the container); throws ApiError EUNAVAILABLE. */
+  connect(): Promise<LinkSession>;
+  /** Called when an exec's sync is left pending (schedules the retry). */
+  pending(): void;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function failed(code: string, message: string, sync: RuntimeOutcome["sync"]): RuntimeOutcome {
+  return { status: "failed", exitCode: null, sync, error: { code, message } };
+}
+
+/** Runs commands in the computer's container. */
+export class ContainerRuntime implements Runtime {
+  readonly name = "container";
+  readonly defaultTimeoutMs = 10 * 60 * 1000;
+  readonly maxTimeoutMs = 60 * 60 * 1000;
+  /** computerd enforces the timeout; the DO steps in only if it never reports. */
+  readonly timeoutGraceMs = 15_000;
+  readonly #deps: ContainerRuntimeDeps;
+
+  constructor(deps: ContainerRuntimeDeps) {
+    this.#deps = deps;
+  }
+
+  async start(request: ExecRequest, sink: RuntimeSink): Promise<RuntimeHandle> {
+    const session = await this.#deps.connect();
+    const conflicts: SyncConflict[] = [];
+    try {
+      const report = await session.push.drain();
+      conflicts.push(...report.conflicts);
+    } catch (err) {
+      const outcome = failed("EIO", `sync push to the container failed: ${describe(err)}`, {
+        status: "none",
+        conflicts: [],
+      });
+      return { done: Promise.resolve(outcome), kill: async () => undefined };
+    }
+    const spec: ExecSpec = {
+      id: request.id,
+      command: request.source,
+      cwd: request.cwd,
+      env: request.env,
+      timeoutMs: request.timeoutMs,
+      outputCap: request.outputCap,
+    };
+    if (request.stdin !== undefined) spec.stdin = request.stdin;
+    const state = new ExecSinkState(request.id, sink);
+    try {
+      await session.daemon.exec(spec, new ExecSinkTarget(state));
+    } catch (err) {
+      const outcome = failed("EIO", `computerd could not start the command: ${describe(err)}`, {
+        status: "none",
+        conflicts,
+      });
+      return { done: Promise.resolve(outcome), kill: async () => undefined };
+    }
+    return {
+      done: this.#finish(session, state, conflicts),
+      kill: async () => {
+        try {
+          await session.daemon.kill(request.id);
+        } catch {
+          // The link is gone; the exec ends as lost.
+        }
+      },
+    };
+  }
+
+  async #finish(
+    session: LinkSession,
+    state: ExecSinkState,
+    conflicts: SyncConflict[],
+  ): Promise<RuntimeOutcome> {
+    const ended = await Promise.race([
+      state.exited.then((exit) => ({ exit })),
+      session.broken.then((reason) => ({ lost: reason })),
+    ]);
+    if ("lost" in ended) {
+      this.#deps.pending();
+      return failed("EIO", `lost the link to the container: ${ended.lost.message}`, {
+        status: "pending",
+        conflicts,
+      });
+    }
+    const { exit } = ended;
+    let fence: FenceResult;
+    try {
+      fence = await session.daemon.fence();
+    } catch {
+      this.#deps.pending();
+      return {
+        status: exit.status,
+        exitCode: exit.exitCode,
+        sync: { status: "pending", conflicts },
+      };
+    }
+    return {
+      status: exit.status,
+      exitCode: exit.exitCode,
+      sync: { status: "complete", rev: fence.rev, conflicts: [...conflicts, ...fence.conflicts] },
+    };
+  }
+}

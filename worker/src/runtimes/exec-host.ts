@@ -1,0 +1,171 @@
+/**
+ * Everything exec needs inside one Computer DO, wired together: the journal, the exec manager,
+ * the runtimes (container today; shell and js plug in here), the launcher chosen from the
+ * environment, the link to computerd, the DO's sync endpoint and the pending-sync retry.
+ */
+import { SyncEndpoint } from "@computer/vfs/sync";
+import type { ComputerHost } from "../computer/host.ts";
+import { CloudflareLauncher, type LaunchState } from "./cloudflare-launcher.ts";
+import { ComputerdLink } from "./computerd-link.ts";
+import { ContainerConnector, type LinkState } from "./container-connector.ts";
+import { ContainerRuntime } from "./container-runtime.ts";
+import { ExecManager } from "./exec-manager.ts";
+import { gatewayFetcher } from "./gateway.ts";
+import { HostLauncher } from "./host-launcher.ts";
+import { ExecJournal } from "./journal.ts";
+import type { ContainerLauncher, LaunchSpec } from "./launcher.ts";
+import type { Runtime, RuntimeName } from "./runtime.ts";
+import { retryPendingSync, type SyncRetryDeps, schedulePendingSync } from "./sync-retry.ts";
+
+const LINK_STATE_KEY = "computerd:link";
+const LAUNCH_STATE_KEY = "computerd:launch";
+const DIAL_BASE_KEY = "computerd:base";
+const RETRY_ATTEMPTS_KEY = "computerd:retries";
+/** The virtual host a Cloudflare container dials back to (intercepted by the DO). */
+export const DIAL_BACK_HOST = "computer.internal";
+
+/** The launcher the environment configures: `computerd host` when its URL is set, else the DO's container. */
+export function launcherFromEnv(host: ComputerHost): ContainerLauncher | undefined {
+  const { env, ctx } = host;
+  if (env.COMPUTERD_HOST_URL && env.COMPUTERD_HOST_TOKEN) {
+    return new HostLauncher({ url: env.COMPUTERD_HOST_URL, token: env.COMPUTERD_HOST_TOKEN });
+  }
+  const container = ctx.container;
+  if (container === undefined) return undefined;
+  const kv = ctx.storage.kv;
+  const fetcher = gatewayFetcher(ctx, host.computerId());
+  return new CloudflareLauncher({
+    container,
+    state: {
+      get: () => kv.get<LaunchState>(LAUNCH_STATE_KEY),
+      put: (state) => (state === undefined ? kv.delete(LAUNCH_STATE_KEY) : kv.put(LAUNCH_STATE_KEY, state)),
+    },
+    dialBack: fetcher === undefined ? undefined : { host: DIAL_BACK_HOST, fetcher },
+  });
+}
+
+/** The exec subsystem of one Computer DO. */
+export class ExecHost {
+  readonly journal: ExecJournal;
+  readonly manager: ExecManager;
+  readonly link: ComputerdLink;
+  readonly connector: ContainerConnector;
+  readonly #host: ComputerHost;
+  readonly #runtimes = new Map<RuntimeName, Runtime>();
+  #launcher: ContainerLauncher | undefined | null = null;
+  #endpoint: SyncEndpoint | undefined;
+
+  constructor(host: ComputerHost) {
+    this.#host = host;
+    const kv = host.ctx.storage.kv;
+    this.journal = new ExecJournal(host.ctx.storage.sql);
+    this.manager = new ExecManager(this.journal, (name) => this.#runtimes.get(name));
+    this.link = new ComputerdLink({
+      endpoint: () => this.syncEndpoint(),
+      rev: () => host.vfs().rev(),
+      changed: () => void host.touched(),
+    });
+    this.connector = new ContainerConnector({
+      computerId: () => host.computerId(),
+      launcher: () => this.launcher(),
+      link: this.link,
+      launchSpec: () => this.launchSpec(),
+      dialBase: () => host.env.COMPUTERD_DIAL_BASE ?? kv.get<string>(DIAL_BASE_KEY),
+      state: {
+        get: () => kv.get<LinkState>(LINK_STATE_KEY),
+        put: (state) => (state === undefined ? kv.delete(LINK_STATE_KEY) : kv.put(LINK_STATE_KEY, state)),
+      },
+    });
+    this.#runtimes.set(
+      "container",
+      new ContainerRuntime({
+        connect: () => this.connector.connect(),
+        pending: () => void schedulePendingSync(this.#retryDeps()),
+      }),
+    );
+  }
+
+  /** The launcher (from the environment unless a test installed one). */
+  launcher(): ContainerLauncher | undefined {
+    if (this.#launcher === null) this.#launcher = launcherFromEnv(this.#host);
+    return this.#launcher;
+  }
+
+  /** Test seam: replaces the launcher. */
+  useLauncher(launcher: ContainerLauncher | undefined): void {
+    this.#launcher = launcher;
+  }
+
+  /** Test seam (and where shell/js plug in): the runtime serving `name`; undefined removes it. */
+  useRuntime(name: RuntimeName, runtime: Runtime | undefined): void {
+    if (runtime === undefined) this.#runtimes.delete(name);
+    else this.#runtimes.set(name, runtime);
+  }
+
+  /** The spec computerd runs with: the computer's egress policy. */
+  launchSpec(): LaunchSpec {
+    const record = this.#host.requireComputer();
+    const spec: LaunchSpec = { egress: record.egress, env: { COMPUTERD_COMPUTER_ID: record.id } };
+    if (this.#host.env.COMPUTERD_IMAGE) spec.image = this.#host.env.COMPUTERD_IMAGE;
+    return spec;
+  }
+
+  /** The DO's sync endpoint over the vfs database. */
+  syncEndpoint(): SyncEndpoint {
+    this.#endpoint ??= new SyncEndpoint(this.#host.vfs(), this.#host.sql(), {
+      side: "do",
+      sha256: this.#host.sha256,
+    });
+    return this.#endpoint;
+  }
+
+  /** Remembers the Worker origin a request came in on, for computerd to dial back to. */
+  noteOrigin(request: Request): void {
+    const origin = new URL(request.url).origin;
+    const kv = this.#host.ctx.storage.kv;
+    if (kv.get<string>(DIAL_BASE_KEY) !== origin) kv.put(DIAL_BASE_KEY, origin);
+  }
+
+  /** Serves computerd's dial-back (401 unless it presents the launched daemon's secret). */
+  acceptLink(request: Request): Promise<Response> {
+    this.#host.requireComputer();
+    const state = this.#host.ctx.storage.kv.get<LinkState>(LINK_STATE_KEY);
+    return this.link.accept(request, state?.secret);
+  }
+
+  #retryDeps(): SyncRetryDeps {
+    const kv = this.#host.ctx.storage.kv;
+    return {
+      journal: this.journal,
+      connect: () => this.connector.connect(),
+      schedule: (at) => this.#host.alarms.schedule("sync", at),
+      attempts: {
+        get: () => kv.get<number>(RETRY_ATTEMPTS_KEY) ?? 0,
+        put: (n) => kv.put(RETRY_ATTEMPTS_KEY, n),
+      },
+      now: () => Date.now(),
+    };
+  }
+
+  /** The alarm's sync job: finishes pending syncs (reschedules itself on failure). */
+  async retrySync(): Promise<void> {
+    if (this.#host.records.get()?.state !== "ready") return;
+    await retryPendingSync(this.#retryDeps());
+  }
+
+  /** The computer is being deleted: kill execs, drop the link and the container with its state. */
+  async destroy(): Promise<void> {
+    await this.manager.killAll();
+    this.link.close("computer deleted");
+    const launcher = this.launcher();
+    if (launcher !== undefined) {
+      try {
+        await launcher.destroy(this.#host.computerId());
+      } catch (err) {
+        console.error("could not destroy the computer's container:", err);
+      }
+    }
+    this.#endpoint = undefined;
+    this.journal.reset();
+  }
+}
