@@ -11,7 +11,6 @@ export interface Config {
   host: string;
   port: number;
   mountPoint: string;
-  mountBackend: "fuse" | "none";
   stateDir: string;
   /** The bearer secret shared with the Durable Object (never logged, never given to commands). */
   secret: string;
@@ -63,15 +62,6 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: "string",
     default: "/workspace",
     help: "where the computer is mounted; commands start here",
-  },
-  {
-    key: "mountBackend",
-    flag: "mount-backend",
-    env: "MOUNT_BACKEND",
-    kind: "choice",
-    choices: ["fuse", "none"],
-    default: "fuse",
-    help: "fuse: FUSE mount; none: no mount (tests)",
   },
   {
     key: "stateDir",

@@ -13,7 +13,6 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     host: "127.0.0.1",
     port: 0,
     mountPoint: tempDir("computerd-mount-"),
-    mountBackend: "none",
     stateDir: tempDir("computerd-state-"),
     secret: randomBytes(24).toString("hex"),
     execOutputCap: 1024 * 1024,
