@@ -66,6 +66,13 @@ describe("output", () => {
     await exec.done;
   });
 
+  test("a background child holding the pipes does not keep a finished command open", async () => {
+    const started = performance.now();
+    const result = await testTable().start({ command: "sleep 5 & echo started" }).done;
+    expect(result).toMatchObject({ status: "completed", exitCode: 0, stdout: "started\n" });
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
   test("a multi-byte character split across reads is kept whole", async () => {
     const result = await testTable().start({ command: "printf '\\342'; sleep 0.05; printf '\\202\\254\\n'" })
       .done;
