@@ -17,11 +17,16 @@ import { dumpTree } from "./tree.ts";
 /** Fixed unless overridden, so a run is reproducible; explore with VFS_PROPERTY_SEED / VFS_PROPERTY_RUNS. */
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 const SEED = Number(env.VFS_PROPERTY_SEED ?? 20_261_130);
-const RUNS = Number(env.VFS_PROPERTY_RUNS ?? 150);
+const RUNS = Number(env.VFS_PROPERTY_RUNS ?? 300);
 
-const name = fc.constantFrom("a", "b", "c");
+const name = fc.constantFrom("a", "b", "c", "d");
+/** A path of `depth` names; shallow paths are likelier so that most operations find their parents. */
+const pathOf = (depth: number) =>
+  fc.array(name, { minLength: depth, maxLength: depth }).map((n) => `/${n.join("/")}`);
 const path = fc.oneof(
-  { weight: 30, arbitrary: fc.array(name, { minLength: 1, maxLength: 3 }).map((n) => `/${n.join("/")}`) },
+  { weight: 10, arbitrary: pathOf(1) },
+  { weight: 6, arbitrary: pathOf(2) },
+  { weight: 2, arbitrary: pathOf(3) },
   { weight: 1, arbitrary: fc.constant("/") },
 );
 const data = fc.uint8Array({ maxLength: 12 });
@@ -47,15 +52,15 @@ const target = fc.constantFrom(
 const mode = fc.constantFrom(0o600, 0o755, 0o4711, 0);
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("mkdir" as const), path }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("writeFile" as const), path, data }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("pwrite" as const), path, offset, data }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant("mkdir" as const), path }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("writeFile" as const), path, data }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("pwrite" as const), path, offset, data }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("truncate" as const), path, length: offset }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("unlink" as const), path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("rmdir" as const), path }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rm" as const), path }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("rename" as const), from: path, to: path }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("link" as const), from: path, to: path }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("rename" as const), from: path, to: path }) },
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("link" as const), from: path, to: path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("symlink" as const), target, path }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("chmod" as const), path, mode }) },
 );
@@ -129,7 +134,7 @@ vfsTest(
   (first, { sql }) => {
     let vfs = first;
     fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 40 }), (ops) => {
+      fc.property(fc.array(op, { minLength: 1, maxLength: 60, size: "max" }), (ops) => {
         vfs.destroy();
         vfs = openTestVfs(sql);
         const model = new Model();

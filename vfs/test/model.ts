@@ -106,9 +106,11 @@ export class Model {
         return;
       }
       case "pwrite":
-        return this.pwrite(this.regular(this.existing(op.path, true)), op.offset, op.data);
+        this.pwrite(this.regular(this.existing(op.path, true)), op.offset, op.data);
+        return;
       case "truncate":
-        return this.truncate(this.regular(this.existing(op.path, true)), op.length);
+        this.truncate(this.regular(this.existing(op.path, true)), op.length);
+        return;
       case "unlink": {
         const loc = this.locate(op.path, false);
         if (!loc.node) throw new Fail("ENOENT");
@@ -133,7 +135,8 @@ export class Model {
         return;
       }
       case "rename":
-        return this.rename(op.from, op.to);
+        this.rename(op.from, op.to);
+        return;
       case "link": {
         const src = this.locate(op.from, false);
         if (!src.node) throw new Fail("ENOENT");
