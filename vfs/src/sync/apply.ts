@@ -34,6 +34,27 @@ function mustRecreate(current: PathState, state: PathState): boolean {
   return false;
 }
 
+/**
+ * The whole content when the chunk list is the plain layout writeFile produces (full chunks,
+ * no holes, nothing past the end), so one writeFile recreates the very same chunks.
+ */
+function plainContent(state: PathState, readBlob: (hash: string) => Uint8Array): Uint8Array | undefined {
+  const chunks = state.chunks ?? [];
+  const size = state.stat.size;
+  if (chunks.length !== Math.ceil(size / CHUNK_SIZE) || chunks.includes("")) return undefined;
+  if (chunks.length === 1) {
+    const only = readBlob(chunks[0] ?? "");
+    return only.length === size ? only : undefined;
+  }
+  const out = new Uint8Array(size);
+  for (const [idx, hash] of chunks.entries()) {
+    const data = readBlob(hash);
+    if (data.length !== Math.min(CHUNK_SIZE, size - idx * CHUNK_SIZE)) return undefined;
+    out.set(data, idx * CHUNK_SIZE);
+  }
+  return out;
+}
+
 /** Rewrites a file's content from its chunk list: same offsets, same chunks, then the exact size. */
 function writeContent(
   vfs: Vfs,
@@ -41,6 +62,11 @@ function writeContent(
   state: PathState,
   readBlob: (hash: string) => Uint8Array,
 ): void {
+  const plain = plainContent(state, readBlob);
+  if (plain) {
+    vfs.writeFile(path, plain);
+    return;
+  }
   vfs.truncate(path, 0);
   const chunks = state.chunks ?? [];
   chunks.forEach((hash, idx) => {
@@ -62,8 +88,11 @@ export function setXattrs(vfs: Vfs, path: string, wanted: Xattr[]): void {
   }
 }
 
-/** Owner, mode, xattrs and times of `path` set to those of `state` (in that order: chown clears setuid). */
-function setAttributes(vfs: Vfs, path: string, state: PathState): void {
+/**
+ * Owner, mode, xattrs and times of `path` set to those of `state` (in that order: chown clears
+ * setuid). `fresh` says the node was just created, so it has no xattrs yet.
+ */
+function setAttributes(vfs: Vfs, path: string, state: PathState, fresh: boolean): void {
   const want = state.stat;
   let now = vfs.lstat(path);
   if (now.uid !== want.uid || now.gid !== want.gid) {
@@ -72,9 +101,9 @@ function setAttributes(vfs: Vfs, path: string, state: PathState): void {
   }
   // A symlink's own mode is fixed (chmod would follow it).
   if (want.type !== "symlink" && now.mode !== want.mode) vfs.chmod(path, want.mode);
-  setXattrs(vfs, path, state.xattrs ?? []);
-  now = vfs.lstat(path);
+  if (!fresh || state.xattrs) setXattrs(vfs, path, state.xattrs ?? []);
   const same = (a: typeof want.mtime, b: typeof want.mtime) => a.sec === b.sec && a.nsec === b.nsec;
+  // Changing owner, mode or xattrs moves only ctime, so `now` still holds the times.
   if (!same(now.atime, want.atime) || !same(now.mtime, want.mtime)) {
     vfs.utimes(path, want.atime, want.mtime, false);
   }
@@ -103,8 +132,11 @@ export function materialize(
       if (!existing) vfs.mkdir(path, { mode: stat.mode });
       break;
     case "file":
-      if (!existing) vfs.writeFile(path, new Uint8Array(0), { mode: stat.mode, exclusive: true });
-      if (!existing || !sameContent(existing, state)) writeContent(vfs, path, state, readBlob);
+      if (!existing) {
+        const plain = plainContent(state, readBlob);
+        vfs.writeFile(path, plain ?? new Uint8Array(0), { mode: stat.mode, exclusive: true });
+        if (!plain) writeContent(vfs, path, state, readBlob);
+      } else if (!sameContent(existing, state)) writeContent(vfs, path, state, readBlob);
       break;
     case "symlink":
       if (!existing) vfs.symlink(state.target ?? "", path);
@@ -118,7 +150,7 @@ export function materialize(
     default:
       throw new FsError("EINVAL", "sync", path, `unknown type ${String(stat.type satisfies never)}`);
   }
-  setAttributes(vfs, path, state);
+  setAttributes(vfs, path, state, existing === undefined);
 }
 
 /** Creates directory `path` with stored attributes (or defaults when there are none). */

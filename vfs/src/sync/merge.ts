@@ -19,6 +19,8 @@ export class Merge {
   private readonly readBlob: (hash: string) => Uint8Array;
   /** Whether this side's own version wins conflicts. */
   private readonly localWins: boolean;
+  /** Paths known to be real directories in this batch (forgotten whenever something is removed). */
+  private readonly dirs = new Set<string>();
 
   constructor(local: LocalSide) {
     this.local = local;
@@ -68,6 +70,7 @@ export class Merge {
   }
 
   private fastForward(path: string, current: PathState | undefined, incoming: PathState | undefined): void {
+    if (current && (!incoming || current.stat.type !== incoming.stat.type)) this.dirs.clear();
     if (incoming) materialize(this.local.vfs, path, incoming, current, this.readBlob);
     else if (current) removeNode(this.local.vfs, path, current);
     if (current?.stat.type === "dir" && incoming?.stat.type !== "dir") this.local.ledger.clearBaseBelow(path);
@@ -103,6 +106,7 @@ export class Merge {
     let reason: ConflictReason = "delete";
     let copy: string | undefined;
     let now = current;
+    this.dirs.clear();
     if (current && current.stat.type !== "dir") {
       if (incoming && sameContent(current, incoming)) reason = "attributes";
       else {
@@ -174,12 +178,18 @@ export class Merge {
     let prefix = "";
     for (const [i, name] of names.entries()) {
       prefix = childPath(prefix === "" ? "/" : prefix, name);
+      if (this.dirs.has(prefix)) continue;
       const here = this.local.read(prefix);
-      if (here?.stat.type === "dir") continue;
-      if (!here) {
-        makeDirectory(this.local.vfs, prefix, this.local.ledger.baseRow(prefix)?.dir ?? null);
+      if (here?.stat.type === "dir") {
+        this.dirs.add(prefix);
         continue;
       }
+      if (!here) {
+        makeDirectory(this.local.vfs, prefix, this.local.ledger.baseRow(prefix)?.dir ?? null);
+        this.dirs.add(prefix);
+        continue;
+      }
+      this.dirs.clear();
       if (this.localWins) {
         const copy = conflictCopyPath(prefix, this.local.ledger.base(prefix));
         this.report(prefix, "content", copy);

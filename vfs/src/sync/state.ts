@@ -45,8 +45,8 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
- * Chunk hashes of a file inode, read from the vfs `chunks` table (the one place sync looks
- * below the Vfs API; a public `Vfs.describe(path)` would remove it).
+ * Chunk hashes of a file inode, read from the vfs `chunks` table. This and `inodeXattrs` are
+ * the only places sync reads below the Vfs API (a public `Vfs.describe(path)` would remove them).
  */
 export function chunkHashes(sql: SqlLike, ino: number): string[] {
   const hashes: string[] = [];
@@ -58,6 +58,15 @@ export function chunkHashes(sql: SqlLike, ino: number): string[] {
     hashes.push(row.hash);
   }
   return hashes;
+}
+
+/** Extended attributes of an inode from the vfs `xattrs` table, sorted by name. */
+export function inodeXattrs(sql: SqlLike, ino: number): Xattr[] | undefined {
+  const rows = sql.exec<{ name: string; value: Uint8Array }>(
+    "SELECT name, value FROM xattrs WHERE ino = ? ORDER BY name",
+    ino,
+  );
+  return rows.length === 0 ? undefined : rows.map((row) => ({ name: row.name, value: row.value }));
 }
 
 /** Extended attributes of a path (not following a final symlink), sorted by name. */
@@ -83,7 +92,7 @@ export function readState(vfs: Vfs, sql: SqlLike, path: string): PathState | und
   const state: PathState = { stat };
   if (stat.type === "symlink") state.target = vfs.readlink(path);
   if (stat.type === "file") state.chunks = chunkHashes(sql, stat.ino);
-  const xattrs = readXattrs(vfs, path);
+  const xattrs = inodeXattrs(sql, stat.ino);
   if (xattrs) state.xattrs = xattrs;
   return state;
 }

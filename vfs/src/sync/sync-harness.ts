@@ -3,6 +3,7 @@
  * databases, linked both ways through Loopback transports, plus tree snapshots to compare
  * the two sides and list every file content present.
  */
+import { CHUNK_SIZE } from "../limits.ts";
 import type { SqlLike } from "../sql.ts";
 import type { FileType } from "../types.ts";
 import { openVfs, type Vfs } from "../vfs.ts";
@@ -129,4 +130,37 @@ export function contents(vfs: Vfs): Set<string> {
   };
   visit("/");
   return found;
+}
+
+/** Bytes that differ in every chunk (a linear congruential sequence from `seed`). */
+export function noise(length: number, seed: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = seed || 1;
+  for (let i = 0; i < length; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    out[i] = x >>> 24;
+  }
+  return out;
+}
+
+/** Writes a tree with every kind of node and attribute sync must carry. */
+export function richTree(vfs: Vfs): void {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  vfs.mkdir("/src/lib", { recursive: true, mode: 0o750 });
+  vfs.writeFile("/src/main.ts", "console.log('hi');\n");
+  vfs.writeFile("/src/lib/big.bin", new Uint8Array(2 * CHUNK_SIZE + 3).fill(5));
+  vfs.writeFile("/sparse", "head");
+  vfs.truncate("/sparse", 3 * CHUNK_SIZE);
+  vfs.pwrite("/sparse", 2 * CHUNK_SIZE + 1, "tail");
+  vfs.writeFile("/empty", "");
+  vfs.symlink("src/lib", "/lib");
+  vfs.symlink("/workspace/src/main.ts", "/abs-link");
+  vfs.mknod("/fifo", "fifo", 0o600);
+  vfs.mknod("/dev-null", "char", 0o666, 0x103);
+  vfs.chown("/src/lib", 1000, 1000);
+  vfs.chmod("/src/main.ts", 0o4755);
+  vfs.utimes("/sparse", { sec: -5, nsec: 7 }, { sec: 2 ** 33, nsec: 9 });
+  vfs.setxattr("/src/main.ts", "user.mime", bytes("text/typescript"));
+  vfs.setxattr("/lib", "user.on-link", bytes("l"), {}, false);
+  vfs.setxattr("/src", "user.dir", bytes("d"));
 }
