@@ -46,8 +46,12 @@ describe("parseRoute", () => {
     );
     expect(route("POST", "/v1/computers/c-1/fork")).toEqual(computer({ kind: "fork" }));
     expect(route("GET", "/v1/computers/c-1/exec/ex_1")).toEqual(
-      computer({ kind: "exec.get", execId: "ex_1" }),
+      computer({ kind: "exec.get", execId: "ex_1", follow: false, after: undefined }),
     );
+    expect(route("GET", "/v1/computers/c-1/exec/ex_1?follow=1&after=7")).toEqual(
+      computer({ kind: "exec.get", execId: "ex_1", follow: true, after: 7 }),
+    );
+    expect(route("GET", "/v1/computers/c-1/exec?limit=5")).toEqual(computer({ kind: "exec.list", limit: 5 }));
     expect(route("POST", "/v1/computers/c-1/artifacts")).toEqual(computer({ kind: "artifacts.publish" }));
     expect(route("GET", "/v1/artifacts/site")).toEqual({ kind: "artifacts.get", name: "site" });
   });
