@@ -57,6 +57,14 @@ describe("mkdir", () => {
     expectFails(sql, "EINVAL", () => vfs.mkdir("/m", { mode: -1, recursive: true }));
   });
 
+  vfsTest("recursive refuses a dangling symlink instead of creating its target", (vfs, { sql }) => {
+    vfs.mkdir("/d");
+    vfs.symlink("nowhere", "/d/dangling");
+    expectFails(sql, "EEXIST", () => vfs.mkdir("/d/dangling", { recursive: true }));
+    expectFails(sql, "EEXIST", () => vfs.mkdir("/d/dangling/x", { recursive: true }));
+    expect(vfs.exists("/d/nowhere")).toBe(false);
+  });
+
   vfsTest("a failing recursive mkdir creates nothing, not even the parents it got to", (vfs, { sql }) => {
     vfs.mkdir("/a");
     vfs.writeFile("/a/f", "x");

@@ -97,6 +97,8 @@ function createMissing(ctx: Context, path: string, mode: number): number {
       ino = loc.node.ino;
       continue;
     }
+    // A dangling symlink is a name that is not a directory: refuse it as for a file, never create its target.
+    if (locate(ctx, prefix, "mkdir", false).node) throw new FsError("EEXIST", "mkdir", path);
     checkName(loc.name, "mkdir", path);
     ino = ctx.store.insertNode(ctx.newNode("dir", mode));
     addChild(ctx, loc, ino, true);

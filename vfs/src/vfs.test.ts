@@ -1,6 +1,7 @@
 /** The facade as a whole: persistence across reopen, opening twice, and the shape of thrown errors. */
 import { describe, expect, vfsTest } from "../test/backend.ts";
 import { richTree } from "../test/fixtures.ts";
+import { expectFails } from "../test/snapshot.ts";
 import { dumpTree } from "../test/tree.ts";
 import { FsError, isFsError, toFsError } from "./errors.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
@@ -38,6 +39,21 @@ describe("persistence", () => {
     expect(vfs.readText("/b")).toBe("from the first");
     expect(vfs.rev()).toBe(other.rev());
   });
+});
+
+describe("helpers", () => {
+  vfsTest(
+    "inode() is lstat for callers that already resolved a path; list() and readText()",
+    (vfs, { sql }) => {
+      vfs.writeFile("/f", "héllo");
+      vfs.symlink("f", "/l");
+      expect(vfs.inode("/l")).toEqual(vfs.lstat("/l"));
+      expect(vfs.inode("/f")).toEqual(vfs.stat("/l"));
+      expect(vfs.list("/").map((e) => e.name)).toEqual(["f", "l"]);
+      expect(vfs.readText("/l")).toBe("héllo");
+      expectFails(sql, "ENOENT", () => vfs.inode("/missing"));
+    },
+  );
 });
 
 describe("errors", () => {
