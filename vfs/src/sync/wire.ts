@@ -143,8 +143,8 @@ export interface SyncPeerApi {
 /** The interface the Durable Object exposes to computerd over the dial-back WebSocket. */
 export interface DoSyncApi extends SyncPeerApi {
   /**
-   * Called by computerd while commands write, to say more uploads are coming (the DO may delay
-   * a push to a path being written). Plain data; returns the DO's current revision.
+   * Called by computerd when a fence found nothing to upload: the DO's current vfs revision
+   * (what the exec result reports). Plain data.
    */
   rev(): Awaitable<number>;
 }
