@@ -1,11 +1,10 @@
 /**
- * The change feed: one revision per mutation, coalesced current state per path, deletes,
- * resumable paging, directory renames, hard links and the reset after pruning.
+ * The change feed: one revision per mutation, the coalesced current state of each changed
+ * path (stat, chunk hashes, target), deletes, and resumable, complete paging.
  */
 import { describe, expect, vfsTest } from "../test/backend.ts";
 import { expectFails } from "../test/snapshot.ts";
-import { bytes } from "../test/tree.ts";
-import { GC_WINDOW_MS } from "./gc.ts";
+import { bytes, livePaths } from "../test/tree.ts";
 import { CHUNK_SIZE } from "./limits.ts";
 import type { Change } from "./types.ts";
 import type { Vfs } from "./vfs.ts";
@@ -27,17 +26,6 @@ function drain(
     cursor = page.cursor;
     if (!page.more) return { changes: all, cursor, pages };
   }
-}
-
-/** Every path of the live tree (lstat), "/" included. */
-function livePaths(vfs: Vfs, dir = "/"): string[] {
-  const out = dir === "/" ? ["/"] : [];
-  for (const e of vfs.list(dir)) {
-    const path = dir === "/" ? `/${e.name}` : `${dir}/${e.name}`;
-    out.push(path);
-    if (e.type === "dir") out.push(...livePaths(vfs, path));
-  }
-  return out.sort();
 }
 
 describe("revisions", () => {
@@ -223,156 +211,9 @@ describe("changes", () => {
     expect(mirror.get("/f00")?.stat?.size).toBe(25);
   });
 
-  vfsTest("a directory rename reports every old path deleted and every new path present", (vfs) => {
-    vfs.mkdir("/old/sub", { recursive: true });
-    vfs.writeFile("/old/f", "1");
-    vfs.writeFile("/old/sub/g", "2");
-    vfs.mkdir("/dest");
-    const cursor = String(vfs.rev());
-    vfs.rename("/old", "/dest/new");
-    const page = vfs.changes(cursor);
-    const deleted = page.changes
-      .filter((c) => !c.stat)
-      .map((c) => c.path)
-      .sort();
-    const present = page.changes
-      .filter((c) => c.stat)
-      .map((c) => c.path)
-      .sort();
-    expect(deleted).toEqual(["/old", "/old/f", "/old/sub", "/old/sub/g"]);
-    expect(present).toEqual(["/", "/dest", "/dest/new", "/dest/new/f", "/dest/new/sub", "/dest/new/sub/g"]);
-    const g = page.changes.find((c) => c.path === "/dest/new/sub/g");
-    expect(g?.stat).toEqual(vfs.stat("/dest/new/sub/g"));
-  });
-
-  vfsTest("rm -r reports every path below as deleted", (vfs) => {
-    vfs.mkdir("/t/a", { recursive: true });
-    vfs.writeFile("/t/a/f", "x");
-    vfs.symlink("a", "/t/l");
-    const cursor = String(vfs.rev());
-    vfs.rm("/t", { recursive: true });
-    expect(vfs.changes(cursor).changes).toEqual([
-      { path: "/", rev: Number(cursor) + 1, stat: vfs.stat("/") },
-      ...["/t", "/t/a", "/t/a/f", "/t/l"].map((path) => ({ path, rev: Number(cursor) + 1 })),
-    ]);
-  });
-
-  vfsTest("a change to a hard-linked inode is reported under each of its names", (vfs) => {
-    vfs.mkdir("/d");
-    vfs.writeFile("/a", "x");
-    vfs.link("/a", "/d/b");
-    vfs.link("/a", "/c");
-    const names = ["/a", "/c", "/d/b"];
-    const paths = (cursor: string) =>
-      vfs
-        .changes(cursor)
-        .changes.map((c) => c.path)
-        .sort();
-    let cursor = String(vfs.rev());
-    vfs.writeFile("/a", "new content");
-    expect(paths(cursor)).toEqual(names);
-    for (const op of [
-      () => vfs.chmod("/c", 0o600),
-      () => vfs.chown("/c", 3, 3),
-      () => vfs.utimes("/c", "now", "now"),
-      () => vfs.setxattr("/c", "user.k", bytes("v")),
-      () => vfs.truncate("/c", 1),
-    ]) {
-      cursor = String(vfs.rev());
-      op();
-      expect(paths(cursor)).toEqual(names);
-    }
-    cursor = String(vfs.rev());
-    vfs.link("/a", "/e");
-    expect(paths(cursor)).toEqual(["/", "/a", "/c", "/d/b", "/e"]);
-    cursor = String(vfs.rev());
-    vfs.unlink("/e");
-    expect(paths(cursor)).toEqual(["/", ...names, "/e"]);
-    const survivor = vfs.changes(cursor).changes.find((c) => c.path === "/d/b");
-    expect(survivor?.stat?.nlink).toBe(3);
-  });
-
-  vfsTest("a name removed by rm -r or replaced by rename reports the inode's other names", (vfs) => {
-    vfs.mkdir("/t");
-    vfs.writeFile("/t/f", "x");
-    vfs.link("/t/f", "/out");
-    vfs.writeFile("/y", "y");
-    vfs.link("/y", "/y2");
-    vfs.writeFile("/z", "z");
-    let cursor = String(vfs.rev());
-    vfs.rm("/t", { recursive: true });
-    const out = vfs.changes(cursor).changes.find((c) => c.path === "/out");
-    expect(out?.stat?.nlink).toBe(1);
-    cursor = String(vfs.rev());
-    vfs.rename("/z", "/y2");
-    const y = vfs.changes(cursor).changes.find((c) => c.path === "/y");
-    expect(y?.stat?.nlink).toBe(1);
-  });
-
   vfsTest("errors: EINVAL for a malformed cursor", (vfs, { sql }) => {
     expectFails(sql, "EINVAL", () => vfs.changes("abc"));
     expectFails(sql, "EINVAL", () => vfs.changes("-1"));
     expectFails(sql, "EINVAL", () => vfs.changes("1.5:/x"));
-  });
-});
-
-describe("pruning and reset", () => {
-  vfsTest("a cursor older than pruned deletions gets reset and the full current state", (vfs, { clock }) => {
-    vfs.writeFile("/keep", "k");
-    const old = String(vfs.rev());
-    vfs.writeFile("/gone", "g");
-    vfs.unlink("/gone");
-    expect(vfs.gc().changesPruned).toBe(0);
-    clock.advance(GC_WINDOW_MS / 2);
-    expect(vfs.gc().changesPruned).toBe(0);
-    clock.advance(GC_WINDOW_MS / 2 + 1);
-    const fresh = String(vfs.rev());
-    expect(vfs.gc().changesPruned).toBe(1);
-    const page = vfs.changes(old);
-    expect(page.reset).toBe(true);
-    expect(page.changes.map((c) => c.path).sort()).toEqual(["/", "/keep"]);
-    expect(page.changes.every((c) => c.stat)).toBe(true);
-    const again = vfs.changes(page.cursor);
-    expect(again.reset).toBe(false);
-    expect(vfs.changes(fresh).reset).toBe(false);
-    expect(vfs.changes("0").reset).toBe(false);
-  });
-
-  vfsTest(
-    "after a reset, paging one change at a time reaches the end without another reset",
-    (vfs, { clock }) => {
-      for (let i = 0; i < 6; i++) vfs.writeFile(`/f${i}`, `${i}`);
-      const old = String(vfs.rev());
-      vfs.mkdir("/tmp/deep", { recursive: true });
-      vfs.rm("/tmp", { recursive: true });
-      vfs.gc();
-      clock.advance(GC_WINDOW_MS + 1);
-      expect(vfs.gc().changesPruned).toBe(2);
-      let page = vfs.changes(old, { limit: 1 });
-      expect(page.reset).toBe(true);
-      const seen = page.changes.map((c) => c.path);
-      while (page.more) {
-        page = vfs.changes(page.cursor, { limit: 1 });
-        expect(page.reset).toBe(false);
-        seen.push(...page.changes.map((c) => c.path));
-      }
-      expect(seen.sort()).toEqual(livePaths(vfs));
-      vfs.writeFile("/later", "x");
-      expect(vfs.changes(page.cursor).changes.map((c) => c.path)).toEqual(["/", "/later"]);
-    },
-  );
-
-  vfsTest("a cursor inside the newest pruned revision is reset too", (vfs, { clock }) => {
-    vfs.mkdir("/d");
-    vfs.writeFile("/d/a", "a");
-    vfs.writeFile("/d/b", "b");
-    const before = vfs.rev();
-    vfs.rm("/d", { recursive: true });
-    const first = vfs.changes(String(before), { limit: 1 });
-    expect(first.more).toBe(true);
-    vfs.gc();
-    clock.advance(GC_WINDOW_MS + 1);
-    expect(vfs.gc().changesPruned).toBe(3);
-    expect(vfs.changes(first.cursor).reset).toBe(true);
   });
 });

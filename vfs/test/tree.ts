@@ -59,3 +59,14 @@ export function dumpTree(vfs: Vfs, options: { xattrs?: boolean } = {}): Record<s
   visit("/");
   return out;
 }
+
+/** Every path of the live tree (lstat view), "/" included, sorted. */
+export function livePaths(vfs: Vfs, dir = "/"): string[] {
+  const out = dir === "/" ? ["/"] : [];
+  for (const e of vfs.list(dir)) {
+    const path = dir === "/" ? `/${e.name}` : `${dir}/${e.name}`;
+    out.push(path);
+    if (e.type === "dir") out.push(...livePaths(vfs, path));
+  }
+  return out.sort();
+}
