@@ -82,6 +82,8 @@ describe("xattrs", () => {
     expectFails(sql, "EINVAL", () => vfs.setxattr("/f", "", bytes("v")));
     expectFails(sql, "EINVAL", () => vfs.setxattr("/f", `user.${"n".repeat(251)}`, bytes("v")));
     expectFails(sql, "EINVAL", () => vfs.setxattr("/f", "user.big", new Uint8Array(65537)));
+    expectFails(sql, "EINVAL", () => vfs.setxattr("/f", `user.${"é".repeat(126)}`, bytes("v")));
     vfs.setxattr("/f", `user.${"n".repeat(250)}`, new Uint8Array(65536));
+    vfs.setxattr("/f", `user.${"é".repeat(125)}`, bytes("v"));
   });
 });

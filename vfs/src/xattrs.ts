@@ -1,6 +1,7 @@
 /** Extended attributes: stored per inode, listed, removed, and carried by checkpoints and fork. */
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
+import { byteLength } from "./paths.ts";
 import { recordInode, resolveExisting } from "./resolve.ts";
 
 export interface XattrFlags {
@@ -10,11 +11,12 @@ export interface XattrFlags {
   replace?: boolean;
 }
 
+/** Longest attribute name in UTF-8 bytes, and largest value, as on Linux. */
 const XATTR_NAME_MAX = 255;
 const XATTR_SIZE_MAX = 65536;
 
 function checkXattrName(name: string, path: string): void {
-  if (typeof name !== "string" || name === "" || name.length > XATTR_NAME_MAX) {
+  if (typeof name !== "string" || name === "" || byteLength(name) > XATTR_NAME_MAX) {
     throw new FsError("EINVAL", "setxattr", path, "invalid attribute name");
   }
 }
