@@ -15,6 +15,7 @@ export interface Command {
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   mount: async () => (await import("./commands/mount.ts")).mountCommand,
   serve: async () => (await import("./commands/serve.ts")).serveCommand,
+  host: async () => (await import("./host/host-command.ts")).hostCommand,
 };
 
 async function help(): Promise<number> {

@@ -1,0 +1,214 @@
+/**
+ * One `computerd serve` child of `computerd host`: its own state folder (0700, the secret file
+ * inside), its own mount point, its own port on 127.0.0.1 (chosen by the OS, read from the
+ * daemon's `listening` line), a fresh secret, and commands sandboxed with bubblewrap. Stopping
+ * sends SIGTERM, then SIGKILL, then lazily unmounts whatever a killed daemon left behind.
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, chownSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+
+/** How to launch one daemon. */
+export interface DaemonLaunch {
+  computerId: string;
+  /** `computerd` argv prefix (node + bin). */
+  command: string[];
+  stateDir: string;
+  mountPoint: string;
+  sandbox: "bwrap" | "none";
+  egress: "none" | "all";
+  /** Extra environment (from the launch spec). */
+  env: Record<string, string>;
+  /** How long to wait for the daemon to listen and answer /health. */
+  startTimeoutMs?: number;
+  /** Lines of the daemon's output go here (prefixed by the caller). */
+  log?: (line: string) => void;
+}
+
+/** The host user bubblewrap runs commands as when the daemon is root (nobody). */
+const SANDBOX_UID = 65534;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Lazily unmounts `path` if a FUSE mount was left there (ignores every failure). */
+export function unmountStale(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    execFile("fusermount3", ["-uz", path], () => {
+      execFile("fusermount", ["-uz", path], () => resolve());
+    });
+  });
+}
+
+/** A running daemon. */
+export class DaemonProcess {
+  readonly computerId: string;
+  readonly secret: string;
+  readonly specHash: string;
+  readonly mountPoint: string;
+  url = "";
+  lastUsed = Date.now();
+  readonly #child: ChildProcess;
+  readonly #exited: Promise<void>;
+  #alive = true;
+
+  private constructor(launch: DaemonLaunch, specHash: string, secret: string, child: ChildProcess) {
+    this.computerId = launch.computerId;
+    this.specHash = specHash;
+    this.secret = secret;
+    this.mountPoint = launch.mountPoint;
+    this.#child = child;
+    this.#exited = new Promise((resolve) => {
+      child.once("exit", () => {
+        this.#alive = false;
+        resolve();
+      });
+    });
+  }
+
+  /** Starts a daemon and resolves once its `/health` answers. */
+  static async start(launch: DaemonLaunch, specHash: string): Promise<DaemonProcess> {
+    mkdirSync(launch.stateDir, { recursive: true, mode: 0o700 });
+    chmodSync(launch.stateDir, 0o700);
+    mkdirSync(launch.mountPoint, { recursive: true, mode: 0o755 });
+    // The sandbox's unprivileged user must reach the mount point (not list the host folder).
+    for (const dir of [dirname(dirname(launch.mountPoint)), dirname(launch.mountPoint)]) {
+      chmodSync(dir, dir === dirname(launch.mountPoint) ? 0o755 : 0o711);
+    }
+    await unmountStale(launch.mountPoint);
+    if (launch.sandbox === "bwrap" && process.getuid?.() === 0) {
+      // Without a FUSE mount over it, the folder itself is the workspace of the sandbox's user.
+      chownSync(launch.mountPoint, SANDBOX_UID, SANDBOX_UID);
+    }
+    const secret = randomBytes(32).toString("hex");
+    const secretFile = join(launch.stateDir, "secret");
+    writeFileSync(secretFile, secret, { mode: 0o600 });
+    const [node, ...rest] = launch.command;
+    if (node === undefined) throw new Error("no computerd command");
+    const args = [
+      ...rest,
+      "serve",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+      "--mount-point",
+      launch.mountPoint,
+      "--state-dir",
+      launch.stateDir,
+      "--exec-sandbox",
+      launch.sandbox,
+      "--egress",
+      launch.egress,
+      "--secret-file",
+      secretFile,
+    ];
+    const env: Record<string, string | undefined> = { ...process.env, ...launch.env };
+    delete env.COMPUTERD_HOST_TOKEN;
+    delete env.COMPUTERD_SECRET;
+    const child = spawn(node, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    const daemon = new DaemonProcess(launch, specHash, secret, child);
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error("computerd did not start listening")),
+        launch.startTimeoutMs ?? 30_000,
+      );
+      const tail: string[] = [];
+      if (child.stdout) {
+        createInterface({ input: child.stdout }).on("line", (line) => {
+          launch.log?.(line);
+          try {
+            const event = JSON.parse(line) as { event?: string; port?: number };
+            if (event.event === "listening" && typeof event.port === "number") {
+              clearTimeout(timer);
+              resolve(event.port);
+            }
+          } catch {
+            // Not a lifecycle line.
+          }
+        });
+      }
+      if (child.stderr) {
+        createInterface({ input: child.stderr }).on("line", (line) => {
+          launch.log?.(line);
+          tail.push(line);
+          if (tail.length > 20) tail.shift();
+        });
+      }
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`computerd exited (${code}) before listening: ${tail.join("\n")}`));
+      });
+    }).catch(async (error: unknown) => {
+      await daemon.stop();
+      throw error;
+    });
+    daemon.url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + (launch.startTimeoutMs ?? 30_000);
+    while (!(await daemon.healthy())) {
+      if (!daemon.alive || Date.now() > deadline) {
+        await daemon.stop();
+        throw new Error("computerd did not become healthy");
+      }
+      await sleep(100);
+    }
+    return daemon;
+  }
+
+  /** True while the process runs. */
+  get alive(): boolean {
+    return this.#alive;
+  }
+
+  /** True when `GET /health` answers 200. */
+  async healthy(): Promise<boolean> {
+    if (!this.#alive || this.url === "") return false;
+    try {
+      const res = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      return res.ok;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * When a command last ran (now while one runs), from the daemon's exec list (asked with its
+   * secret): execs arrive over the link, so the host sees no request for them.
+   */
+  async lastActivity(): Promise<number> {
+    try {
+      const res = await fetch(`${this.url}/exec`, {
+        headers: { Authorization: `Bearer ${this.secret}` },
+        signal: AbortSignal.timeout(2000),
+      });
+      if (!res.ok) return 0;
+      type Row = { status?: string; startedAt?: string; durationMs?: number };
+      const body = (await res.json()) as { execs?: Row[] } | Row[];
+      const list = Array.isArray(body) ? body : (body.execs ?? []);
+      let last = 0;
+      for (const exec of list) {
+        if (exec.status === "running") return Date.now();
+        const started = Date.parse(exec.startedAt ?? "");
+        if (Number.isFinite(started)) last = Math.max(last, started + (exec.durationMs ?? 0));
+      }
+      return last;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** SIGTERM, then SIGKILL after `graceMs`; then clears a mount the daemon left. */
+  async stop(graceMs = 5000): Promise<void> {
+    if (this.#alive) {
+      this.#child.kill("SIGTERM");
+      const killed = await Promise.race([this.#exited.then(() => true), sleep(graceMs).then(() => false)]);
+      if (!killed) {
+        this.#child.kill("SIGKILL");
+        await this.#exited;
+      }
+    }
+    await unmountStale(this.mountPoint);
+  }
+}

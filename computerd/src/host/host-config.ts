@@ -1,0 +1,107 @@
+/**
+ * `computerd host` settings: where it listens (127.0.0.1 only), its bearer token, the folder
+ * holding every computer's state and mount point, how commands are sandboxed, and after how
+ * long an idle daemon is stopped. Flags win over environment variables.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+/** The host's settings. */
+export interface HostConfig {
+  /** Always a loopback address: the host launches processes for whoever holds the token. */
+  listen: string;
+  port: number;
+  /** Bearer token the Worker presents (COMPUTERD_HOST_TOKEN or --token-file). */
+  token: string;
+  /** Per-computer folders live here: `state/<id>` (0700) and `mnt/<id>` (the workspace). */
+  dir: string;
+  /** How each daemon runs commands (`bwrap` by default, `none` for hosts without it). */
+  sandbox: "bwrap" | "none";
+  /** A daemon with no running command and no request for this long is stopped. */
+  idleMs: number;
+  /** The command that runs `computerd` (default: this Node and computerd's bin). */
+  computerd: string[];
+}
+
+/** A configuration mistake. */
+export class HostConfigError extends Error {
+  override readonly name = "HostConfigError";
+}
+
+/** `computerd host --help`. */
+export const HOST_HELP = `usage: computerd host [options]
+
+Runs one computerd per computer on demand for a local Worker (make dev). Listens on 127.0.0.1.
+
+  --port N            COMPUTERD_HOST_PORT, default 8790 (0: any free port)
+  --dir PATH          COMPUTERD_HOST_DIR, default .computer/host
+  --token-file PATH   COMPUTERD_HOST_TOKEN_FILE (or COMPUTERD_HOST_TOKEN itself); required
+  --sandbox MODE      COMPUTERD_HOST_SANDBOX, bwrap|none, default bwrap
+  --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
+`;
+
+const MIN_TOKEN_LENGTH = 16;
+
+function computerdCommand(): string[] {
+  return [process.execPath, new URL("../../bin/computerd.js", import.meta.url).pathname];
+}
+
+/** Parses flags and environment; the token is removed from `env` (pass process.env). */
+export function parseHostConfig(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): HostConfig | "help" {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        help: { type: "boolean" },
+        port: { type: "string" },
+        dir: { type: "string" },
+        "token-file": { type: "string" },
+        sandbox: { type: "string" },
+        "idle-minutes": { type: "string" },
+      },
+    }).values;
+  } catch (error) {
+    throw new HostConfigError((error as Error).message);
+  }
+  if (values.help === true) return "help";
+  const pick = (flag: string, name: string, fallback: string): string => {
+    const value = values[flag];
+    return typeof value === "string" ? value : (env[name] ?? fallback);
+  };
+  const port = Number(pick("port", "COMPUTERD_HOST_PORT", "8790"));
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new HostConfigError("--port must be 0..65535");
+  const idle = Number(pick("idle-minutes", "COMPUTERD_HOST_IDLE_MINUTES", "10"));
+  if (!Number.isFinite(idle) || idle <= 0)
+    throw new HostConfigError("--idle-minutes must be a positive number");
+  const sandbox = pick("sandbox", "COMPUTERD_HOST_SANDBOX", "bwrap");
+  if (sandbox !== "bwrap" && sandbox !== "none") throw new HostConfigError("--sandbox must be bwrap or none");
+  const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
+  let token = env.COMPUTERD_HOST_TOKEN ?? "";
+  delete env.COMPUTERD_HOST_TOKEN;
+  if (tokenFile !== "") {
+    try {
+      token = readFileSync(tokenFile, "utf8").trim();
+    } catch (error) {
+      throw new HostConfigError(`cannot read the token file: ${(error as Error).message}`);
+    }
+  }
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new HostConfigError(`a token of at least ${MIN_TOKEN_LENGTH} characters is required`);
+  }
+  return {
+    listen: "127.0.0.1",
+    port,
+    token,
+    dir: resolve(pick("dir", "COMPUTERD_HOST_DIR", ".computer/host")),
+    sandbox,
+    idleMs: idle * 60_000,
+    computerd: computerdCommand(),
+  };
+}
