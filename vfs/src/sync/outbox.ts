@@ -30,7 +30,7 @@ export interface Outgoing {
 /** Collects the changes of one batch. */
 class Builder {
   readonly changes: SyncChange[] = [];
-  readonly entries: [string, string, string | null][] = [];
+  readonly entries: [string, string, string | null, string][] = [];
   readonly dirty: [string, number][] = [];
   private readonly local: LocalSide;
   private readonly limits: BatchLimits;
@@ -96,7 +96,7 @@ class Builder {
       if (state.xattrs !== undefined) change.xattrs = state.xattrs;
     }
     this.changes.push(change);
-    this.entries.push([path, fp, dirAttributes(state)]);
+    this.entries.push([path, fp, dirAttributes(state), base]);
     this.bytes += contentBytes(state);
   }
 }
@@ -176,13 +176,18 @@ export function acknowledge(local: LocalSide, batch: SyncBatch, result: ApplyRes
   else ledger.setInflight(undefined);
 }
 
-/** Makes the batch in flight count as applied by the peer. */
+/**
+ * Makes the batch in flight count as applied by the peer: each state sent becomes the agreed
+ * base, unless a batch from the peer applied since has agreed on something newer there.
+ */
 export function commitInflight(local: LocalSide): void {
   const { ledger } = local;
   const inflight = ledger.inflight();
   if (!inflight) return;
   local.sql.transaction(() => {
-    for (const [path, fp, dir] of inflight.entries) ledger.setBase(path, fp, dir);
+    for (const [path, fp, dir, sentBase] of inflight.entries) {
+      if (ledger.base(path) === sentBase) ledger.setBase(path, fp, dir);
+    }
     ledger.clearDirtyEntries(inflight.dirty);
     ledger.setMeta("sentCursor", inflight.cursor);
     ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);

@@ -8,6 +8,7 @@ import { normalizePath } from "../paths.ts";
 import type { FileType } from "../types.ts";
 import type { LocalSide } from "./local.ts";
 import { Merge } from "./merge.ts";
+import { commitInflight } from "./outbox.ts";
 import { depthOf } from "./state.ts";
 import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
 
@@ -57,6 +58,7 @@ export function checkBatch(batch: SyncBatch): void {
   for (const key of ["id", "from", "baseCursor", "cursor"] as const) {
     if (typeof batch[key] !== "string" || batch[key] === "") throw invalid(key);
   }
+  if (batch.ack !== undefined && typeof batch.ack !== "string") throw invalid("ack");
   if (!Array.isArray(batch.changes)) throw invalid("changes");
   const paths = new Set<string>();
   for (const change of batch.changes) {
@@ -116,6 +118,8 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
     }
     const missing = vfs.missingBlobs(batchHashes(batch.changes));
     if (missing.length > 0) return { status: "missing", rev: vfs.rev(), cursor, conflicts: [], missing };
+    // The sender built this batch after applying our batch in flight: settle that one first.
+    if (batch.ack !== undefined && ledger.inflight()?.id === batch.ack) commitInflight(local);
     const merge = new Merge(local);
     if (batch.full?.first) ledger.setListing(true);
     for (const change of applyOrder(batch.changes)) merge.apply(change);

@@ -47,6 +47,26 @@ describe("property 5: a batch applies once and atomically", () => {
     expect(pair.mirror.vfs.readText("/a")).toBe("two");
   });
 
+  test("answers lost both ways settle in the order the batches were built", async () => {
+    const pair = newPair();
+    pair.mirror.vfs.writeFile("/b", "mirror one");
+    pair.do.vfs.writeFile("/b", "do one");
+    pair.toDo.failNext("applyBatch", "after");
+    await expect(pair.upload.drain()).rejects.toThrow("before the answer");
+    pair.toMirror.failNext("applyBatch", "after");
+    await expect(pair.push.drain()).rejects.toThrow("before the answer");
+    expect(pair.mirror.vfs.readText("/b")).toBe("do one");
+    // An edit made after seeing the DO's version is no conflict, whatever answers were lost.
+    pair.mirror.vfs.writeFile("/b", "mirror two");
+    pair.toDo.failNext("applyBatch", "after");
+    await expect(pair.upload.drain()).rejects.toThrow("before the answer");
+    const reports = await settle(pair);
+    expect(reports.flatMap((r) => r.conflicts)).toEqual([]);
+    expect(pair.do.vfs.readText("/b")).toBe("mirror two");
+    expect(pair.do.vfs.list("/").map((e) => e.name)).toHaveLength(2);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
   test("a lost request is sent again", async () => {
     const pair = newPair();
     pair.mirror.vfs.writeFile("/a", "one");

@@ -51,6 +51,12 @@ export interface SyncBatch {
   baseCursor: string;
   /** The sender's feed cursor after this batch; the receiver stores it atomically with the changes. */
   cursor: string;
+  /**
+   * Id of the last batch the sender has applied from the receiver. If that is the receiver's
+   * own batch in flight, the receiver settles it (as acknowledged) before applying these
+   * changes, which were built knowing it.
+   */
+  ack?: string;
   /** Changes, in any order: the receiver applies deletions deepest first, then the rest parents first. */
   changes: SyncChange[];
   /** Blobs the receiver lacks, inline (small batches); larger sets come through `putBlobs` first. */
