@@ -25,11 +25,8 @@ export interface Inflight {
   cursor: string;
   /** Whether a full listing is still running after this batch. */
   fullPass: boolean;
-  /**
-   * Per change sent: path, fingerprint, directory attributes, and the base it was sent with.
-   * Once acknowledged the fingerprint becomes the base, where the base is still the one sent.
-   */
-  entries: [string, string, string | null, string][];
+  /** Path, fingerprint and directory attributes of each change sent: the base once acknowledged. */
+  entries: [string, string, string | null][];
   /** Dirty paths (with their mark's sequence number) the batch covered, cleared once acknowledged. */
   dirty: [string, number][];
 }

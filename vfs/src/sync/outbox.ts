@@ -30,7 +30,7 @@ export interface Outgoing {
 /** Collects the changes of one batch. */
 class Builder {
   readonly changes: SyncChange[] = [];
-  readonly entries: [string, string, string | null, string][] = [];
+  readonly entries: [string, string, string | null][] = [];
   readonly dirty: [string, number][] = [];
   private readonly local: LocalSide;
   private readonly limits: BatchLimits;
@@ -96,7 +96,7 @@ class Builder {
       if (state.xattrs !== undefined) change.xattrs = state.xattrs;
     }
     this.changes.push(change);
-    this.entries.push([path, fp, dirAttributes(state), base]);
+    this.entries.push([path, fp, dirAttributes(state)]);
     this.bytes += contentBytes(state);
   }
 }
@@ -157,6 +157,8 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
     changes: builder.changes,
   };
   if (fullPass) batch.full = { first, last };
+  const ack = ledger.meta("lastBatch");
+  if (ack !== undefined) batch.ack = ack;
   ledger.setInflight({
     id: batch.id,
     cursor,
@@ -178,16 +180,15 @@ export function acknowledge(local: LocalSide, batch: SyncBatch, result: ApplyRes
 
 /**
  * Makes the batch in flight count as applied by the peer: each state sent becomes the agreed
- * base, unless a batch from the peer applied since has agreed on something newer there.
+ * base. This overrides what batches from the peer applied meanwhile agreed on: those were built
+ * before the peer applied ours (a batch built after it carries `ack` and settles ours first).
  */
 export function commitInflight(local: LocalSide): void {
   const { ledger } = local;
   const inflight = ledger.inflight();
   if (!inflight) return;
   local.sql.transaction(() => {
-    for (const [path, fp, dir, sentBase] of inflight.entries) {
-      if (ledger.base(path) === sentBase) ledger.setBase(path, fp, dir);
-    }
+    for (const [path, fp, dir] of inflight.entries) ledger.setBase(path, fp, dir);
     ledger.clearDirtyEntries(inflight.dirty);
     ledger.setMeta("sentCursor", inflight.cursor);
     ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);

@@ -66,6 +66,24 @@ describe("property 7: conflicts keep both versions", () => {
     });
   }
 
+  test("crossing: a file the DO touched and the container deleted stays, and a later delete reaches both", async () => {
+    const pair = newPair();
+    pair.do.vfs.writeFile("/a", "x");
+    await settle(pair);
+    pair.do.vfs.utimes("/a", { sec: 1, nsec: 0 }, { sec: 1, nsec: 0 });
+    pair.mirror.vfs.rm("/a");
+    const up = pair.mirror.endpoint.nextBatch();
+    const down = pair.do.endpoint.nextBatch();
+    if (!up || !down) throw new Error("expected batches");
+    pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(up.batch));
+    pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(down.batch));
+    expect(pair.mirror.vfs.readText("/a")).toBe("x");
+    pair.do.vfs.rm("/a");
+    await settle(pair);
+    expect(pair.mirror.vfs.exists("/a")).toBe(false);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
   test("deleted on the DO, changed in the container: the change survives as a copy", async () => {
     const pair = newPair();
     pair.do.vfs.writeFile("/dir/f", "base", { parents: true });
