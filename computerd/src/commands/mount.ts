@@ -28,6 +28,7 @@ async function run(args: string[]): Promise<number> {
       "attr-timeout": { type: "string" },
       "entry-timeout": { type: "string" },
       "negative-timeout": { type: "string" },
+      "page-cache": { type: "string" },
       debug: { type: "boolean" },
     },
     strict: true,
@@ -57,6 +58,7 @@ async function run(args: string[]): Promise<number> {
     mountPoint,
     fuse: {
       debug: values.debug ?? false,
+      pageCache: values["page-cache"] === "keep" ? "keep" : "auto",
       ...(timeouts.attrTimeout === undefined ? {} : { attrTimeout: timeouts.attrTimeout }),
       ...(timeouts.entryTimeout === undefined ? {} : { entryTimeout: timeouts.entryTimeout }),
       ...(timeouts.negativeTimeout === undefined ? {} : { negativeTimeout: timeouts.negativeTimeout }),

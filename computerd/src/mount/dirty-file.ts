@@ -88,9 +88,10 @@ export class DirtyFile {
     return page;
   }
 
-  /** Copies `data` in at `offset`. */
-  write(offset: number, data: Uint8Array, now: Timespec): void {
+  /** Copies `data` in at `offset`. Returns the pages this write completed (every byte written). */
+  write(offset: number, data: Uint8Array, now: Timespec): number[] {
     const end = offset + data.length;
+    const full: number[] = [];
     let pos = offset;
     while (pos < end) {
       const idx = Math.floor(pos / CHUNK_SIZE);
@@ -100,10 +101,32 @@ export class DirtyFile {
       const page = this.page(idx, to);
       page.buf.set(data.subarray(pos - offset, pos - offset + (to - from)), from);
       addRange(page.written, from, to);
+      if (to === CHUNK_SIZE && covers(page.written, 0, CHUNK_SIZE)) full.push(idx);
       pos = pageStart + to;
     }
     if (end > this.size) this.size = end;
     this.mtime = now;
+    return full;
+  }
+
+  /**
+   * Writes one fully written page to the vfs ahead of the rest (streaming writes
+   * get hashed and stored while more data arrives). Only when no truncation is
+   * pending; returns the stored bytes, or undefined when the page does not qualify.
+   */
+  flushPage(idx: number, target: FlushTarget): Uint8Array | undefined {
+    const page = this.pages.get(idx);
+    if (!page || this.storedSize !== this.baseSize || !covers(page.written, 0, CHUNK_SIZE)) return undefined;
+    const pageStart = idx * CHUNK_SIZE;
+    if (this.size < pageStart + CHUNK_SIZE) return undefined;
+    const data = page.buf.subarray(0, CHUNK_SIZE);
+    target.pwrite(this.path, pageStart, data);
+    this.pages.delete(idx);
+    this.bytes -= page.buf.length;
+    // Bytes between the old stored end and this page are holes in the vfs and zeros here alike.
+    this.storedSize = Math.max(this.storedSize, pageStart + CHUNK_SIZE);
+    this.baseSize = this.storedSize;
+    return data;
   }
 
   /** Sets the size; shrinking drops pages and forgets stored bytes past the new end. */

@@ -21,6 +21,15 @@ export interface FuseTuning {
   attrTimeout: number;
   /** Seconds the kernel remembers a missing name (default 1; creations through the mount update it). */
   negativeTimeout: number;
+  /**
+   * Page cache across opens. "auto" (default): kept while mtime and size are
+   * unchanged, checked at every open (auto_cache with ac_attr_timeout=0), so a
+   * change made behind the kernel's back is seen at the next open; the first read
+   * after local writes goes to the daemon. "keep": always kept (kernel_cache):
+   * fastest re-reads, but a remote change of an already cached file that keeps its
+   * size is only seen after a hard invalidation.
+   */
+  pageCache: "auto" | "keep";
   /** Let users other than the daemon's use the mount (default: when running as root). */
   allowOther: boolean;
   /** libfuse debug output on stderr. */
@@ -44,7 +53,7 @@ export function fuseOptionString(tuning: FuseTuning): string {
     "big_writes",
     "max_write=1048576",
     "atomic_o_trunc",
-    "auto_cache",
+    ...(tuning.pageCache === "keep" ? ["kernel_cache"] : ["auto_cache", "ac_attr_timeout=0"]),
     `entry_timeout=${tuning.entryTimeout}`,
     `attr_timeout=${tuning.attrTimeout}`,
     `negative_timeout=${tuning.negativeTimeout}`,
@@ -68,6 +77,7 @@ export async function mountFuse(
     entryTimeout: 1,
     attrTimeout: 1,
     negativeTimeout: 1,
+    pageCache: "auto",
     allowOther: process.getuid?.() === 0,
     debug: false,
     ...tuning,

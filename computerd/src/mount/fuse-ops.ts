@@ -236,7 +236,9 @@ export function fuseOperations(
     getxattr(path, name, _position, cb) {
       count("getxattr");
       try {
-        cb(0, Buffer.from(fs.getxattr(path, name)));
+        const value = fs.getxattr(path, name);
+        if (value) cb(0, Buffer.from(value));
+        else cb(ERRNO.ENODATA);
       } catch (err) {
         cb(fail("getxattr", path, err));
       }

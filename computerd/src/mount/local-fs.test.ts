@@ -159,6 +159,7 @@ describe("LocalFs", () => {
     expect(fs.stat("/fifo").type).toBe("fifo");
     fs.setxattr("/fifo", "user.k", enc.encode("v"), {});
     expect(dec.decode(fs.getxattr("/fifo", "user.k"))).toBe("v");
+    expect(fs.getxattr("/fifo", "user.none")).toBeUndefined();
     expect(fs.listxattr("/fifo")).toEqual(["user.k"]);
     fs.removexattr("/fifo", "user.k");
     expect(fs.listxattr("/fifo")).toEqual([]);

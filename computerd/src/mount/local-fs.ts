@@ -117,6 +117,7 @@ export class LocalFs {
   private added(path: string, stat: Stat): void {
     this.meta.addEntry(path, { ino: stat.ino, type: stat.type });
     this.meta.setStat(stat);
+    this.meta.setXattrNames(stat.ino, new Set());
     this.meta.dropStatOf(splitParent(path).parent);
   }
 
@@ -265,7 +266,22 @@ export class LocalFs {
     this.meta.dropStat(dentry?.ino);
   }
 
-  getxattr(path: string, name: string): Uint8Array {
+  private xattrNames(path: string): { ino: number; names: Set<string> } {
+    const ino = this.stat(path, "getxattr").ino;
+    let names = this.meta.xattrNames(ino);
+    if (!names) {
+      names = new Set(this.vfs.listxattr(path, false));
+      this.meta.setXattrNames(ino, names);
+    }
+    return { ino, names };
+  }
+
+  /**
+   * An extended attribute, or undefined when it is not set. The kernel asks for
+   * security.capability before every write, so a miss must cost no SQL and no exception.
+   */
+  getxattr(path: string, name: string): Uint8Array | undefined {
+    if (!this.xattrNames(path).names.has(name)) return undefined;
     return this.vfs.getxattr(path, name, false);
   }
 
@@ -275,17 +291,21 @@ export class LocalFs {
     value: Uint8Array,
     flags: { create?: boolean; replace?: boolean },
   ): void {
+    const { ino, names } = this.xattrNames(path);
     this.vfs.setxattr(path, name, value, flags, false);
-    this.meta.dropStatOf(path);
+    names.add(name);
+    this.meta.dropStat(ino);
   }
 
   listxattr(path: string): string[] {
-    return this.vfs.listxattr(path, false);
+    return [...this.xattrNames(path).names].sort();
   }
 
   removexattr(path: string, name: string): void {
+    const { ino, names } = this.xattrNames(path);
     this.vfs.removexattr(path, name, false);
-    this.meta.dropStatOf(path);
+    names.delete(name);
+    this.meta.dropStat(ino);
   }
 
   /** Capacity from the quota (or DEFAULT_CAPACITY) and the bytes in use. */

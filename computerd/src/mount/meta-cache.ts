@@ -29,6 +29,7 @@ export function isUnder(path: string, dir: string): boolean {
 export class MetaCache {
   private readonly listings = new Map<string, Map<string, Dentry>>();
   private readonly stats = new Map<number, Stat>();
+  private readonly xattrs = new Map<number, Set<string>>();
   private listedEntries = 0;
   private readonly maxEntries: number;
 
@@ -80,6 +81,20 @@ export class MetaCache {
     if (ino !== undefined) this.stats.delete(ino);
   }
 
+  /** The names of an inode's extended attributes, if known. */
+  xattrNames(ino: number): Set<string> | undefined {
+    return this.xattrs.get(ino);
+  }
+
+  setXattrNames(ino: number, names: Set<string>): void {
+    if (this.xattrs.size >= this.maxEntries) this.xattrs.clear();
+    this.xattrs.set(ino, names);
+  }
+
+  dropXattrNames(ino: number | undefined): void {
+    if (ino !== undefined) this.xattrs.delete(ino);
+  }
+
   /** Drops the inode of `path` if known (cheap: never loads anything). */
   dropStatOf(path: string): void {
     this.dropStat(this.dentry(path)?.ino);
@@ -113,8 +128,10 @@ export class MetaCache {
     this.listings.delete(dir);
   }
 
+  /** Forgets all attributes and xattr names (listings stay). */
   clearStats(): void {
     this.stats.clear();
+    this.xattrs.clear();
   }
 
   clearListings(): void {
@@ -124,6 +141,6 @@ export class MetaCache {
 
   clear(): void {
     this.clearListings();
-    this.stats.clear();
+    this.clearStats();
   }
 }

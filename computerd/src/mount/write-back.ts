@@ -18,6 +18,8 @@ export interface WriteBackOptions {
   maxDirtyBytes: number;
   /** Closed files left dirty are flushed after this delay (default 20 ms). */
   idleFlushMs: number;
+  /** Completed pages of open files are stored once writes pause this long (default 5 ms). */
+  quietMs: number;
   /** Memory for clean chunks (default 64 MiB). */
   chunkCacheBytes: number;
   /** Where failures of background flushes are reported. */
@@ -28,6 +30,7 @@ const DEFAULTS: WriteBackOptions = {
   flushOnCloseBytes: 1 << 20,
   maxDirtyBytes: 256 << 20,
   idleFlushMs: 20,
+  quietMs: 5,
   chunkCacheBytes: 64 << 20,
   log: (message, err) => console.error(`computerd: ${message}`, err),
 };
@@ -35,6 +38,10 @@ const DEFAULTS: WriteBackOptions = {
 /** The current time with sub-millisecond precision. */
 export function now(): Timespec {
   return fromMs(performance.timeOrigin + performance.now());
+}
+
+function millis(time: Timespec): number {
+  return Math.floor(time.sec * 1e3 + time.nsec / 1e6);
 }
 
 interface Handle {
@@ -58,6 +65,12 @@ export class WriteBack {
   private nextFh = 1;
   private dirtyBytes = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The mtime the vfs gave the file in the last flush operation. */
+  private stamped: Timespec | undefined;
+  /** Completed pages waiting to be stored in the background: [ino, page index]. */
+  private readonly fullPages: [number, number][] = [];
+  private draining = false;
+  private quietTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(vfs: Vfs, onFlushed: FlushedListener, options: Partial<WriteBackOptions> = {}) {
     this.vfs = vfs;
@@ -65,9 +78,15 @@ export class WriteBack {
     this.options = { ...DEFAULTS, ...options };
     this.chunks = new ChunkCache(this.options.chunkCacheBytes);
     this.target = {
-      writeFile: (path, data) => void vfs.writeFile(path, data),
-      pwrite: (path, offset, data) => void vfs.pwrite(path, offset, data),
-      truncate: (path, length) => void vfs.truncate(path, length),
+      writeFile: (path, data) => {
+        this.stamped = vfs.writeFile(path, data).mtime;
+      },
+      pwrite: (path, offset, data) => {
+        this.stamped = vfs.pwrite(path, offset, data).mtime;
+      },
+      truncate: (path, length) => {
+        this.stamped = vfs.truncate(path, length).mtime;
+      },
     };
   }
 
@@ -130,13 +149,56 @@ export class WriteBack {
     return file;
   }
 
-  /** Buffers a write. `storedSize` is asked only when the inode has no dirty state yet. */
+  /**
+   * Buffers a write. `storedSize` is asked only when the inode has no dirty state
+   * yet. Pages the write completes are stored in the background, between requests.
+   */
   write(ino: number, path: string, data: Uint8Array, offset: number, storedSize: () => number): void {
     const file = this.fileFor(ino, path, storedSize);
     const before = file.bytes;
-    file.write(offset, data, now());
+    const full = file.write(offset, data, now());
     this.dirtyBytes += file.bytes - before;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
+    else for (const idx of full) this.queuePage(ino, idx);
+  }
+
+  /**
+   * Queues a completed page. Storing it (hash + SQL) waits until writes pause for
+   * `quietMs`: during a stream the JS thread is better spent answering the next write.
+   */
+  private queuePage(ino: number, idx: number): void {
+    this.fullPages.push([ino, idx]);
+    if (this.quietTimer !== undefined) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (!this.draining) {
+        this.draining = true;
+        this.drainPages();
+      }
+    }, this.options.quietMs);
+  }
+
+  /** Stores one queued page, then yields to pending FUSE requests before the next. */
+  private drainPages(): void {
+    const next = this.fullPages.shift();
+    if (!next || this.quietTimer !== undefined) {
+      if (next) this.fullPages.unshift(next);
+      this.draining = false;
+      return;
+    }
+    const [ino, idx] = next;
+    const file = this.files.get(ino);
+    if (file) {
+      const before = file.bytes;
+      try {
+        const data = file.flushPage(idx, this.target);
+        if (data) this.chunks.set(ino, idx, data);
+      } catch (err) {
+        this.options.log(`storing page ${idx} of inode ${ino} failed; it stays in memory`, err);
+      }
+      this.dirtyBytes += file.bytes - before;
+    }
+    setImmediate(() => this.drainPages());
   }
 
   /** Truncates through the dirty state when the file is open or dirty; false means "do it in the vfs". */
@@ -205,7 +267,7 @@ export class WriteBack {
     this.files.delete(ino);
     this.dirtyBytes -= file.bytes;
     const lastWrite = file.mtime;
-    const before = now();
+    this.stamped = undefined;
     let written: Map<number, Uint8Array>;
     try {
       written = file.flush(this.target, this.storedReader(ino, file.path));
@@ -222,10 +284,12 @@ export class WriteBack {
       // A cached chunk shorter than CHUNK_SIZE means end of file, so only whole ones qualify.
       if (data.length === Math.min(CHUNK_SIZE, file.size - idx * CHUNK_SIZE)) this.chunks.set(ino, idx, data);
     }
-    // The vfs stamped the flush time; keep the time of the last write when they differ visibly.
-    if (before.sec * 1e3 + before.nsec / 1e6 - (lastWrite.sec * 1e3 + lastWrite.nsec / 1e6) > 2) {
+    // The vfs stamped the flush time. Keep the time of the last write instead (what stat showed
+    // until now), unless a single small write made them the same to the millisecond anyway.
+    const stamped = this.stamped;
+    this.stamped = undefined;
+    if (stamped && millis(stamped) !== millis(lastWrite))
       this.vfs.utimes(file.path, "omit", lastWrite, false);
-    }
     this.onFlushed(ino);
   }
 
@@ -280,6 +344,8 @@ export class WriteBack {
   /** Stops the idle timer (unmount). */
   stop(): void {
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    if (this.quietTimer !== undefined) clearTimeout(this.quietTimer);
     this.idleTimer = undefined;
+    this.quietTimer = undefined;
   }
 }
