@@ -1,16 +1,21 @@
 /**
- * `make dev`: runs the local fleet on http://127.0.0.1:8787 until Ctrl-C, SIGTERM or SIGHUP.
- * Generates the admin token on first run (.computer/admin-token), hands it to the Worker
- * through worker/.dev.vars, persists state in .computer/state. Needs no terminal.
+ * `make dev`: runs the local fleet on http://127.0.0.1:8787 until Ctrl-C, SIGTERM or SIGHUP:
+ * the Worker under wrangler dev and `computerd host` (containers, on 127.0.0.1:8790).
+ * Generates the admin token on first run (.computer/admin-token), hands it and the host's
+ * address to the Worker through worker/.dev.vars, persists state in .computer/state and
+ * .computer/host. Needs no terminal.
  */
 import { createServer } from "node:net";
 import { ensureAdminToken, upsertEnvFile } from "./admin-token.ts";
+import { hostVars, startComputerdHost, waitForHost } from "./computerd-host.ts";
 import { ProcessGroup } from "./process-group.ts";
 import { REPO_ROOT, startWranglerDev, waitForHealthy } from "./wrangler-dev.ts";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.env.COMPUTER_DEV_PORT ?? 8787);
 const TOKEN_FILE = `${REPO_ROOT}/.computer/admin-token`;
+const HOST_PORT = Number(process.env.COMPUTERD_HOST_PORT ?? 8790);
+const HOST_TOKEN_FILE = `${REPO_ROOT}/.computer/host-token`;
 
 function log(message: string): void {
   console.log(`dev: ${message}`);
@@ -55,8 +60,13 @@ function banner(url: string, token: string): string {
 
 async function main(): Promise<void> {
   const token = ensureAdminToken(TOKEN_FILE);
-  upsertEnvFile(`${REPO_ROOT}/worker/.dev.vars`, { COMPUTER_ADMIN_TOKEN: token });
+  const hostToken = ensureAdminToken(HOST_TOKEN_FILE);
+  upsertEnvFile(`${REPO_ROOT}/worker/.dev.vars`, {
+    COMPUTER_ADMIN_TOKEN: token,
+    ...hostVars(HOST_PORT, hostToken),
+  });
   await assertPortFree(PORT);
+  await assertPortFree(HOST_PORT);
 
   const group = new ProcessGroup();
   let stopping = false;
@@ -72,12 +82,22 @@ async function main(): Promise<void> {
   }
   watchParent(() => void shutdown("parent process exited", 0));
 
+  const computerd = startComputerdHost(group, {
+    port: HOST_PORT,
+    dir: `${REPO_ROOT}/.computer/host`,
+    token: hostToken,
+    sandbox: process.env.COMPUTERD_HOST_SANDBOX === "none" ? "none" : "bwrap",
+  });
+  void computerd.exited.then((info) =>
+    shutdown(`computerd host exited (${info.signal ?? `code ${info.code}`})`, info.code === 0 ? 0 : 1),
+  );
   const url = `http://${HOST}:${PORT}`;
   const wrangler = startWranglerDev(group, { port: PORT, persistTo: `${REPO_ROOT}/.computer/state` });
   void wrangler.exited.then((info) =>
     shutdown(`wrangler exited (${info.signal ?? `code ${info.code}`})`, info.code === 0 ? 0 : 1),
   );
   try {
+    await waitForHost(HOST_PORT, computerd);
     await waitForHealthy(url, wrangler, 120_000);
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);

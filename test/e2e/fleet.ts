@@ -1,12 +1,14 @@
 /**
  * The real local fleet for end-to-end tests: `wrangler dev` of worker/wrangler.jsonc on a
- * port the OS chose, with a throwaway state folder and a freshly generated admin token.
+ * port the OS chose, with a throwaway state folder and a freshly generated admin token; with
+ * `{ computerdHost: true }` also `computerd host` (containers) on another free port.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateToken, writeEnvFile } from "../../scripts/admin-token.ts";
+import { hostVars, startComputerdHost, waitForHost } from "../../scripts/computerd-host.ts";
 import { ProcessGroup } from "../../scripts/process-group.ts";
 import { startWranglerDev, waitForHealthy } from "../../scripts/wrangler-dev.ts";
 
@@ -16,6 +18,8 @@ export interface Fleet {
   url: string;
   /** The value of COMPUTER_ADMIN_TOKEN this fleet runs with. */
   adminToken: string;
+  /** The host's state folder (per-computer mount points under `mnt/<id>`), when it runs. */
+  hostDir?: string;
   /** Stops every process of the fleet and deletes its state. */
   stop(): Promise<void>;
 }
@@ -37,12 +41,29 @@ export function freePort(): Promise<number> {
  * Starts the fleet and resolves once `GET /healthz` answers. Set `E2E_VERBOSE=1` to see
  * wrangler's output; it is included in the error either way if the Worker never comes up.
  */
-export async function startFleet(): Promise<Fleet> {
+export async function startFleet(options: { computerdHost?: boolean } = {}): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), "computer-e2e-"));
   const adminToken = generateToken();
   const envFile = join(dir, "dev.vars");
-  writeEnvFile(envFile, { COMPUTER_ADMIN_TOKEN: adminToken });
   const group = new ProcessGroup();
+  const echo = process.env.E2E_VERBOSE === "1";
+  let hostDir: string | undefined;
+  const vars: Record<string, string> = { COMPUTER_ADMIN_TOKEN: adminToken, COMPUTERD_HOST_URL: "" };
+  if (options.computerdHost) {
+    const hostPort = await freePort();
+    const hostToken = generateToken();
+    hostDir = join(dir, "host");
+    const host = startComputerdHost(group, { port: hostPort, dir: hostDir, token: hostToken, echo });
+    Object.assign(vars, hostVars(hostPort, hostToken));
+    try {
+      await waitForHost(hostPort, host);
+    } catch (err) {
+      await group.stop();
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+  writeEnvFile(envFile, vars);
   const stop = async () => {
     await group.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -54,11 +75,11 @@ export async function startFleet(): Promise<Fleet> {
       inspectorPort,
       persistTo: join(dir, "state"),
       envFiles: [envFile],
-      echo: process.env.E2E_VERBOSE === "1",
+      echo,
     });
     const url = `http://127.0.0.1:${port}`;
     await waitForHealthy(url, wrangler, 120_000);
-    return { url, adminToken, stop };
+    return hostDir === undefined ? { url, adminToken, stop } : { url, adminToken, hostDir, stop };
   } catch (err) {
     await stop();
     throw err;
