@@ -1,0 +1,44 @@
+import { DatabaseSync } from "node:sqlite";
+import { describe, expect, it } from "vitest";
+import { batchedSqlite } from "./batched-sqlite.ts";
+
+function open(maxOps = 2000) {
+  const db = new DatabaseSync(":memory:");
+  const sql = batchedSqlite(db, { maxOps, maxDelayMs: 60_000 });
+  sql.exec("CREATE TABLE t (k TEXT PRIMARY KEY)");
+  return { db, sql };
+}
+
+describe("batchedSqlite", () => {
+  it("groups operations into one transaction and rolls back only the failing one", () => {
+    const { sql } = open();
+    sql.transaction(() => sql.exec("INSERT INTO t VALUES ('a')"));
+    expect(() =>
+      sql.transaction(() => {
+        sql.exec("INSERT INTO t VALUES ('b')");
+        throw new Error("fails after a write");
+      }),
+    ).toThrow("fails after a write");
+    sql.transaction(() => sql.exec("INSERT INTO t VALUES ('c')"));
+    expect(sql.counters.commits).toBe(0);
+    sql.commit();
+    expect(sql.counters.commits).toBe(1);
+    expect(sql.exec<{ k: string }>("SELECT k FROM t ORDER BY k").map((r) => r.k)).toEqual(["a", "c"]);
+    sql.close();
+  });
+
+  it("nests transactions into the outer one and commits after maxOps, notifying listeners", () => {
+    const { sql } = open(3);
+    let commits = 0;
+    const stop = sql.onCommit(() => commits++);
+    for (const k of ["a", "b", "c", "d"]) {
+      sql.transaction(() => sql.transaction(() => sql.exec("INSERT INTO t VALUES (?)", k)));
+    }
+    expect(commits).toBe(1);
+    stop();
+    sql.commit();
+    expect(commits).toBe(1);
+    expect(sql.exec("SELECT k FROM t")).toHaveLength(4);
+    sql.close();
+  });
+});
