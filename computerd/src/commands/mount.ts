@@ -18,6 +18,13 @@ function backendOf(value: string | undefined): MountBackend {
   throw new Error(`unknown backend "${value}" (fuse | none)`);
 }
 
+function ownerOf(value: string | undefined): { uid: number; gid: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+):(\d+)$/.exec(value);
+  if (!match) throw new Error(`--owner wants UID:GID, got "${value}"`);
+  return { uid: Number(match[1]), gid: Number(match[2]) };
+}
+
 async function run(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -29,6 +36,7 @@ async function run(args: string[]): Promise<number> {
       "entry-timeout": { type: "string" },
       "negative-timeout": { type: "string" },
       "page-cache": { type: "string" },
+      owner: { type: "string" },
       debug: { type: "boolean" },
     },
     strict: true,
@@ -51,7 +59,8 @@ async function run(args: string[]): Promise<number> {
     entryTimeout: seconds("entry-timeout", values["entry-timeout"]),
     negativeTimeout: seconds("negative-timeout", values["negative-timeout"]),
   };
-  const mirror = openMirror(stateDir);
+  const owner = ownerOf(values.owner);
+  const mirror = openMirror(stateDir, owner ? { owner } : {});
   const mount = await openMount({
     backend,
     mirror,

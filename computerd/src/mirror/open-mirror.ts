@@ -22,12 +22,22 @@ export interface Mirror {
   close(): void;
 }
 
+/** Options of openMirror. */
+export interface MirrorOptions extends Partial<BatchPolicy> {
+  /**
+   * Owner of files created through the mount (default root). fuse-native does not
+   * tell who called, so every new file gets this owner.
+   */
+  owner?: { uid: number; gid: number };
+}
+
 /** Opens (creating if needed) the mirror in `stateDir`. */
-export function openMirror(stateDir: string, policy: Partial<BatchPolicy> = {}): Mirror {
+export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirror {
   mkdirSync(stateDir, { recursive: true });
   const file = join(stateDir, MIRROR_FILE);
+  const { owner, ...policy } = options;
   const sql = batchedSqlite(new DatabaseSync(file), policy);
-  const vfs = openVfs(sql, { sha256: sha256Hex });
+  const vfs = openVfs(sql, { sha256: sha256Hex, ...(owner ? { owner } : {}) });
   sql.commit();
   return { file, vfs, sql, close: () => sql.close() };
 }
