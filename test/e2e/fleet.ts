@@ -1,7 +1,8 @@
 /**
  * The real local fleet for end-to-end tests: `wrangler dev` of worker/wrangler.jsonc on a
  * port the OS chose, with a throwaway state folder and a freshly generated admin token; with
- * `{ computerdHost: true }` also `computerd host` (containers) on another free port.
+ * `{ computerdHost: true }` also `computerd host` (containers) on another free port; `vars`
+ * adds Worker variables (e.g. a test host's COMPUTERD_HOST_URL).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -41,7 +42,9 @@ export function freePort(): Promise<number> {
  * Starts the fleet and resolves once `GET /healthz` answers. Set `E2E_VERBOSE=1` to see
  * wrangler's output; it is included in the error either way if the Worker never comes up.
  */
-export async function startFleet(options: { computerdHost?: boolean } = {}): Promise<Fleet> {
+export async function startFleet(
+  options: { computerdHost?: boolean; vars?: Record<string, string> } = {},
+): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), "computer-e2e-"));
   const adminToken = generateToken();
   const envFile = join(dir, "dev.vars");
@@ -63,7 +66,7 @@ export async function startFleet(options: { computerdHost?: boolean } = {}): Pro
       throw err;
     }
   }
-  writeEnvFile(envFile, vars);
+  writeEnvFile(envFile, { ...vars, ...options.vars });
   const stop = async () => {
     await group.stop();
     rmSync(dir, { recursive: true, force: true });
