@@ -188,9 +188,8 @@ export function fuseOperations(
     release(path, fh, cb) {
       run("release", path, cb, () => fs.release(fh));
     },
-    flush(_path, _fh, cb) {
-      count("flush");
-      cb(0);
+    flush(path, fh, cb) {
+      run("flush", path, cb, () => fs.flush(fh));
     },
     fsync(path, _datasync, fh, cb) {
       run("fsync", path, cb, () => fs.fsync(fh, path));

@@ -153,6 +153,11 @@ export class LocalFs {
     return stat.size;
   }
 
+  /** close() of a descriptor: small dirty files are stored now, so their errors reach close(). */
+  flush(fh: number): void {
+    this.files.closeHandle(fh);
+  }
+
   release(fh: number): void {
     this.files.release(fh);
   }
@@ -320,9 +325,11 @@ export class LocalFs {
 
   /** Writes all dirty data into the mirror and commits: afterwards the vfs (and its change feed) holds everything. */
   flushAll(): number {
-    const flushed = this.files.flushAll();
-    this.commit();
-    return flushed;
+    try {
+      return this.files.flushAll();
+    } finally {
+      this.commit();
+    }
   }
 
   /**

@@ -125,6 +125,16 @@ export class WriteBack {
     else this.scheduleIdleFlush();
   }
 
+  /**
+   * close() of one descriptor (FUSE FLUSH): stores a small dirty file now, so
+   * errors such as ENOSPC reach close(); big ones wait for release or the fence.
+   */
+  closeHandle(fh: number): void {
+    const ino = this.handles.get(fh)?.ino;
+    const file = ino === undefined ? undefined : this.files.get(ino);
+    if (ino !== undefined && file && file.bytes <= this.options.flushOnCloseBytes) this.flush(ino);
+  }
+
   /** Size and times as stat should report them, with unflushed writes applied. */
   overlay(stat: Stat): Stat {
     const file = this.files.get(stat.ino);
@@ -293,10 +303,22 @@ export class WriteBack {
     this.onFlushed(ino);
   }
 
-  /** Flushes every dirty file, open or not (the fence). Returns how many were flushed. */
+  /**
+   * Flushes every dirty file, open or not (the fence). Returns how many were
+   * flushed. A file that cannot be stored (ENOSPC) stays in memory; the others
+   * are still flushed, then the first error is thrown.
+   */
   flushAll(): number {
     const inos = [...this.files.keys()];
-    for (const ino of inos) this.flush(ino);
+    let failure: { err: unknown } | undefined;
+    for (const ino of inos) {
+      try {
+        this.flush(ino);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+    if (failure) throw failure.err;
     return inos.length;
   }
 

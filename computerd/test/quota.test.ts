@@ -1,0 +1,58 @@
+/**
+ * Quota errors surface where a program can see them: ENOSPC from close() for a
+ * small file (stored on FLUSH) and from fsync() for a big one; the mount keeps
+ * working and nothing half-written is left behind in the mirror.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
+import { type Mount, openMount } from "../src/mount/backend.ts";
+
+const hasFuse = existsSync("/dev/fuse");
+
+function sh(script: string): Promise<{ code: number; out: string }> {
+  return new Promise((resolve) => {
+    execFile("sh", ["-c", script], { cwd: "/" }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+describe.skipIf(!hasFuse)("quota through the mount", () => {
+  let root: string;
+  let mirror: Mirror;
+  let mount: Mount;
+  let mnt: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "computerd-quota-"));
+    mnt = join(root, "mnt");
+    mirror = openMirror(join(root, "state"));
+    mirror.vfs.setQuota(64 * 1024);
+    mount = await openMount({ backend: "fuse", mirror, mountPoint: mnt, log: () => {} });
+  });
+
+  afterAll(async () => {
+    await mount?.unmount();
+    mirror?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("reports ENOSPC from close() for a small file and from fsync() for a big one", async () => {
+    const small = await sh(`head -c 100000 /dev/zero > ${mnt}/small`);
+    expect(small.code).not.toBe(0);
+    expect(small.out).toContain("No space left on device");
+    const big = await sh(`dd if=/dev/zero of=${mnt}/big bs=1M count=3 conv=fsync 2>&1`);
+    expect(big.code).not.toBe(0);
+    expect(big.out).toContain("No space left on device");
+    const fits = await sh(`echo fits > ${mnt}/ok && cat ${mnt}/ok && stat -f -c '%b' ${mnt}`);
+    expect(fits.out).toBe("fits\n16\n");
+    await sh(`rm -f ${mnt}/small ${mnt}/big`);
+    await mount.flushAll();
+    expect(mirror.vfs.exists("/small")).toBe(false);
+    expect(mirror.vfs.usage().usedBytes).toBeLessThan(64 * 1024);
+  });
+});
