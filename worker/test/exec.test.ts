@@ -205,6 +205,18 @@ describe("exec results", () => {
     const third = await run(id, "out 3");
     const { execs } = (await api(`/v1/computers/${id}/exec`).then((r) => r.json())) as { execs: Result[] };
     expect(execs.map((e) => e.id)).toEqual([third.id, second.id, first.id]);
+    // Listed without output (GET /exec/:id has it), but with everything else.
+    expect(execs[0]).toEqual({
+      id: third.id,
+      runtime: "container",
+      status: "completed",
+      exitCode: 0,
+      truncated: false,
+      durationMs: third.durationMs,
+      sync: { status: "none", conflicts: [] },
+      createdAt: expect.any(String),
+      lastSeq: 0,
+    });
     const limited = (await api(`/v1/computers/${id}/exec?limit=2`).then((r) => r.json())) as {
       execs: Result[];
     };

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "../http/errors.ts";
 import { DEFAULT_OUTPUT_CAP, type ExecBody, newExecId } from "./exec-request.ts";
-import type { ExecJournal, ExecResult, OutputEvent } from "./journal.ts";
+import type { ExecJournal, ExecResult, ExecSummary, OutputEvent } from "./journal.ts";
 import { OutputBudget } from "./output-cap.ts";
 import type {
   ExecRequest,
@@ -205,8 +205,8 @@ export class ExecManager {
     return result;
   }
 
-  /** The most recent execs, newest first. */
-  list(limit: number): ExecResult[] {
+  /** The most recent execs, newest first, without their output. */
+  list(limit: number): ExecSummary[] {
     this.#recover();
     return this.#journal.list(limit);
   }

@@ -45,7 +45,7 @@ export function getExec(
   return Response.json(execs.get(execId));
 }
 
-/** GET /exec: the most recent execs, newest first. */
+/** GET /exec: the most recent execs, newest first (`?limit=`, default 20), without their output. */
 export function listExecs(execs: ExecManager, limit: number): Response {
   return Response.json({ execs: execs.list(limit) });
 }

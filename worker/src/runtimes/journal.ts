@@ -26,6 +26,12 @@ export interface ExecResult {
   error?: { code: string; message: string };
 }
 
+/**
+ * An exec as listed by `GET /exec`: the result without its output and value (a list of large
+ * outputs would not fit in memory); `GET /exec/:id` has them.
+ */
+export type ExecSummary = Omit<ExecResult, "stdout" | "stderr" | "value">;
+
 /** One stored output event. */
 export interface OutputEvent {
   seq: number;
@@ -250,31 +256,35 @@ export class ExecJournal {
       }));
   }
 
-  #result(row: ExecRow): ExecResult {
-    let stdout = "";
-    let stderr = "";
-    let lastSeq = row.last_seq;
-    for (const event of this.events(row.id)) {
-      if (event.stream === "stdout") stdout += event.data;
-      else stderr += event.data;
-      lastSeq = Math.max(lastSeq, event.seq);
-    }
-    const status = statusOf(row.status);
-    const result: ExecResult = {
+  #summary(row: ExecRow, lastSeq: number): ExecSummary {
+    const summary: ExecSummary = {
       id: row.id,
       runtime: row.runtime === "shell" || row.runtime === "js" ? row.runtime : "container",
-      status,
+      status: statusOf(row.status),
       exitCode: row.exit_code,
-      stdout,
-      stderr,
       truncated: row.truncated === 1,
       durationMs: row.duration_ms ?? Math.max(0, this.#now() - row.started_ms),
       sync: syncOf(row),
       createdAt: row.created_at,
-      lastSeq,
+      lastSeq: Math.max(row.last_seq, lastSeq),
     };
+    if (row.error !== null) summary.error = JSON.parse(row.error) as { code: string; message: string };
+    return summary;
+  }
+
+  #result(row: ExecRow): ExecResult {
+    let stdout = "";
+    let stderr = "";
+    let lastSeq = -1;
+    for (const event of this.events(row.id)) {
+      if (event.stream === "stdout") stdout += event.data;
+      else stderr += event.data;
+      lastSeq = event.seq;
+    }
+    const { error, ...summary } = this.#summary(row, lastSeq);
+    const result: ExecResult = { ...summary, stdout, stderr };
     if (row.value !== null) result.value = JSON.parse(row.value) as unknown;
-    if (row.error !== null) result.error = JSON.parse(row.error) as { code: string; message: string };
+    if (error !== undefined) result.error = error;
     return result;
   }
 
@@ -285,13 +295,17 @@ export class ExecJournal {
     return row === undefined ? undefined : this.#result(row);
   }
 
-  /** The most recent execs, newest first. */
-  list(limit: number): ExecResult[] {
+  /** The most recent execs, newest first, without their output. */
+  list(limit: number): ExecSummary[] {
     if (!this.#tablesExist()) return [];
     return this.#sql
-      .exec<ExecRow>("SELECT * FROM exec_journal ORDER BY started_ms DESC, rowid DESC LIMIT ?", limit)
+      .exec<ExecRow & { max_seq: number | null }>(
+        `SELECT j.*, (SELECT MAX(seq) FROM exec_output o WHERE o.exec_id = j.id) AS max_seq
+         FROM exec_journal j ORDER BY j.started_ms DESC, j.rowid DESC LIMIT ?`,
+        limit,
+      )
       .toArray()
-      .map((row) => this.#result(row));
+      .map((row) => this.#summary(row, row.max_seq ?? -1));
   }
 
   /** Forgets that the tables exist (after `deleteAll()` dropped them). */
