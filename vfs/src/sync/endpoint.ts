@@ -91,6 +91,7 @@ export class SyncEndpoint implements SyncPeerApi {
     return this.local.ledger.inflight() !== undefined;
   }
 
+  /** SyncPeerApi.missingBlobs: the hashes this side has no blob for. */
   missingBlobs(hashes: string[]): string[] {
     if (!Array.isArray(hashes) || !hashes.every((h) => typeof h === "string")) {
       throw new FsError("EINVAL", "sync", undefined, "invalid hashes");
@@ -98,6 +99,7 @@ export class SyncEndpoint implements SyncPeerApi {
     return this.local.vfs.missingBlobs(hashes);
   }
 
+  /** SyncPeerApi.putBlobs: stores blobs after checking each against its hash (EINVAL otherwise). */
   putBlobs(blobs: BlobData[]): void {
     const { vfs, sql } = this.local;
     sql.transaction(() => {
@@ -114,6 +116,7 @@ export class SyncEndpoint implements SyncPeerApi {
     });
   }
 
+  /** SyncPeerApi.getBlobs: the blobs this side has among `hashes`. */
   getBlobs(hashes: string[]): BlobData[] {
     const out: BlobData[] = [];
     for (const hash of hashes) {
@@ -123,6 +126,7 @@ export class SyncEndpoint implements SyncPeerApi {
     return out;
   }
 
+  /** SyncPeerApi.applyBatch: see receive.ts. */
   applyBatch(batch: SyncBatch): ApplyResult {
     return applyBatch(this.local, batch);
   }

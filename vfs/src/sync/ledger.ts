@@ -54,10 +54,12 @@ export class Ledger {
     });
   }
 
+  /** A value of `sync_meta` (id, peer, cursors, the batch in flight, ...). */
   meta(key: string): string | undefined {
     return this.sql.exec<{ value: string }>("SELECT value FROM sync_meta WHERE key = ?", key)[0]?.value;
   }
 
+  /** Sets (or, with undefined, removes) a value of `sync_meta`. */
   setMeta(key: string, value: string | undefined): void {
     if (value === undefined) this.sql.exec("DELETE FROM sync_meta WHERE key = ?", key);
     else {
@@ -74,6 +76,7 @@ export class Ledger {
     return this.baseRow(path)?.fp ?? "";
   }
 
+  /** The base row of `path`, with the directory attributes recorded for it. */
   baseRow(path: string): BaseRow | undefined {
     return this.sql.exec<BaseRow>("SELECT path, fp, dir FROM sync_base WHERE path = ?", path)[0];
   }
@@ -135,11 +138,13 @@ export class Ledger {
       this.sql.exec("DELETE FROM sync_dirty WHERE path = ? AND seq = ?", path, seq);
   }
 
+  /** The batch this side sent and has not seen settled. */
   inflight(): Inflight | undefined {
     const raw = this.meta("inflight");
     return raw === undefined ? undefined : (JSON.parse(raw) as Inflight);
   }
 
+  /** Records (or, with undefined, forgets) the batch in flight. */
   setInflight(inflight: Inflight | undefined): void {
     this.setMeta("inflight", inflight === undefined ? undefined : JSON.stringify(inflight));
   }
@@ -151,6 +156,7 @@ export class Ledger {
     return raw === undefined ? undefined : (JSON.parse(raw) as ApplyResult);
   }
 
+  /** Remembers a batch id and its result; only the last APPLIED_KEPT are kept. */
   recordApplied(id: string, result: ApplyResult): void {
     const seq = Number(this.meta("appliedSeq") ?? "0") + 1;
     this.setMeta("appliedSeq", String(seq));
@@ -163,6 +169,7 @@ export class Ledger {
     this.sql.exec("DELETE FROM sync_applied WHERE seq <= ?", seq - APPLIED_KEPT);
   }
 
+  /** Notes that the running full listing mentioned `path`. */
   markSeen(path: string): void {
     this.sql.exec("INSERT INTO sync_seen (path) VALUES (?) ON CONFLICT (path) DO NOTHING", path);
   }

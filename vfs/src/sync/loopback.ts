@@ -73,25 +73,30 @@ export class Loopback implements SyncPeerApi {
     }
   }
 
+  /** Forwards hello (copied both ways, counted). */
   hello(hello: SyncHello): Promise<SyncHello> {
     return this.call("hello", hello, (h) => this.target.hello(h));
   }
 
+  /** Forwards missingBlobs (copied both ways, counted). */
   missingBlobs(hashes: string[]): Promise<string[]> {
     return this.call("missingBlobs", hashes, (h) => this.target.missingBlobs(h));
   }
 
+  /** Forwards putBlobs (copied both ways, counted). */
   putBlobs(blobs: BlobData[]): Promise<void> {
     this.countBlobs(blobs);
     return this.call("putBlobs", blobs, (b) => this.target.putBlobs(b));
   }
 
+  /** Forwards getBlobs (copied both ways, counted). */
   async getBlobs(hashes: string[]): Promise<BlobData[]> {
     const blobs = await this.call("getBlobs", hashes, (h) => this.target.getBlobs(h));
     this.stats.pulled += blobs.length;
     return blobs;
   }
 
+  /** Forwards applyBatch (copied both ways, counted). */
   applyBatch(batch: SyncBatch): Promise<ApplyResult> {
     this.countBlobs(batch.blobs);
     return this.call("applyBatch", batch, (b) => this.target.applyBatch(b));
