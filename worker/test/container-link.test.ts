@@ -113,6 +113,18 @@ describe("container runtime over the computerd link", () => {
     expect(ctx.launcher.specs).toHaveLength(1);
   });
 
+  it("concurrent first execs share one launch, one /connect and one dial-back", async () => {
+    const ctx = await setup();
+    const first = exec(ctx.id, "out one");
+    const second = exec(ctx.id, "out two");
+    const { base } = await ctx.launcher.nextConnect();
+    expect(await dialBack(base, ctx.launcher.secret, ctx.daemon)).toBe(101);
+    const results = (await Promise.all([first, second].map(async (r) => (await r).json()))) as Result[];
+    expect(results.map((r) => r.stdout).sort()).toEqual(["one\n", "two\n"]);
+    expect(ctx.launcher.specs).toHaveLength(1);
+    expect(ctx.daemon.execs).toHaveLength(2);
+  });
+
   it("refuses a dial-back without the daemon's secret (401)", async () => {
     const ctx = await setup();
     const url = `http://computer.test/v1/computers/${ctx.id}/_computerd`;

@@ -3,7 +3,9 @@
  * that are not available, buffered results, SSE order and timing, follow/after re-attach,
  * listing, kill, timeout status and the output cap of the journal.
  */
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ExecJournal } from "../src/runtimes/journal.ts";
 import { installFakeRuntime, started } from "./fake-runtime.ts";
 import { api, apiJson, createComputer, expectError, freshId, mintToken } from "./helpers.ts";
 import { dataOf, readFrames } from "./sse.ts";
@@ -259,5 +261,32 @@ describe("exec results", () => {
     expect(result.truncated).toBe(true);
     expect(result.stdout.length).toBe(1024 * 1024);
     expect(result.lastSeq).toBe(2);
+  });
+});
+
+describe("exec journal across restarts", () => {
+  it("an exec journaled as running with no live handle is failed; a container one keeps its sync pending", async () => {
+    const id = await computerWithFake();
+    await runInDurableObject(env.COMPUTER.getByName(id), (_, state) => {
+      // What a DO that was evicted mid-exec leaves behind.
+      const journal = new ExecJournal(state.storage.sql);
+      journal.begin("ex_000000000000000000000001", "container", Date.now() - 1000);
+      journal.append("ex_000000000000000000000001", { seq: 0, stream: "stdout", data: "partial\n" });
+      journal.begin("ex_000000000000000000000002", "shell", Date.now() - 500);
+    });
+    const container = (await api(`/v1/computers/${id}/exec/ex_000000000000000000000001`).then((r) =>
+      r.json(),
+    )) as Result;
+    expect(container).toMatchObject({
+      status: "failed",
+      exitCode: null,
+      stdout: "partial\n",
+      sync: { status: "pending" },
+      error: { code: "EIO" },
+    });
+    const shell = (await api(`/v1/computers/${id}/exec/ex_000000000000000000000002`).then((r) =>
+      r.json(),
+    )) as Result;
+    expect(shell).toMatchObject({ status: "failed", sync: { status: "none" } });
   });
 });
