@@ -145,6 +145,9 @@ const schemas: Schema = {
     truncated: bool,
     value: {},
     durationMs: int,
+    createdAt: str,
+    lastSeq: int,
+    error: object({ code: str, message: str }),
     sync: object({
       status: { enum: ["complete", "pending", "none"] },
       rev: int,
@@ -271,16 +274,36 @@ export const OPENAPI: Schema = {
         },
       },
       get: {
+        parameters: [{ name: "limit", in: "query", schema: int, description: "1..100, default 20" }],
         responses: {
-          "200": json(object({ execs: { type: "array", items: ref("ExecResult") } }), "Recent execs"),
+          "200": json(
+            object({ execs: { type: "array", items: ref("ExecResult") } }),
+            "Recent execs, newest first, without stdout/stderr/value",
+          ),
           ...std,
         },
       },
     }),
     "/v1/computers/{id}/exec/{execId}": {
       parameters: [idParam, { name: "execId", in: "path", required: true, schema: str }],
-      get: { responses: { "200": json(ref("ExecResult"), "The exec"), ...std } },
-      delete: { responses: { "200": json(ref("ExecResult"), "Killed"), ...std } },
+      get: {
+        parameters: [
+          { name: "follow", in: "query", schema: { enum: ["1", "0"] }, description: "SSE re-attach" },
+          {
+            name: "after",
+            in: "query",
+            schema: int,
+            description: "Resume after this seq (or Last-Event-ID)",
+          },
+        ],
+        responses: { "200": json(ref("ExecResult"), "The exec (text/event-stream with follow=1)"), ...std },
+      },
+      delete: {
+        responses: {
+          "200": json(ref("ExecResult"), "Killed, or the unchanged result of a finished exec"),
+          ...std,
+        },
+      },
     },
     "/v1/computers/{id}/checkpoints": computerId({
       post: {
