@@ -16,7 +16,7 @@ import type {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Every request the fake runtime was started with, per computer. */
+/** Every request any fake runtime of this test file was started with. */
 export const started: ExecRequest[] = [];
 
 /** The scripted runtime. */

@@ -52,7 +52,7 @@ export class LinkSession {
   readonly daemon: RpcStub<DaemonApi>;
   /** DO → computerd pushes. */
   readonly push: SyncLink;
-  /** Rejects... never: resolves with the reason once the link is gone. */
+  /** Resolves (never rejects) with the reason once the link is gone. */
   readonly broken: Promise<Error>;
   #broken: Error | undefined;
   readonly #socket: WebSocket;
