@@ -256,6 +256,15 @@ describe("utimes", () => {
     expect(vfs.stat("/f").mtime.sec).toBe(2 ** 40);
   });
 
+  vfsTest("refuses times a Date cannot represent, changing nothing", (vfs, { sql }) => {
+    vfs.writeFile("/f", "x");
+    expectFails(sql, "EINVAL", () => vfs.utimes("/f", { sec: 2 ** 53, nsec: 0 }, "omit"));
+    expectFails(sql, "EINVAL", () => vfs.utimes("/f", "omit", 2 ** 64));
+    expectFails(sql, "EINVAL", () => vfs.utimes("/f", { sec: -8_640_000_000_001, nsec: 0 }, "omit"));
+    vfs.utimes("/f", { sec: 8_640_000_000_000, nsec: 0 }, { sec: -8_640_000_000_000, nsec: 0 });
+    expect(vfs.stat("/f").mtime.sec).toBe(-8_640_000_000_000);
+  });
+
   vfsTest("accepts milliseconds, including negative and fractional ones", (vfs) => {
     vfs.writeFile("/f", "x");
     vfs.utimes("/f", -1500, 4_102_444_800_000.25);

@@ -19,16 +19,28 @@ export function toIso(time: Timespec): string {
   return new Date(toMs(time)).toISOString();
 }
 
+/**
+ * Largest |seconds| a time may have: what a JS Date (and so every ISO-8601 answer of the
+ * API) can represent, ±8.64e15 ms (±275,760 years). ext4 stops at year 2446, so real tools
+ * never come near it; beyond it is EINVAL rather than a row that cannot be read back.
+ */
+export const TIME_SEC_MAX = 8_640_000_000_000;
+
 /** Resolves a TimeArg against `now`; undefined means "omit" (leave unchanged). */
 export function resolveTime(arg: TimeArg, now: Timespec, path: string): Timespec | undefined {
   if (arg === "omit") return undefined;
   if (arg === "now") return now;
   if (typeof arg === "number") {
     if (!Number.isFinite(arg)) throw new FsError("EINVAL", "utimes", path, "time is not finite");
-    return fromMs(arg);
+    return checkRange(fromMs(arg), path);
   }
   if (!Number.isInteger(arg.sec) || !Number.isInteger(arg.nsec) || arg.nsec < 0 || arg.nsec > 999_999_999) {
     throw new FsError("EINVAL", "utimes", path, "invalid timespec");
   }
-  return { sec: arg.sec, nsec: arg.nsec };
+  return checkRange({ sec: arg.sec, nsec: arg.nsec }, path);
+}
+
+function checkRange(time: Timespec, path: string): Timespec {
+  if (Math.abs(time.sec) > TIME_SEC_MAX) throw new FsError("EINVAL", "utimes", path, "time out of range");
+  return time;
 }
