@@ -5,7 +5,7 @@ export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 export XDG_CONFIG_HOME := $(CURDIR)/.config
 
-.PHONY: deps test check lint dev bench-vfs
+.PHONY: deps test check lint dev bench-vfs bench-fs
 
 deps:
 	scripts/ensure-deps.sh
@@ -25,3 +25,6 @@ dev: deps
 
 bench-vfs: deps
 	npm run bench:vfs
+
+bench-fs: deps
+	npm run bench:fs

@@ -7,6 +7,7 @@ import type { BenchOptions } from "./options.ts";
 import type { BackendReport, ScenarioResult } from "./run-bench.ts";
 import type { SourceFacts } from "./source-facts.ts";
 import { summarize } from "./stats.ts";
+import { formatMs, formatRatio, renderTable } from "./table-format.ts";
 import { BACKEND_IDS } from "./target.ts";
 
 /** The JSON document written to bench/results/vfs-<timestamp>.json. */
@@ -23,31 +24,11 @@ export interface BenchDocument {
 
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumSignificantDigits: 3 });
 
-function formatMs(ms: number): string {
-  if (!Number.isFinite(ms)) return "-";
-  return ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0);
-}
-
 function formatBytes(bytes: number | undefined): string {
   if (bytes === undefined) return "-";
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1 << 20) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
-}
-
-function formatRatio(ms: number, baseline: number | undefined): string {
-  if (baseline === undefined || !(baseline > 0)) return "-";
-  return `${(ms / baseline).toFixed(ms / baseline < 10 ? 2 : 1)}x`;
-}
-
-function renderTable(header: readonly string[], rows: readonly string[][], leftColumns: number): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (i < leftColumns ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
 /** Scenarios whose SQL counts differ between vfs backends: the same engine should ask the same of SQLite. */

@@ -1,0 +1,171 @@
+/**
+ * `npm run bench:fs` (or `make bench-fs`): the fs-bench scenarios of docs/BENCH.md as shell
+ * commands on the computerd FUSE mount (started here, unmounted at the end), tmpfs and a real
+ * disk in one run. Prints a table and writes one JSON document to bench/results/fs-<time>.json.
+ * Options: ./options.ts or `-- --help`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, release, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fileTimestamp } from "../report.ts";
+import { type SourceFacts, sourceFacts, treeHash } from "../source-facts.ts";
+import { FLEET_SCENARIOS, type FleetScenario } from "./fleet-scenarios.ts";
+import { startMountTarget } from "./mount-target.ts";
+import { type FsBenchOptions, parseFsBenchOptions, USAGE } from "./options.ts";
+import { REFERENCE, type ReferenceLine } from "./reference.ts";
+import { formatFsReport, TARGET_VS_DISK, type Verdict, verdictOf } from "./report.ts";
+import { runScenario, type ScenarioRun, type TargetRun } from "./runner.ts";
+import { scenarioEnv } from "./shell.ts";
+import { directoryTarget, type FsTarget, type TargetId } from "./target.ts";
+
+const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const DEFAULT_OUT = join(REPO_ROOT, "bench", "results");
+
+/** The JSON document written to bench/results/fs-<timestamp>.json. */
+export interface FsBenchDocument {
+  schema: "computer.fs-bench/1";
+  startedAt: string;
+  finishedAt: string;
+  source: SourceFacts & { computerdSrcSha256: { start: string; end: string } };
+  host: Record<string, string | number>;
+  options: Omit<FsBenchOptions, "outDir" | "scenarios"> & { scenarios: string[] };
+  targets: { id: TargetId; name: string; root: string; notes: Record<string, unknown>; error?: string }[];
+  targetsVsDisk: typeof TARGET_VS_DISK;
+  results: {
+    name: string;
+    id: string;
+    kind: string;
+    setup?: string;
+    run: string;
+    error?: string;
+    orders: TargetId[][];
+    runs: TargetRun[];
+    verdict: Verdict;
+    reference?: ReferenceLine;
+  }[];
+  fleet: Omit<FleetScenario, "measure">[];
+}
+
+function toolVersion(command: string, args: string[]): string {
+  try {
+    const out = execFileSync(command, args, {
+      env: scenarioEnv(),
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return out.trim().split("\n")[0] ?? "unknown";
+  } catch {
+    return "unavailable";
+  }
+}
+
+function hostFacts(): Record<string, string | number> {
+  const cpu = cpus();
+  return {
+    platform: process.platform,
+    kernel: release(),
+    arch: process.arch,
+    cpuModel: cpu[0]?.model ?? "unknown",
+    cpuCount: cpu.length,
+    memoryBytes: totalmem(),
+    benchNode: process.version,
+    sqlite: process.versions.sqlite ?? "unknown",
+    bash: toolVersion("bash", ["-c", "echo $BASH_VERSION"]),
+    git: toolVersion("git", ["--version"]),
+    scenarioNode: toolVersion("node", ["--version"]),
+    npm: toolVersion("npm", ["--version"]),
+  };
+}
+
+async function startTargets(options: FsBenchOptions, started: FsTarget[]): Promise<void> {
+  for (const id of options.targets) {
+    if (id === "computerd") {
+      process.stderr.write(`fs-bench: mounting computerd (${options.mountVia}) under ${options.diskDir}\n`);
+      started.push(await startMountTarget(options.diskDir, options.mountVia));
+    } else started.push(directoryTarget(id, id === "tmpfs" ? options.tmpfsDir : options.diskDir));
+  }
+}
+
+async function main(): Promise<number> {
+  const options = parseFsBenchOptions(process.argv.slice(2), DEFAULT_OUT);
+  if (!options) {
+    console.log(USAGE);
+    return 0;
+  }
+  const targets: FsTarget[] = [];
+  const stopAll = () => Promise.allSettled(targets.map((t) => t.stop()));
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`fs-bench: ${signal}, unmounting and cleaning up\n`);
+      void stopAll().finally(() => process.exit(130));
+    });
+  }
+  const startedAt = new Date();
+  const vfsStart = treeHash(join(REPO_ROOT, "vfs", "src"));
+  const computerdStart = treeHash(join(REPO_ROOT, "computerd", "src"));
+  const runs: ScenarioRun[] = [];
+  let fatal: string | undefined;
+  try {
+    await startTargets(options, targets);
+    for (const scenario of options.scenarios)
+      runs.push(await runScenario(scenario, targets, options.reps, options.warmup));
+  } catch (err) {
+    fatal = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`fs-bench: ${fatal}\n`);
+  } finally {
+    await stopAll();
+  }
+  const { outDir, scenarios, ...recorded } = options;
+  const document: FsBenchDocument = {
+    schema: "computer.fs-bench/1",
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    source: {
+      ...sourceFacts(REPO_ROOT, vfsStart),
+      computerdSrcSha256: { start: computerdStart, end: treeHash(join(REPO_ROOT, "computerd", "src")) },
+    },
+    host: hostFacts(),
+    options: { ...recorded, scenarios: scenarios.map((s) => s.name) },
+    targets: targets.map((t) => ({ id: t.id, name: t.name, root: t.root, notes: t.notes() })),
+    targetsVsDisk: TARGET_VS_DISK,
+    results: runs.map((r) => ({
+      name: r.scenario.name,
+      id: r.scenario.id,
+      kind: r.scenario.kind,
+      ...(r.scenario.setup ? { setup: r.scenario.setup } : {}),
+      run: r.scenario.run,
+      ...(r.error ? { error: r.error } : {}),
+      orders: r.orders,
+      runs: r.runs,
+      verdict: verdictOf(r),
+      ...(REFERENCE[r.scenario.name] ? { reference: REFERENCE[r.scenario.name] } : {}),
+    })),
+    fleet: FLEET_SCENARIOS.map(({ measure: _, ...f }) => f),
+  };
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, `fs-${fileTimestamp(startedAt)}.json`);
+  writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+  console.log(formatFsReport(runs, FLEET_SCENARIOS));
+  const { source } = document;
+  if (
+    source.vfsSrcSha256.start !== source.vfsSrcSha256.end ||
+    source.computerdSrcSha256.start !== source.computerdSrcSha256.end
+  )
+    console.log(
+      "\nWARNING: vfs/src or computerd/src changed during the run (the mount loaded the code at its start).",
+    );
+  if (fatal) console.log(`\nFAILED: ${fatal}`);
+  console.log(`\nJSON: ${file}`);
+  const failed = fatal !== undefined || runs.some((r) => r.error || r.runs.some((t) => t.error));
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

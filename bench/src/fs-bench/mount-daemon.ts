@@ -1,0 +1,77 @@
+/**
+ * The computerd mount as fs-bench runs it by default: exactly what `computerd mount --state DIR
+ * --mount-point DIR` does (computerd/src/commands/mount.ts: openMirror, then openMount with the
+ * fuse backend and default tuning), plus a control channel, because `computerd mount` reports
+ * its counters only when it exits. Run as a child of the bench:
+ *
+ *   node mount-daemon.ts --state DIR --mount-point DIR
+ *
+ * stdout: JSON lines. {"event":"mounted",...} once serving; one {"event":"counters",...} per
+ * stdin line "counters" (FUSE ops by name and SQL counters, now) or "fence" (the same after
+ * `mount.flushAll()`, with `fenceMs`); {"event":"unmounted",...} at the end, as computerd
+ * prints it. stdin EOF or SIGTERM/SIGINT/SIGHUP: flush, unmount, close, exit.
+ */
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { openMirror } from "../../../computerd/src/mirror/open-mirror.ts";
+import { openMount } from "../../../computerd/src/mount/backend.ts";
+
+function emit(event: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify(event)}\n`);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { state: { type: "string" }, "mount-point": { type: "string" } },
+    strict: true,
+  });
+  const stateDir = values.state;
+  const mountPoint = values["mount-point"];
+  if (!stateDir || !mountPoint) {
+    console.error("usage: mount-daemon.ts --state DIR --mount-point DIR");
+    return 2;
+  }
+  const mirror = openMirror(stateDir);
+  const mount = await openMount({
+    backend: "fuse",
+    mirror,
+    mountPoint,
+    fuse: { debug: false, pageCache: "auto" },
+  });
+  const snapshot = () => ({ fuse: { ...mount.counters }, sql: { ...mirror.sql.counters } });
+  emit({ event: "mounted", backend: "fuse", mountPoint: mount.mountPoint ?? null, pid: process.pid });
+
+  const reason = await new Promise<string>((resolve) => {
+    for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
+    const lines = createInterface({ input: process.stdin });
+    lines.on("line", (line) => {
+      const request = line.trim();
+      if (request === "counters") emit({ event: "counters", ...snapshot() });
+      else if (request === "fence") {
+        const started = performance.now();
+        void mount.flushAll().then(
+          () => emit({ event: "counters", fenceMs: performance.now() - started, ...snapshot() }),
+          (err: unknown) => emit({ event: "error", request, message: String(err) }),
+        );
+      } else emit({ event: "error", request, message: "unknown request (counters | fence)" });
+    });
+    lines.once("close", () => resolve("stdin closed"));
+  });
+  await mount.unmount();
+  const sql = { ...mirror.sql.counters };
+  mirror.close();
+  emit({ event: "unmounted", signal: reason, counters: mount.counters, sql });
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+    // fuse-native's thread may keep the loop alive after unmount.
+    setTimeout(() => process.exit(code), 100).unref();
+  },
+  (err: unknown) => {
+    console.error("fs-bench mount-daemon:", err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,142 @@
+/**
+ * The fs-bench loop: for each scenario, its one-off preparation, then warm-up and timed
+ * repetitions on every target, the targets' order rotating from one repetition to the next so
+ * no target always runs first (or right after a heavy one). One repetition: a fresh directory,
+ * setup + settle (untimed), the timed run, counters, settle (the mount's fence, timed apart),
+ * the check, removal of the directory. A target that fails a scenario skips the rest of it.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Summary, summarize } from "../stats.ts";
+import { CHECK_PRELUDE, type ShellScenario } from "./scenarios.ts";
+import { describeFailure, runShell } from "./shell.ts";
+import { counterDelta, type FsTarget, type MountCounters, type TargetId } from "./target.ts";
+
+/** One timed repetition on one target. */
+export interface Sample {
+  /** The timed part, as bash measured it. */
+  ms: number;
+  /** The bash process of the timed part, spawn to exit. */
+  wallMs: number;
+  /** Settling after the timed part: the mount's fence, or syncfs. */
+  settleMs: number;
+  /** Mount only: counters of the timed part (FUSE ops reach the daemon only while the run runs). */
+  timed?: MountCounters;
+  /** Mount only: counters from before the run until the fence after it returned. */
+  withFence?: MountCounters;
+}
+
+/** All repetitions of one scenario on one target. */
+export interface TargetRun {
+  target: TargetId;
+  samples: Sample[];
+  summary?: Summary;
+  settle?: Summary;
+  /** What went wrong, naming the step (setup, run, check) and what the shell said. */
+  error?: string;
+}
+
+/** One scenario on every target. */
+export interface ScenarioRun {
+  scenario: ShellScenario;
+  runs: TargetRun[];
+  /** The target order of each timed repetition. */
+  orders: TargetId[][];
+  /** Set when the one-off preparation failed (then nothing ran). */
+  error?: string;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`fs-bench: ${message}\n`);
+}
+
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const n = items.length;
+  return items.map((_, i) => items[(i + by) % n] as T);
+}
+
+async function step(what: string, body: string, dir: string): Promise<void> {
+  const result = await runShell(body, dir);
+  if (result.exitCode !== 0) throw new Error(describeFailure(what, result));
+}
+
+/** One repetition of `scenario` on `target`, in a fresh directory named by `label`. */
+async function runOnce(target: FsTarget, scenario: ShellScenario, label: string): Promise<Sample> {
+  const dir = join(target.root, `${scenario.id}-${label}`);
+  mkdirSync(dir);
+  try {
+    if (scenario.setup) {
+      await step("setup", scenario.setup, dir);
+      await target.settle(dir);
+    }
+    const before = await target.counters();
+    const run = await runShell(scenario.run, dir, { timed: true });
+    if (run.exitCode !== 0 || run.timedMs === undefined) throw new Error(describeFailure("run", run));
+    const afterRun = await target.counters();
+    const settled = await target.settle(dir);
+    await step("check", `${CHECK_PRELUDE}\n${scenario.check}`, dir);
+    const sample: Sample = { ms: run.timedMs, wallMs: run.wallMs, settleMs: settled.ms };
+    if (before && afterRun) sample.timed = counterDelta(before, afterRun);
+    if (before && settled.counters) sample.withFence = counterDelta(before, settled.counters);
+    return sample;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function prepare(scenario: ShellScenario): Promise<void> {
+  if (!scenario.prepare) return;
+  const scratch = mkdtempSync(join(tmpdir(), "computer-fs-bench-prepare-"));
+  try {
+    await step("prepare", scenario.prepare, scratch);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Runs `scenario` on `targets`: `warmup` untimed and `reps` timed repetitions each. */
+export async function runScenario(
+  scenario: ShellScenario,
+  targets: readonly FsTarget[],
+  reps: number,
+  warmup: number,
+): Promise<ScenarioRun> {
+  const runs = new Map<TargetId, TargetRun>(targets.map((t) => [t.id, { target: t.id, samples: [] }]));
+  const result: ScenarioRun = { scenario, runs: [...runs.values()], orders: [] };
+  try {
+    await prepare(scenario);
+  } catch (err) {
+    result.error = err instanceof Error ? err.message : String(err);
+    for (const run of runs.values()) run.error = `not run: ${result.error}`;
+    progress(`${scenario.name}: ${result.error}`);
+    return result;
+  }
+  for (let i = 0; i < warmup + reps; i++) {
+    const timed = i >= warmup;
+    const order = rotate(targets, i);
+    if (timed) result.orders.push(order.map((t) => t.id));
+    for (const target of order) {
+      const run = runs.get(target.id);
+      if (!run || run.error) continue;
+      try {
+        const sample = await runOnce(target, scenario, timed ? `r${i - warmup}` : `w${i}`);
+        if (timed) run.samples.push(sample);
+      } catch (err) {
+        const what = timed ? `repetition ${i - warmup + 1}` : `warm-up ${i + 1}`;
+        run.error = `${what}: ${err instanceof Error ? err.message : String(err)}`;
+        progress(`${scenario.name} on ${target.id} FAILED (${run.error})`);
+      }
+    }
+  }
+  for (const run of runs.values()) {
+    if (run.samples.length === 0) continue;
+    run.summary = summarize(run.samples.map((s) => s.ms));
+    run.settle = summarize(run.samples.map((s) => s.settleMs));
+  }
+  const line = result.runs
+    .map((r) => `${r.target} ${r.summary ? `${r.summary.median.toFixed(1)} ms` : "FAILED"}`)
+    .join(", ");
+  progress(`${scenario.name.padEnd(28)} ${line}`);
+  return result;
+}
