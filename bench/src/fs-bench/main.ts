@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, release, totalmem } from "node:os";
+import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileTimestamp } from "../report.ts";
@@ -61,7 +61,14 @@ function toolVersion(command: string, args: string[]): string {
   }
 }
 
-function hostFacts(): Record<string, string | number> {
+/** The 1, 5 and 15 minute load averages: other work on the machine skews every number. */
+function load(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+}
+
+function hostFacts(loadAtStart: string): Record<string, string | number> {
   const cpu = cpus();
   return {
     platform: process.platform,
@@ -76,6 +83,8 @@ function hostFacts(): Record<string, string | number> {
     git: toolVersion("git", ["--version"]),
     scenarioNode: toolVersion("node", ["--version"]),
     npm: toolVersion("npm", ["--version"]),
+    loadAtStart,
+    loadAtEnd: load(),
   };
 }
 
@@ -96,21 +105,26 @@ async function main(): Promise<number> {
   }
   const targets: FsTarget[] = [];
   const stopAll = () => Promise.allSettled(targets.map((t) => t.stop()));
+  const abort = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
+      abort.abort();
       process.stderr.write(`fs-bench: ${signal}, unmounting and cleaning up\n`);
       void stopAll().finally(() => process.exit(130));
     });
   }
   const startedAt = new Date();
+  const loadAtStart = load();
   const vfsStart = treeHash(join(REPO_ROOT, "vfs", "src"));
   const computerdStart = treeHash(join(REPO_ROOT, "computerd", "src"));
   const runs: ScenarioRun[] = [];
   let fatal: string | undefined;
   try {
     await startTargets(options, targets);
-    for (const scenario of options.scenarios)
-      runs.push(await runScenario(scenario, targets, options.reps, options.warmup));
+    for (const scenario of options.scenarios) {
+      if (abort.signal.aborted) break;
+      runs.push(await runScenario(scenario, targets, options.reps, options.warmup, abort.signal));
+    }
   } catch (err) {
     fatal = err instanceof Error ? err.message : String(err);
     process.stderr.write(`fs-bench: ${fatal}\n`);
@@ -126,7 +140,7 @@ async function main(): Promise<number> {
       ...sourceFacts(REPO_ROOT, vfsStart),
       computerdSrcSha256: { start: computerdStart, end: treeHash(join(REPO_ROOT, "computerd", "src")) },
     },
-    host: hostFacts(),
+    host: hostFacts(loadAtStart),
     options: { ...recorded, scenarios: scenarios.map((s) => s.name) },
     targets: targets.map((t) => ({ id: t.id, name: t.name, root: t.root, notes: t.notes() })),
     targetsVsDisk: TARGET_VS_DISK,
@@ -148,6 +162,7 @@ async function main(): Promise<number> {
   const file = join(outDir, `fs-${fileTimestamp(startedAt)}.json`);
   writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
   console.log(formatFsReport(runs, FLEET_SCENARIOS));
+  console.log(`\nLoad average (1/5/15 min) at start: ${loadAtStart}; at end: ${document.host.loadAtEnd}.`);
   const { source } = document;
   if (
     source.vfsSrcSha256.start !== source.vfsSrcSha256.end ||

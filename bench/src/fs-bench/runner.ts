@@ -95,12 +95,16 @@ async function prepare(scenario: ShellScenario): Promise<void> {
   }
 }
 
-/** Runs `scenario` on `targets`: `warmup` untimed and `reps` timed repetitions each. */
+/**
+ * Runs `scenario` on `targets`: `warmup` untimed and `reps` timed repetitions each. Once
+ * `signal` aborts, no further repetition starts and failures are no longer recorded.
+ */
 export async function runScenario(
   scenario: ShellScenario,
   targets: readonly FsTarget[],
   reps: number,
   warmup: number,
+  signal?: AbortSignal,
 ): Promise<ScenarioRun> {
   const runs = new Map<TargetId, TargetRun>(targets.map((t) => [t.id, { target: t.id, samples: [] }]));
   const result: ScenarioRun = { scenario, runs: [...runs.values()], orders: [] };
@@ -118,11 +122,12 @@ export async function runScenario(
     if (timed) result.orders.push(order.map((t) => t.id));
     for (const target of order) {
       const run = runs.get(target.id);
-      if (!run || run.error) continue;
+      if (!run || run.error || signal?.aborted) continue;
       try {
         const sample = await runOnce(target, scenario, timed ? `r${i - warmup}` : `w${i}`);
         if (timed) run.samples.push(sample);
       } catch (err) {
+        if (signal?.aborted) break;
         const what = timed ? `repetition ${i - warmup + 1}` : `warm-up ${i + 1}`;
         run.error = `${what}: ${err instanceof Error ? err.message : String(err)}`;
         progress(`${scenario.name} on ${target.id} FAILED (${run.error})`);
