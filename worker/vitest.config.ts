@@ -1,9 +1,13 @@
 /**
  * Worker tests, run inside workerd by the Cloudflare Vitest plugin on worker/wrangler.jsonc:
- * the HTTP suites in test/ and the pure helpers' unit tests beside the code in src/.
+ * the HTTP suites in test/ and the pure helpers' unit tests beside the code in src/. The guest
+ * bundles (dist/guests) are built first: the plugin does not run wrangler's custom build.
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { buildGuests } from "./scripts/build-guests.ts";
+
+buildGuests();
 
 export default defineConfig({
   plugins: [

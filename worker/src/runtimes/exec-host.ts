@@ -1,6 +1,6 @@
 /**
  * Everything exec needs inside one Computer DO, wired together: the journal, the exec manager,
- * the runtimes (container today; shell and js plug in here), the launcher chosen from the
+ * the runtimes (container, and shell/js in Dynamic Workers), the launcher chosen from the
  * environment, the link to computerd, the DO's sync endpoint and the pending-sync retry.
  */
 import { SyncEndpoint } from "@computer/vfs/sync";
@@ -9,12 +9,16 @@ import { CloudflareLauncher, type LaunchState } from "./cloudflare-launcher.ts";
 import { ComputerdLink } from "./computerd-link.ts";
 import { ContainerConnector, type LinkState } from "./container-connector.ts";
 import { ContainerRuntime } from "./container-runtime.ts";
+import { globalOutboundFor } from "./egress-gateway.ts";
 import { ExecManager } from "./exec-manager.ts";
 import { gatewayFetcher } from "./gateway.ts";
+import { type ArtifactPublisher, GuestServicesTarget } from "./guest-services.ts";
+import { GuestSession } from "./guest-session.ts";
 import { HostLauncher } from "./host-launcher.ts";
 import { ExecJournal } from "./journal.ts";
 import type { ContainerLauncher, LaunchSpec } from "./launcher.ts";
-import type { Runtime, RuntimeName } from "./runtime.ts";
+import type { ExecRequest, Runtime, RuntimeName, RuntimeSink } from "./runtime.ts";
+import { type GuestRuntimeDeps, ShellRuntime } from "./shell-runtime.ts";
 import { retryPendingSync, type SyncRetryDeps, schedulePendingSync } from "./sync-retry.ts";
 
 const LINK_STATE_KEY = "computerd:link";
@@ -54,6 +58,7 @@ export class ExecHost {
   readonly #runtimes = new Map<RuntimeName, Runtime>();
   #launcher: ContainerLauncher | undefined | null = null;
   #endpoint: SyncEndpoint | undefined;
+  #artifacts: ArtifactPublisher | undefined;
 
   constructor(host: ComputerHost) {
     this.#host = host;
@@ -83,6 +88,38 @@ export class ExecHost {
         pending: () => void schedulePendingSync(this.#retryDeps()),
       }),
     );
+    this.#runtimes.set("shell", new ShellRuntime(this.#guestDeps()));
+  }
+
+  /** What the Dynamic Worker runtimes (shell, js) need from this DO. */
+  #guestDeps(): GuestRuntimeDeps {
+    const host = this.#host;
+    return {
+      loader: () => host.env.LOADER,
+      computerId: () => host.computerId(),
+      egress: () => host.requireComputer().egress,
+      outbound: (egress) => globalOutboundFor(host.ctx, egress),
+      session: (request, sink) => this.#guestSession(request, sink),
+    };
+  }
+
+  #guestSession(request: ExecRequest, sink: RuntimeSink): GuestSession {
+    const host = this.#host;
+    const changed = () => void host.touched();
+    const services = new GuestServicesTarget({
+      vfs: () => host.vfs(),
+      egress: () => host.requireComputer().egress,
+      env: request.env,
+      cwd: request.cwd,
+      changed,
+      artifacts: this.#artifacts,
+    });
+    return new GuestSession({ vfs: () => host.vfs(), changed, services }, sink);
+  }
+
+  /** Where shell `publish` and `computer:artifacts` publish to (set by the artifacts subsystem). */
+  useArtifacts(publisher: ArtifactPublisher | undefined): void {
+    this.#artifacts = publisher;
   }
 
   /** The launcher (from the environment unless a test installed one). */

@@ -8,6 +8,7 @@ import { DEFAULT_OUTPUT_CAP, type ExecBody, newExecId } from "./exec-request.ts"
 import type { ExecJournal, ExecResult, ExecSummary, OutputEvent } from "./journal.ts";
 import { OutputBudget } from "./output-cap.ts";
 import type {
+  ExecMetrics,
   ExecRequest,
   OutputStream,
   Runtime,
@@ -21,6 +22,8 @@ import type { ExecEvent, ExecEventSource } from "./sse.ts";
 export const TIMEOUT_GRACE_MS = 5_000;
 /** How long DELETE waits for a killed exec to report its end. */
 const KILL_WAIT_MS = 15_000;
+/** Metrics of this many recent execs are kept in memory (they are not journaled). */
+const METRICS_KEEP = 100;
 
 /** Receives a live exec's events. */
 export type ExecListener = (event: ExecEvent) => void;
@@ -60,6 +63,7 @@ export class ExecManager {
   readonly #runtimes: RuntimeLookup;
   readonly #now: () => number;
   readonly #live = new Map<string, LiveExec>();
+  readonly #metrics = new Map<string, ExecMetrics>();
   #recovered = false;
 
   constructor(journal: ExecJournal, runtimes: RuntimeLookup, now: () => number = Date.now) {
@@ -184,10 +188,17 @@ export class ExecManager {
       value: outcome.value,
       durationMs: Math.max(0, this.#now() - live.startedMs),
       sync: outcome.sync,
-      truncated: live.budget.truncated,
+      truncated: live.budget.truncated || outcome.truncated === true,
       lastSeq: live.nextSeq - 1,
       error: outcome.error,
     });
+    if (outcome.metrics !== undefined) {
+      this.#metrics.set(live.id, outcome.metrics);
+      for (const id of this.#metrics.keys()) {
+        if (this.#metrics.size <= METRICS_KEEP) break;
+        this.#metrics.delete(id);
+      }
+    }
     const result = this.#journal.get(live.id);
     if (result === undefined) return;
     for (const listener of live.listeners) listener({ kind: "exit", result });
@@ -203,6 +214,11 @@ export class ExecManager {
     const live = this.#live.get(id);
     if (live !== undefined) result.lastSeq = live.nextSeq - 1;
     return result;
+  }
+
+  /** The counters the runtime reported for a recent exec of this instance (not journaled). */
+  metrics(id: string): ExecMetrics | undefined {
+    return this.#metrics.get(id);
   }
 
   /** The most recent execs, newest first, without their output. */

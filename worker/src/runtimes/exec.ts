@@ -2,19 +2,32 @@
  * The exec routes (`/v1/computers/:id/exec...`, docs/API.md), one API for every runtime:
  * start (SSE with `Accept: text/event-stream`, else the buffered result; either way the
  * `X-Exec-Id` header names the exec at once, so a stream can be re-attached), get (or follow as
- * SSE from any seq), list, and kill. `DELETE` of a finished exec answers 200 with its result
+ * SSE from any seq), list, and kill. A buffered result carries the runtime's counters (RPC round
+ * trips of shell/js) in `X-Exec-Metrics`. `DELETE` of a finished exec answers 200 with its result
  * unchanged (kill is idempotent); an unknown id is 404.
  */
 import type { ExecListener, ExecManager } from "./exec-manager.ts";
 import { readExecBody } from "./exec-request.ts";
+import type { ExecMetrics } from "./runtime.ts";
 import { type ExecEvent, resumeAfter, sseResponse, wantsEventStream } from "./sse.ts";
+
+/** `X-Exec-Metrics` header value: `name=value` pairs, comma-separated (`fsCalls=3, fsOps=12`). */
+export function formatMetrics(metrics: ExecMetrics): string {
+  return Object.entries(metrics)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
+}
 
 /** POST /exec: starts the exec, then streams it or waits for its result. */
 export async function startExec(execs: ExecManager, request: Request): Promise<Response> {
   const body = await readExecBody(request);
   if (!wantsEventStream(request)) {
     const { id, finished } = await execs.start(body);
-    return Response.json(await finished, { headers: { "X-Exec-Id": id } });
+    const result = await finished;
+    const headers: Record<string, string> = { "X-Exec-Id": id };
+    const metrics = execs.metrics(id);
+    if (metrics !== undefined) headers["X-Exec-Metrics"] = formatMetrics(metrics);
+    return Response.json(result, { headers });
   }
   // Attached before the runtime starts: the stream sees all output, even past the journal's cap.
   const queued: ExecEvent[] = [];

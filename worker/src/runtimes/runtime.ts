@@ -66,7 +66,14 @@ export interface RuntimeOutcome {
   sync: SyncInfo;
   /** Set when the exec could not run (or lost its runtime): what went wrong. */
   error?: { code: string; message: string };
+  /** The runtime cut the output at its cap (the journal also marks its own cut). */
+  truncated?: boolean;
+  /** Deterministic counters of the exec (e.g. RPC round trips), kept beside the result. */
+  metrics?: ExecMetrics;
 }
+
+/** Counters a runtime reports about one exec (`X-Exec-Metrics` on the buffered result). */
+export type ExecMetrics = Record<string, number>;
 
 /** A started exec. */
 export interface RuntimeHandle {

@@ -1,0 +1,2 @@
+/** Placeholder. */
+export const placeholder = 1;

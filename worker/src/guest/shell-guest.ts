@@ -1,0 +1,124 @@
+/**
+ * The shell runtime's Dynamic Worker: runs one bash script in just-bash per call. The
+ * filesystem (shell-fs.ts) is the computer's files at /workspace (over the DO's RPC
+ * capability, see workspace-fs.ts), an in-memory scratch tree everywhere else, and the output
+ * device the stream plugin writes to. Ends in a GuestOutcome: completed/failed by
+ * exit code, `timeout` past the wall-clock limit (timer or just-bash's deadline), `killed` when
+ * the DO pulled the kill switch.
+ */
+import { WorkerEntrypoint } from "cloudflare:workers";
+import type { SecureFetch } from "just-bash";
+import { Bash } from "just-bash/browser";
+import type {
+  GuestCapabilities,
+  GuestOutcome,
+  ShellGuestEntrypoint,
+  ShellRequest,
+} from "../runtimes/guest-wire.ts";
+import { FsClient } from "./fs-client.ts";
+import { KillSwitch } from "./kill-switch.ts";
+import { OutputChannel } from "./output-channel.ts";
+import { OUTPUT_DEVICE, OutputDevice } from "./output-device.ts";
+import { serviceCommands } from "./shell-commands.ts";
+import { ShellFs } from "./shell-fs.ts";
+import { StreamPlugin } from "./stream-plugin.ts";
+import { WorkspaceFs } from "./workspace-fs.ts";
+
+/** Where the computer's files are mounted. */
+const WORKSPACE = "/workspace";
+/** Largest response body curl accepts. */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Bytes a script may hold as output in memory before just-bash stops it. */
+const MAX_BUFFERED_OUTPUT = 64 * 1024 * 1024;
+
+/** curl's fetch: plain `fetch`, so the Dynamic Worker's globalOutbound (egress policy) decides. */
+const guestFetch: SecureFetch = async (url, options = {}) => {
+  const response = await fetch(url, {
+    method: options.method ?? "GET",
+    headers: options.headers,
+    body: options.body,
+    redirect: options.followRedirects === false ? "manual" : "follow",
+    signal: options.signal,
+  });
+  const body = new Uint8Array(await response.arrayBuffer());
+  if (body.byteLength > MAX_RESPONSE_BYTES)
+    throw new Error(`response larger than ${MAX_RESPONSE_BYTES} bytes`);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+    body,
+    url: response.url || url,
+  };
+};
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The shell guest (loaded by the DO through the Worker Loader, entrypoint `ShellGuest`). */
+export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint {
+  async run(request: ShellRequest, caps: GuestCapabilities): Promise<GuestOutcome> {
+    const channel = new OutputChannel(caps.output, request.limits.maxOutputBytes);
+    const client = new FsClient(caps.fs);
+    const fs = new ShellFs([
+      { mountPoint: WORKSPACE, filesystem: new WorkspaceFs(client, WORKSPACE) },
+      { mountPoint: OUTPUT_DEVICE, filesystem: new OutputDevice(channel) },
+    ]);
+    const abort = new AbortController();
+    let ended: "killed" | "timeout" | undefined;
+    await caps.started(
+      new KillSwitch(() => {
+        ended ??= "killed";
+        abort.abort(new Error("killed"));
+      }),
+    );
+    const bash = new Bash({
+      fs,
+      cwd: request.cwd,
+      env: { HOME: "/home/user", ...request.env },
+      customCommands: serviceCommands(caps.services),
+      ...(request.network ? { fetch: guestFetch } : {}),
+      executionLimits: {
+        maxExecutionTimeMs: request.limits.timeoutMs,
+        maxLoopIterations: request.limits.maxLoopIterations,
+        maxCommandCount: request.limits.maxCommandCount,
+        maxOutputSize: MAX_BUFFERED_OUTPUT,
+      },
+    });
+    bash.registerTransformPlugin(new StreamPlugin());
+    const started = Date.now();
+    const timer = setTimeout(() => {
+      ended ??= "timeout";
+      abort.abort(new Error("timeout"));
+    }, request.limits.timeoutMs);
+    let exitCode: number;
+    let error: GuestOutcome["error"];
+    try {
+      const result = await bash.exec(request.script, {
+        cwd: request.cwd,
+        stdin: request.stdin,
+        signal: abort.signal,
+        rawScript: true,
+      });
+      channel.write("stdout", result.stdout);
+      channel.write("stderr", result.stderr);
+      exitCode = result.exitCode;
+    } catch (err) {
+      channel.write("stderr", `bash: ${describe(err)}\n`);
+      exitCode = 2;
+      error = { code: "EIO", message: describe(err) };
+    } finally {
+      clearTimeout(timer);
+    }
+    if (ended === undefined && Date.now() - started >= request.limits.timeoutMs) ended = "timeout";
+    await channel.flush().catch(() => undefined);
+    const base = { truncated: channel.truncated, ...(error === undefined ? {} : { error }) };
+    if (ended !== undefined) return { status: ended, exitCode: null, ...base };
+    return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...base };
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * just-bash's IFileSystem over the computer's files: mounted at /workspace, every call goes
+ * straight to the DO through FsClient (no copy, nothing to sync). Paths are resolved by the DO
+ * one at a time as commands touch them, never listed up front (`getAllPaths` is empty, so
+ * globbing walks directories). A directory listing carries each entry's stat, kept for a
+ * moment so the `ls -l` / `find` pattern of readdir-then-stat costs one round trip, and
+ * dropped on any change made through this filesystem.
+ */
+import type {
+  ByteString,
+  CpOptions,
+  FileContent,
+  FsStat,
+  IFileSystem,
+  MkdirOptions,
+  RmOptions,
+} from "just-bash";
+import type { GuestDirEntry, GuestFsError, GuestFsOp, GuestStat } from "../runtimes/guest-wire.ts";
+import { bytesToLatin1, decodeBytes, encodeText, isEncoding, type TextEncodingName } from "./encoding.ts";
+import { type FsClient, fsError } from "./fs-client.ts";
+
+type ReadOptions = Parameters<IFileSystem["readFile"]>[1];
+type WriteOptions = Parameters<IFileSystem["writeFile"]>[2];
+
+/** Directory entry with its type, as `readdirWithFileTypes` answers. */
+interface Dirent {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+}
+
+/** How long a stat learnt from a directory listing may answer a later stat/lstat. */
+const LISTING_STAT_TTL_MS = 500;
+
+function encodingOf(options: ReadOptions | WriteOptions): TextEncodingName {
+  const value = typeof options === "string" ? options : options?.encoding;
+  return isEncoding(value) ? value : "utf8";
+}
+
+function toFsStat(stat: Pick<GuestStat, "type" | "mode" | "size" | "mtimeMs" | "ino">): FsStat {
+  return {
+    isFile: stat.type === "file",
+    isDirectory: stat.type === "dir",
+    isSymbolicLink: stat.type === "symlink",
+    mode: stat.mode,
+    size: stat.size,
+    mtime: new Date(stat.mtimeMs),
+    ino: stat.ino,
+  };
+}
+
+function joinChild(dir: string, name: string): string {
+  return dir === "/" ? `/${name}` : `${dir}/${name}`;
+}
+
+function normalize(path: string): string {
+  const names: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") names.pop();
+    else names.push(part);
+  }
+  return `/${names.join("/")}`;
+}
+
+/** The computer's files as just-bash sees them under `mountPoint`. */
+export class WorkspaceFs implements IFileSystem {
+  readonly #client: FsClient;
+  readonly #mountPoint: string;
+  readonly #listed = new Map<string, { stat: FsStat; at: number }>();
+
+  constructor(client: FsClient, mountPoint: string) {
+    this.#client = client;
+    this.#mountPoint = mountPoint;
+  }
+
+  #guestPath(path: string): string {
+    return path === "/" ? this.#mountPoint : `${this.#mountPoint}${path}`;
+  }
+
+  #call<T>(op: GuestFsOp, syscall: string, path: string, dest?: string): Promise<T> {
+    const fail = (error: GuestFsError) =>
+      fsError(
+        error.code,
+        syscall,
+        this.#guestPath(error.path ?? path),
+        dest === undefined ? undefined : this.#guestPath(dest),
+      );
+    return this.#client.call<T>(op, fail);
+  }
+
+  #mutate<T>(op: GuestFsOp, syscall: string, path: string, dest?: string): Promise<T> {
+    this.#listed.clear();
+    return this.#call<T>(op, syscall, path, dest);
+  }
+
+  #remembered(path: string): FsStat | undefined {
+    const hit = this.#listed.get(path);
+    if (hit === undefined) return undefined;
+    this.#listed.delete(path);
+    return Date.now() - hit.at <= LISTING_STAT_TTL_MS ? hit.stat : undefined;
+  }
+
+  async #bytes(path: string): Promise<Uint8Array> {
+    return this.#call<Uint8Array>({ op: "readFile", path: normalize(path) }, "open", path);
+  }
+
+  async readFile(path: string, options?: ReadOptions): Promise<string> {
+    return decodeBytes(await this.#bytes(path), encodingOf(options));
+  }
+
+  async readFileBytes(path: string): Promise<ByteString> {
+    return bytesToLatin1(await this.#bytes(path)) as unknown as ByteString;
+  }
+
+  readFileBuffer(path: string): Promise<Uint8Array> {
+    return this.#bytes(path);
+  }
+
+  #data(content: FileContent, options: WriteOptions): Uint8Array | string {
+    if (typeof content !== "string") return content;
+    const encoding = encodingOf(options);
+    return encoding === "utf8" || encoding === "utf-8" ? content : encodeText(content, encoding);
+  }
+
+  async writeFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
+    const data = this.#data(content, options);
+    await this.#mutate({ op: "writeFile", path: normalize(path), data }, "open", path);
+  }
+
+  async appendFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
+    const data = this.#data(content, options);
+    await this.#mutate({ op: "appendFile", path: normalize(path), data }, "open", path);
+  }
+
+  exists(path: string): Promise<boolean> {
+    return this.#call<boolean>({ op: "exists", path: normalize(path) }, "access", path);
+  }
+
+  async stat(path: string): Promise<FsStat> {
+    const p = normalize(path);
+    const known = this.#remembered(p);
+    if (known !== undefined && !known.isSymbolicLink) return known;
+    return toFsStat(await this.#call<GuestStat>({ op: "stat", path: p }, "stat", path));
+  }
+
+  async lstat(path: string): Promise<FsStat> {
+    const p = normalize(path);
+    const known = this.#remembered(p);
+    if (known !== undefined) return known;
+    return toFsStat(await this.#call<GuestStat>({ op: "lstat", path: p }, "lstat", path));
+  }
+
+  async mkdir(path: string, options?: MkdirOptions): Promise<void> {
+    const op: GuestFsOp = { op: "mkdir", path: normalize(path), recursive: options?.recursive === true };
+    await this.#mutate(op, "mkdir", path);
+  }
+
+  async #list(path: string): Promise<GuestDirEntry[]> {
+    const p = normalize(path);
+    const entries = await this.#call<GuestDirEntry[]>({ op: "readdir", path: p }, "scandir", path);
+    const at = Date.now();
+    for (const entry of entries) this.#listed.set(joinChild(p, entry.name), { stat: toFsStat(entry), at });
+    return entries;
+  }
+
+  async readdir(path: string): Promise<string[]> {
+    return (await this.#list(path)).map((entry) => entry.name);
+  }
+
+  async readdirWithFileTypes(path: string): Promise<Dirent[]> {
+    return (await this.#list(path)).map((entry) => ({
+      name: entry.name,
+      isFile: entry.type === "file",
+      isDirectory: entry.type === "dir",
+      isSymbolicLink: entry.type === "symlink",
+    }));
+  }
+
+  async rm(path: string, options?: RmOptions): Promise<void> {
+    const op: GuestFsOp = {
+      op: "rm",
+      path: normalize(path),
+      recursive: options?.recursive === true,
+      force: options?.force === true,
+    };
+    await this.#mutate(op, "rm", path);
+  }
+
+  async cp(src: string, dest: string, options?: CpOptions): Promise<void> {
+    const op: GuestFsOp = {
+      op: "copy",
+      from: normalize(src),
+      to: normalize(dest),
+      recursive: options?.recursive === true,
+    };
+    await this.#mutate(op, "cp", src, dest);
+  }
+
+  async mv(src: string, dest: string): Promise<void> {
+    await this.#mutate({ op: "rename", from: normalize(src), to: normalize(dest) }, "rename", src, dest);
+  }
+
+  resolvePath(base: string, path: string): string {
+    return path.startsWith("/") ? normalize(path) : normalize(`${base}/${path}`);
+  }
+
+  /** Empty on purpose: the tree is never listed up front (globs walk directories instead). */
+  getAllPaths(): string[] {
+    return [];
+  }
+
+  async chmod(path: string, mode: number): Promise<void> {
+    await this.#mutate({ op: "chmod", path: normalize(path), mode }, "chmod", path);
+  }
+
+  async symlink(target: string, linkPath: string): Promise<void> {
+    await this.#mutate({ op: "symlink", target, path: normalize(linkPath) }, "symlink", linkPath);
+  }
+
+  async link(existingPath: string, newPath: string): Promise<void> {
+    const op: GuestFsOp = { op: "link", existing: normalize(existingPath), path: normalize(newPath) };
+    await this.#mutate(op, "link", existingPath, newPath);
+  }
+
+  readlink(path: string): Promise<string> {
+    return this.#call<string>({ op: "readlink", path: normalize(path) }, "readlink", path);
+  }
+
+  realpath(path: string): Promise<string> {
+    return this.#call<string>({ op: "realpath", path: normalize(path) }, "realpath", path);
+  }
+
+  async utimes(path: string, atime: Date, mtime: Date): Promise<void> {
+    const op: GuestFsOp = {
+      op: "utimes",
+      path: normalize(path),
+      atimeMs: atime.getTime(),
+      mtimeMs: mtime.getTime(),
+    };
+    await this.#mutate(op, "utime", path);
+  }
+}
