@@ -112,6 +112,34 @@ export function openForWrite(
   return { ...loc, node: { ...row, ino } };
 }
 
+/**
+ * Commits new content of a file inode: size, allocated bytes, mtime/ctime = now; charges
+ * the quota for the growth and records the change under every name of the inode.
+ */
+function commitContent(
+  ctx: Context,
+  loc: Location & { node: NodeRow },
+  size: number,
+  allocated: number,
+  syscall: string,
+): NodeRow {
+  const node = loc.node;
+  const now = ctx.clock();
+  const fields = {
+    size,
+    allocated,
+    mtime_s: now.sec,
+    mtime_ns: now.nsec,
+    ctime_s: now.sec,
+    ctime_ns: now.nsec,
+  };
+  ctx.store.updateNode(node.ino, fields);
+  ctx.charge(allocated - node.allocated, syscall, loc.path);
+  const updated = { ...node, ...fields };
+  recordInode(ctx, updated, loc.path);
+  return updated;
+}
+
 /** Replaces a file's chunks with `hashes` (each CHUNK_SIZE but the last), sets size and times. */
 export function replaceContent(
   ctx: Context,
@@ -127,20 +155,7 @@ export function replaceContent(
     ctx.store.setChunk(node.ino, idx, chunk.hash, chunk.size);
     allocated += chunk.size;
   });
-  const now = ctx.clock();
-  const fields = {
-    size,
-    allocated,
-    mtime_s: now.sec,
-    mtime_ns: now.nsec,
-    ctime_s: now.sec,
-    ctime_ns: now.nsec,
-  };
-  ctx.store.updateNode(node.ino, fields);
-  ctx.charge(allocated - node.allocated, syscall, loc.path);
-  const updated = { ...node, ...fields };
-  recordInode(ctx, updated, loc.path);
-  return updated;
+  return commitContent(ctx, loc, size, allocated, syscall);
 }
 
 /** writeFile: the whole content in one transaction. */
@@ -197,21 +212,9 @@ export function writeAt(
       allocated += bytes.length - (old?.size ?? 0);
     }
   }
-  const now = ctx.clock();
-  const fields = {
-    // An empty write never extends the file (POSIX write of 0 bytes).
-    size: data.length > 0 ? Math.max(node.size, end) : node.size,
-    allocated,
-    mtime_s: now.sec,
-    mtime_ns: now.nsec,
-    ctime_s: now.sec,
-    ctime_ns: now.nsec,
-  };
-  ctx.store.updateNode(node.ino, fields);
-  ctx.charge(allocated - node.allocated, syscall, loc.path);
-  const updated = { ...node, ...fields };
-  recordInode(ctx, updated, loc.path);
-  return updated;
+  // An empty write never extends the file (POSIX write of 0 bytes).
+  const size = data.length > 0 ? Math.max(node.size, end) : node.size;
+  return commitContent(ctx, loc, size, allocated, syscall);
 }
 
 /** pwrite: writes at an offset of an existing file, extending it (the gap reads as zeros). */
@@ -260,19 +263,6 @@ export function truncate(ctx: Context, path: string, length: number): NodeRow {
         allocated -= lastChunk.size - bytes.length;
       }
     }
-    const now = ctx.clock();
-    const fields = {
-      size: length,
-      allocated,
-      mtime_s: now.sec,
-      mtime_ns: now.nsec,
-      ctime_s: now.sec,
-      ctime_ns: now.nsec,
-    };
-    ctx.store.updateNode(node.ino, fields);
-    ctx.charge(allocated - node.allocated, "truncate", path);
-    const updated = { ...node, ...fields };
-    recordInode(ctx, updated, loc.path);
-    return updated;
+    return commitContent(ctx, { ...loc, node }, length, allocated, "truncate");
   });
 }
