@@ -119,6 +119,24 @@ export class ProcessGroup {
   }
 
   /**
+   * Stops one process (its whole group): SIGTERM, SIGKILL after `graceMs`, and forgets it, so
+   * another can be started in its place.
+   */
+  async stopOne(child: Supervised, graceMs = 5000): Promise<void> {
+    const index = this.#children.findIndex((c) => c.supervised === child);
+    if (index < 0) return;
+    this.#children.splice(index, 1);
+    const pid = child.pid;
+    signalGroup(pid, "SIGTERM");
+    const deadline = Date.now() + graceMs;
+    while (groupAlive(pid) && Date.now() < deadline) await sleep(POLL_MS);
+    if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
+    const killDeadline = Date.now() + KILL_WAIT_MS;
+    while (groupAlive(pid) && Date.now() < killDeadline) await sleep(POLL_MS);
+    await child.exited;
+  }
+
+  /**
    * Sends SIGTERM to every process group, waits up to `graceMs` for all of them to be empty,
    * then SIGKILLs what is left. Idempotent: later calls return the same promise.
    */

@@ -17,6 +17,7 @@ describe("parseConfig", () => {
         host: "0.0.0.0",
         port: 8080,
         mountPoint: "/workspace",
+        mountBackend: "fuse",
         stateDir: "/var/lib/computerd",
         secret: SECRET,
         execOutputCap: 1048576,
@@ -27,6 +28,7 @@ describe("parseConfig", () => {
         egress: "none",
         execLogDir: "",
         execRetain: 64,
+        uploadIntervalMs: 150,
       },
     });
   });

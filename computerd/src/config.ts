@@ -11,6 +11,8 @@ export interface Config {
   host: string;
   port: number;
   mountPoint: string;
+  /** `fuse`: the computer is FUSE-mounted at mountPoint; `none`: no mount (tests, hosts without /dev/fuse). */
+  mountBackend: "fuse" | "none";
   stateDir: string;
   /** The bearer secret shared with the Durable Object (never logged, never given to commands). */
   secret: string;
@@ -23,6 +25,8 @@ export interface Config {
   /** Directory for per-exec log files; "" = keep logs in memory only. */
   execLogDir: string;
   execRetain: number;
+  /** Pause between background uploads while a command writes. */
+  uploadIntervalMs: number;
 }
 
 type Kind = "string" | "int" | "choice";
@@ -62,6 +66,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: "string",
     default: "/workspace",
     help: "where the computer is mounted; commands start here",
+  },
+  {
+    key: "mountBackend",
+    flag: "mount-backend",
+    env: "MOUNT_BACKEND",
+    kind: "choice",
+    choices: ["fuse", "none"],
+    default: "fuse",
+    help: "fuse: mount the computer at the mount point; none: no mount (commands see a plain folder)",
   },
   {
     key: "stateDir",
@@ -136,6 +149,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: "int",
     default: "64",
     help: "finished execs kept in memory for re-attach",
+  },
+  {
+    key: "uploadIntervalMs",
+    flag: "upload-interval-ms",
+    env: "UPLOAD_INTERVAL_MS",
+    kind: "int",
+    default: "150",
+    help: "while a command runs, its writes are uploaded to the Durable Object this often",
   },
 ];
 

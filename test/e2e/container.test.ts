@@ -5,8 +5,6 @@
  * the container is readable through the API as soon as the exec returns; 10,000 small files
  * written by one command are all synced (`sync.status: "complete"`) and listed; SSE output
  * arrives before the exit. Needs root, /dev/fuse and bwrap (the CI machine has them).
- * While `computerd serve` runs without its sync engine (DaemonApi's sync half), every exec
- * fails its push; the suite then proves the chain up to that point and skips the rest loudly.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -36,8 +34,6 @@ interface Result {
 
 let fleet: Fleet;
 const ID = "e2e-container";
-/** Set when computerd answers the push with "sync is not available on this daemon". */
-let syncMissing = false;
 
 function auth(): Record<string, string> {
   return { Authorization: `Bearer ${fleet.adminToken}` };
@@ -74,23 +70,15 @@ describe.skipIf(!capable)("container runtime (wrangler dev + computerd host + FU
     // The whole chain runs for this probe: DO → computerd host → computerd serve → /connect →
     // dial-back WebSocket through wrangler dev → capnweb → DaemonApi.
     const probe = await exec("true");
-    if (probe.error?.message.includes("sync is not available on this daemon")) {
-      syncMissing = true;
-      console.warn(
-        "container e2e: computerd serve has no sync engine plugged in (DaemonSync); the link works, " +
-          `but every exec fails its push: ${probe.error.message}. Skipping the data tests.`,
-      );
-    } else {
-      expectCompleted(probe);
-    }
+    expectCompleted(probe);
+    expect(probe.sync.status).toBe("complete");
   }, 180_000);
 
   afterAll(async () => {
     await fleet?.stop();
   });
 
-  it("a file PUT through the API is read by cat in the container", async (ctx) => {
-    if (syncMissing) ctx.skip();
+  it("a file PUT through the API is read by cat in the container", async () => {
     const put = await fetch(url("/files/notes/hello.txt"), {
       method: "PUT",
       headers: auth(),
@@ -102,8 +90,7 @@ describe.skipIf(!capable)("container runtime (wrangler dev + computerd host + FU
     expect(result.stdout).toBe("hello from the API\n");
   }, 180_000);
 
-  it("a file written in the container is readable through the API right after the exec returns", async (ctx) => {
-    if (syncMissing) ctx.skip();
+  it("a file written in the container is readable through the API right after the exec returns", async () => {
     const result = await exec("mkdir -p out && printf 'made in the container' > out/result.txt");
     expectCompleted(result);
     expect(result.sync.status).toBe("complete");
@@ -112,8 +99,7 @@ describe.skipIf(!capable)("container runtime (wrangler dev + computerd host + FU
     expect(await res.text()).toBe("made in the container");
   }, 120_000);
 
-  it("10,000 small files written by one command are synced and listed", async (ctx) => {
-    if (syncMissing) ctx.skip();
+  it("10,000 small files written by one command are synced and listed", async () => {
     const result = await exec(
       "mkdir -p many && cd many && i=0; while [ $i -lt 10000 ]; do echo $i > f$i; i=$((i+1)); done",
       600_000,
@@ -135,8 +121,7 @@ describe.skipIf(!capable)("container runtime (wrangler dev + computerd host + FU
     expect(await sample.text()).toBe("4242\n");
   }, 900_000);
 
-  it("streams output over SSE before the exit", async (ctx) => {
-    if (syncMissing) ctx.skip();
+  it("streams output over SSE before the exit", async () => {
     const res = await fetch(url("/exec"), {
       method: "POST",
       headers: { ...auth(), "Content-Type": "application/json", Accept: "text/event-stream" },

@@ -4,13 +4,13 @@
  * `{ computerdHost: true }` also `computerd host` (containers) on another free port; `vars`
  * adds Worker variables (e.g. a test host's COMPUTERD_HOST_URL).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateToken, writeEnvFile } from "../../scripts/admin-token.ts";
 import { hostVars, startComputerdHost, waitForHost } from "../../scripts/computerd-host.ts";
-import { ProcessGroup } from "../../scripts/process-group.ts";
+import { ProcessGroup, type Supervised } from "../../scripts/process-group.ts";
 import { startWranglerDev, waitForHealthy } from "../../scripts/wrangler-dev.ts";
 
 /** A running fleet. */
@@ -21,6 +21,10 @@ export interface Fleet {
   adminToken: string;
   /** The host's state folder (per-computer mount points under `mnt/<id>`), when it runs. */
   hostDir?: string;
+  /** The last lines `computerd host` printed (its daemons' event lines are prefixed `[id] `). */
+  hostOutput(): string;
+  /** Stops `wrangler dev` and starts it again on the same port and state (a Durable Object restart). */
+  restartWorker(): Promise<void>;
   /** Stops every process of the fleet and deletes its state. */
   stop(): Promise<void>;
 }
@@ -46,17 +50,20 @@ export async function startFleet(
   options: { computerdHost?: boolean; vars?: Record<string, string> } = {},
 ): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), "computer-e2e-"));
+  // Sandboxed commands run as nobody, and bubblewrap must reach the mount points below.
+  chmodSync(dir, 0o711);
   const adminToken = generateToken();
   const envFile = join(dir, "dev.vars");
   const group = new ProcessGroup();
   const echo = process.env.E2E_VERBOSE === "1";
   let hostDir: string | undefined;
+  let host: Supervised | undefined;
   const vars: Record<string, string> = { COMPUTER_ADMIN_TOKEN: adminToken, COMPUTERD_HOST_URL: "" };
   if (options.computerdHost) {
     const hostPort = await freePort();
     const hostToken = generateToken();
     hostDir = join(dir, "host");
-    const host = startComputerdHost(group, { port: hostPort, dir: hostDir, token: hostToken, echo });
+    host = startComputerdHost(group, { port: hostPort, dir: hostDir, token: hostToken, echo });
     Object.assign(vars, hostVars(hostPort, hostToken));
     try {
       await waitForHost(hostPort, host);
@@ -73,16 +80,30 @@ export async function startFleet(
   };
   try {
     const [port, inspectorPort] = [await freePort(), await freePort()];
-    const wrangler = startWranglerDev(group, {
-      port,
-      inspectorPort,
-      persistTo: join(dir, "state"),
-      envFiles: [envFile],
-      echo,
-    });
+    const startWorker = () =>
+      startWranglerDev(group, {
+        port,
+        inspectorPort,
+        persistTo: join(dir, "state"),
+        envFiles: [envFile],
+        echo,
+      });
+    let wrangler = startWorker();
     const url = `http://127.0.0.1:${port}`;
     await waitForHealthy(url, wrangler, 120_000);
-    return hostDir === undefined ? { url, adminToken, stop } : { url, adminToken, hostDir, stop };
+    const fleet: Fleet = {
+      url,
+      adminToken,
+      hostOutput: () => host?.recentOutput() ?? "",
+      async restartWorker() {
+        await group.stopOne(wrangler);
+        wrangler = startWorker();
+        await waitForHealthy(url, wrangler, 120_000);
+      },
+      stop,
+    };
+    if (hostDir !== undefined) fleet.hostDir = hostDir;
+    return fleet;
   } catch (err) {
     await stop();
     throw err;

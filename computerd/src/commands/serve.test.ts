@@ -31,7 +31,12 @@ beforeAll(async () => {
   const mount = tempDir("computerd-serve-");
   child = spawn(
     process.execPath,
-    [BIN, "serve", "--host", "127.0.0.1", "--port", "0", "--mount-point", mount, "--state-dir", tempDir()],
+    [
+      BIN,
+      "serve",
+      ...["--host", "127.0.0.1", "--port", "0", "--mount-point", mount, "--mount-backend", "none"],
+      ...["--state-dir", tempDir()],
+    ],
     { env: { ...process.env, COMPUTERD_SECRET: secret }, stdio: ["ignore", "pipe", "inherit"] },
   );
   if (!child.stdout) throw new Error("no stdout");

@@ -1,11 +1,23 @@
 /**
- * `computerd serve [options]`: the daemon's HTTP server (exec, health, connect) until
- * SIGTERM/SIGINT. Options: `computerd serve --help` (src/config.ts). Prints one JSON line
- * per lifecycle event on stdout ({"event":"listening",...}, {"event":"stopped",...}).
+ * `computerd serve [options]`: the daemon. Opens the mirror in STATE_DIR, mounts it at
+ * MOUNT_POINT (a stale mount is cleared first), serves exec, health and connect over HTTP and
+ * DaemonApi (with the sync engine) over the dial-back link, until SIGTERM/SIGINT/SIGHUP: then
+ * commands are killed, the mount is flushed, a last upload is tried, the mount is removed and
+ * the process exits 0. Options: `computerd serve --help` (src/config.ts). Prints one JSON line
+ * per event on stdout ({"event":"listening",...}, {"event":"fence",...}, {"event":"stopped",...}).
  */
 import { ConfigError, parseConfig } from "../config.ts";
 import type { Command } from "../main.ts";
-import { startDaemon, VERSION } from "../server/daemon.ts";
+import { type Daemon, startDaemon, VERSION } from "../server/daemon.ts";
+import type { FenceStats } from "../sync/mirror-sync.ts";
+import { openWorkspace } from "../sync/workspace.ts";
+
+/** How long shutdown waits for the last upload to the Durable Object. */
+const FINAL_UPLOAD_MS = 2000;
+
+function log(message: string, err?: unknown): void {
+  console.error(`computerd: ${message}`, ...(err === undefined ? [] : [err]));
+}
 
 async function run(args: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseConfig>;
@@ -22,7 +34,25 @@ async function run(args: string[]): Promise<number> {
     return 0;
   }
   const { config } = parsed;
-  const daemon = await startDaemon(config);
+  let daemon: Daemon | undefined;
+  const busy = () => (daemon?.table.running().length ?? 0) > 0;
+  const onFence = (stats: FenceStats) => {
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    const event = { event: "fence", ...stats, ms: round(stats.ms), flushMs: round(stats.flushMs) };
+    console.log(JSON.stringify(event));
+  };
+  const workspace = await openWorkspace(config, { busy, log, onFence });
+  let mounted = true;
+  try {
+    daemon = await startDaemon(config, {
+      sync: workspace.sync,
+      onLink: (link) => workspace.sync.onLink(link),
+      mounted: () => mounted && config.mountBackend === "fuse",
+    });
+  } catch (err) {
+    await workspace.close();
+    throw err;
+  }
   console.log(
     JSON.stringify({
       event: "listening",
@@ -30,18 +60,26 @@ async function run(args: string[]): Promise<number> {
       port: daemon.port,
       pid: process.pid,
       version: VERSION,
+      mountBackend: config.mountBackend,
+      mirror: workspace.sync.endpointId,
     }),
   );
   const signal = await new Promise<string>((resolve) => {
     for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
   });
+  // Commands go first: their descriptors close, so everything they wrote reaches the mount.
+  await workspace.uploader.stop();
+  await daemon.table.shutdown();
+  await workspace.sync.finalUpload(FINAL_UPLOAD_MS);
   await daemon.close();
+  mounted = false;
+  await workspace.close();
   console.log(JSON.stringify({ event: "stopped", signal }));
   return 0;
 }
 
 /** The serve command. */
 export const serveCommand: Command = {
-  summary: "run the HTTP server: exec, health, connect (see serve --help)",
+  summary: "run the daemon: mount, sync, exec, health, connect (see serve --help)",
   run,
 };

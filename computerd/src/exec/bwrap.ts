@@ -87,14 +87,24 @@ function resolvConfTarget(): string | undefined {
   }
 }
 
+/** The host user bwrap runs commands as: nobody (65534) when the daemon is root, else the daemon's own. */
+export function sandboxHostUser(options: Pick<BubblewrapOptions, "hostUid" | "hostGid"> = {}): {
+  uid: number | undefined;
+  gid: number | undefined;
+} {
+  const root = process.getuid?.() === 0;
+  return {
+    uid: options.hostUid ?? (root ? 65534 : undefined),
+    gid: options.hostGid ?? (root ? 65534 : undefined),
+  };
+}
+
 /**
  * A wrapper that runs each command in a bubblewrap sandbox. The host's root is listed once,
  * here. HOME is /workspace unless the caller set another, since the host's home is hidden.
  */
 export function bubblewrapWrapper(options: BubblewrapOptions): CommandWrapper {
-  const root = process.getuid?.() === 0;
-  const hostUid = options.hostUid ?? (root ? 65534 : undefined);
-  const hostGid = options.hostGid ?? (root ? 65534 : undefined);
+  const { uid: hostUid, gid: hostGid } = sandboxHostUser(options);
   const args = bubblewrapArgs(options, hostRootEntries(), resolvConfTarget());
   const bwrap = options.bwrap ?? "bwrap";
   return (input) => {

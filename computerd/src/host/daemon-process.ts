@@ -18,6 +18,7 @@ export interface DaemonLaunch {
   stateDir: string;
   mountPoint: string;
   sandbox: "bwrap" | "none";
+  mount: "fuse" | "none";
   egress: "none" | "all";
   /** Extra environment (from the launch spec). */
   env: Record<string, string>;
@@ -97,6 +98,8 @@ export class DaemonProcess {
       launch.mountPoint,
       "--state-dir",
       launch.stateDir,
+      "--mount-backend",
+      launch.mount,
       "--exec-sandbox",
       launch.sandbox,
       "--egress",

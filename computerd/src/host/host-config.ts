@@ -18,6 +18,8 @@ export interface HostConfig {
   dir: string;
   /** How each daemon runs commands (`bwrap` by default, `none` for hosts without it). */
   sandbox: "bwrap" | "none";
+  /** How each daemon mounts its computer (`fuse` by default, `none` for hosts without /dev/fuse). */
+  mount: "fuse" | "none";
   /** A daemon with no running command and no request for this long is stopped. */
   idleMs: number;
   /** The command that runs `computerd` (default: this Node and computerd's bin). */
@@ -38,6 +40,7 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
   --dir PATH          COMPUTERD_HOST_DIR, default .computer/host
   --token-file PATH   COMPUTERD_HOST_TOKEN_FILE (or COMPUTERD_HOST_TOKEN itself); required
   --sandbox MODE      COMPUTERD_HOST_SANDBOX, bwrap|none, default bwrap
+  --mount MODE        COMPUTERD_HOST_MOUNT, fuse|none, default fuse
   --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
 `;
 
@@ -63,6 +66,7 @@ export function parseHostConfig(
         dir: { type: "string" },
         "token-file": { type: "string" },
         sandbox: { type: "string" },
+        mount: { type: "string" },
         "idle-minutes": { type: "string" },
       },
     }).values;
@@ -82,6 +86,8 @@ export function parseHostConfig(
     throw new HostConfigError("--idle-minutes must be a positive number");
   const sandbox = pick("sandbox", "COMPUTERD_HOST_SANDBOX", "bwrap");
   if (sandbox !== "bwrap" && sandbox !== "none") throw new HostConfigError("--sandbox must be bwrap or none");
+  const mount = pick("mount", "COMPUTERD_HOST_MOUNT", "fuse");
+  if (mount !== "fuse" && mount !== "none") throw new HostConfigError("--mount must be fuse or none");
   const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
   let token = env.COMPUTERD_HOST_TOKEN ?? "";
   delete env.COMPUTERD_HOST_TOKEN;
@@ -101,6 +107,7 @@ export function parseHostConfig(
     token,
     dir: resolve(pick("dir", "COMPUTERD_HOST_DIR", ".computer/host")),
     sandbox,
+    mount,
     idleMs: idle * 60_000,
     computerd: computerdCommand(),
   };

@@ -16,7 +16,7 @@ let host: Host;
 let base: string;
 
 function config(overrides: Partial<HostConfig> = {}): HostConfig {
-  const parsed = parseHostConfig(["--port", "0", "--dir", dir, "--sandbox", "none"], {
+  const parsed = parseHostConfig(["--port", "0", "--dir", dir, "--sandbox", "none", "--mount", "none"], {
     COMPUTERD_HOST_TOKEN: TOKEN,
   });
   if (parsed === "help") throw new Error("help");

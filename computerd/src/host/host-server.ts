@@ -97,6 +97,7 @@ export async function startHost(
         command: config.computerd,
         ...paths(id),
         sandbox: config.sandbox,
+        mount: config.mount,
         egress: egressOf(spec),
         env: envOf(spec),
         log: (line) => log(`[${id}] ${line}`),

@@ -11,6 +11,7 @@ import { loadFuseNative, type NativeFuse } from "./fuse-native.ts";
 import { fuseOperations, type OpCounters } from "./fuse-ops.ts";
 import { fuseDeviceFds, invalidateKernel } from "./kernel-notify.ts";
 import type { LocalFs } from "./local-fs.ts";
+import type { OwnerMap } from "./owner-map.ts";
 import { clearStaleMount, lazyUnmount } from "./stale.ts";
 
 /** Kernel-side caching and access of a FUSE mount. */
@@ -34,6 +35,8 @@ export interface FuseTuning {
   allowOther: boolean;
   /** libfuse debug output on stderr. */
   debug: boolean;
+  /** Owner ids shown to the kernel instead of the vfs's (see owner-map.ts); default: as stored. */
+  owners?: OwnerMap;
 }
 
 /** A live FUSE mount of a LocalFs. */
@@ -86,7 +89,9 @@ export async function mountFuse(
   await clearStaleMount(mountPoint);
   await mkdir(mountPoint, { recursive: true });
   const counters: OpCounters = {};
-  const fuse: NativeFuse = new Fuse(mountPoint, fuseOperations(fs, log, counters), { timeout: false });
+  const fuse: NativeFuse = new Fuse(mountPoint, fuseOperations(fs, log, counters, settings.owners), {
+    timeout: false,
+  });
   fuse._fuseOptions = () => fuseOptionString(settings);
   const before = fuseDeviceFds();
   await new Promise<void>((resolve, reject) => fuse.mount((err) => (err ? reject(err) : resolve())));

@@ -9,6 +9,7 @@ import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import type { NativeOperations, NativeStat } from "./fuse-native.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
+import type { OwnerMap } from "./owner-map.ts";
 
 const TYPE_BITS: Record<FileType, number> = {
   file: 0o100000,
@@ -20,12 +21,13 @@ const TYPE_BITS: Record<FileType, number> = {
   block: 0o060000,
 };
 
-/** A Stat in fuse-native's shape (times in ms). */
-export function toNativeStat(stat: Stat): NativeStat {
+/** A Stat in fuse-native's shape (times in ms; owner ids through `owners` when given). */
+export function toNativeStat(stat: Stat, owners?: OwnerMap): NativeStat {
+  const { uid, gid } = owners ? owners.toKernel(stat) : stat;
   return {
     mode: TYPE_BITS[stat.type] | stat.mode,
-    uid: stat.uid,
-    gid: stat.gid,
+    uid,
+    gid,
     size: stat.size,
     dev: 0,
     nlink: stat.nlink,
@@ -66,11 +68,15 @@ const NO_ID = 0xffffffff;
 /** Counts of FUSE operations by name. */
 export type OpCounters = Record<string, number>;
 
-/** Builds the operation table. `counters` receives one increment per call. */
+/**
+ * Builds the operation table. `counters` receives one increment per call; `owners` maps owner
+ * ids between the vfs and the kernel (getattr, chown).
+ */
 export function fuseOperations(
   fs: LocalFs,
   log: ErrorLogger,
   counters: OpCounters,
+  owners?: OwnerMap,
 ): Partial<NativeOperations> {
   function count(op: string): void {
     counters[op] = (counters[op] ?? 0) + 1;
@@ -95,7 +101,7 @@ export function fuseOperations(
       count("getattr");
       try {
         const stat = fs.lookup(path);
-        if (stat) cb(0, toNativeStat(stat));
+        if (stat) cb(0, toNativeStat(stat, owners));
         else cb(ERRNO.ENOENT);
       } catch (err) {
         cb(fail("getattr", path, err));
@@ -216,7 +222,11 @@ export function fuseOperations(
       }
     },
     chown(path, uid, gid, cb) {
-      run("chown", path, cb, () => fs.chown(path, uid === NO_ID ? -1 : uid, gid === NO_ID ? -1 : gid));
+      run("chown", path, cb, () => {
+        const asked = { uid: uid === NO_ID ? -1 : uid, gid: gid === NO_ID ? -1 : gid };
+        const owner = owners ? owners.fromKernel(asked) : asked;
+        fs.chown(path, owner.uid, owner.gid);
+      });
     },
     chmod(path, mode, cb) {
       run("chmod", path, cb, () => fs.chmod(path, mode));

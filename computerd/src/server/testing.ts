@@ -13,6 +13,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     host: "127.0.0.1",
     port: 0,
     mountPoint: tempDir("computerd-mount-"),
+    mountBackend: "none",
     stateDir: tempDir("computerd-state-"),
     secret: randomBytes(24).toString("hex"),
     execOutputCap: 1024 * 1024,
@@ -23,6 +24,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     egress: "none",
     execLogDir: "",
     execRetain: 16,
+    uploadIntervalMs: 150,
     ...overrides,
   };
 }

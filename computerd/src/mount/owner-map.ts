@@ -1,0 +1,40 @@
+/**
+ * Owner ids as the kernel sees them versus as the vfs stores them. Sandboxed commands run as
+ * an unprivileged host user (nobody, 65534, when the daemon is root) while the computer's files
+ * belong to the vfs owner (root, 0:0, the Durable Object's default). Swapping the two ids in
+ * getattr and chown makes the sandbox user the owner of its workspace under
+ * `default_permissions`, so it can create and write files and tools that check ownership
+ * (git's safe.directory) are satisfied; the vfs and the Durable Object keep 0:0.
+ */
+
+/** A pair of owner ids. */
+export interface Owner {
+  uid: number;
+  gid: number;
+}
+
+/** Maps owner ids between the vfs and the kernel (both directions). */
+export interface OwnerMap {
+  /** A vfs uid/gid as reported to the kernel (getattr). */
+  toKernel(owner: Owner): Owner;
+  /** A uid/gid from the kernel (chown; -1 = keep) as stored in the vfs. */
+  fromKernel(owner: Owner): Owner;
+}
+
+function swap(id: number, a: number, b: number): number {
+  if (id === a) return b;
+  if (id === b) return a;
+  return id;
+}
+
+/**
+ * The map that swaps `vfs` and `kernel` ids (uids and gids separately): a bijection, so ids of
+ * other owners pass through unchanged and no two vfs ids show as the same kernel id.
+ */
+export function swapOwners(vfs: Owner, kernel: Owner): OwnerMap {
+  const map = (owner: Owner): Owner => ({
+    uid: owner.uid < 0 ? owner.uid : swap(owner.uid, vfs.uid, kernel.uid),
+    gid: owner.gid < 0 ? owner.gid : swap(owner.gid, vfs.gid, kernel.gid),
+  });
+  return { toKernel: map, fromKernel: map };
+}

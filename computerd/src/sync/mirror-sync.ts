@@ -1,0 +1,211 @@
+/**
+ * computerd's sync engine: the mirror's SyncEndpoint behind DaemonApi's sync half. Pushes from
+ * the Durable Object are applied to the mirror (after storing the mount's dirty data, so the
+ * merge sees every local write) and committed before they are answered, then the mount's and
+ * the kernel's caches of the changed paths are dropped. Uploads go through one SyncLink per
+ * dial-back link: reconciled (hello) on every connect, streamed while commands run (the
+ * Uploader), completed by the fence: flush everything into the mirror, drain, answer the DO's
+ * revision.
+ */
+import type {
+  ApplyResult,
+  BlobData,
+  FenceResult,
+  SyncBatch,
+  SyncConflict,
+  SyncEndpoint,
+  SyncHello,
+} from "@computer/vfs/sync";
+import { SyncLink } from "@computer/vfs/sync";
+import type { Mirror } from "../mirror/open-mirror.ts";
+import type { Mount } from "../mount/backend.ts";
+import type { DaemonSync } from "../server/daemon-api.ts";
+import type { Link } from "../server/link.ts";
+import { DoPeer } from "./do-peer.ts";
+
+/** What the engine works on. */
+export interface MirrorSyncOptions {
+  mirror: Mirror;
+  mount: Mount;
+  /** Opened over `mirror.vfs` and the very same `mirror.sql`. */
+  endpoint: SyncEndpoint;
+  /** True while a command runs (only then is a hard kernel invalidation unsafe). */
+  busy(): boolean;
+  /** Batches per background upload before it yields (default 4). */
+  uploadBatches?: number;
+  log(message: string, err?: unknown): void;
+  /** Told about every completed fence (for the daemon's event log). */
+  onFence?(stats: FenceStats): void;
+}
+
+/** What one fence did. */
+export interface FenceStats {
+  /** Wall time of the whole fence. */
+  ms: number;
+  /** Of which storing the mount's buffered writes. */
+  flushMs: number;
+  /** Batches and changes the fence itself sent (the rest went while the command ran). */
+  batches: number;
+  changes: number;
+  rev: number;
+}
+
+/** The upload direction over one link. */
+interface Upload {
+  link: Link;
+  sync: SyncLink;
+  peer: DoPeer;
+}
+
+/** Paths whose cached state a batch may have changed. */
+export function touchedPaths(batch: SyncBatch, result: ApplyResult): string[] {
+  // The last batch of a full listing also deletes what it did not list: drop everything.
+  if (batch.full?.last) return ["/"];
+  const paths = new Set(batch.changes.map((change) => change.path));
+  for (const conflict of result.conflicts) {
+    paths.add(conflict.path);
+    if (conflict.copy !== undefined) paths.add(conflict.copy);
+  }
+  return [...paths];
+}
+
+/** DaemonSync over the mirror. */
+export class MirrorSync implements DaemonSync {
+  readonly #options: MirrorSyncOptions;
+  #upload: Upload | undefined;
+  /** Conflicts reported by uploads since the last fence (the fence reports them). */
+  readonly #conflicts: SyncConflict[] = [];
+
+  constructor(options: MirrorSyncOptions) {
+    this.#options = options;
+  }
+
+  get endpointId(): string {
+    return this.#options.endpoint.id;
+  }
+
+  /** True while a link to the DO is open. */
+  get linked(): boolean {
+    return this.#upload !== undefined;
+  }
+
+  #commit(): void {
+    this.#options.mirror.sql.commit();
+  }
+
+  /**
+   * A new dial-back link: uploads go through it from now on. Reconciles at once (hello) and
+   * uploads whatever is pending, e.g. the writes of a command whose fence never came.
+   */
+  onLink(link: Link): void {
+    const peer = new DoPeer(link.remote, () => this.#commit());
+    const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer), peer };
+    this.#upload = upload;
+    void link.closed.then(() => {
+      if (this.#upload === upload) this.#upload = undefined;
+    });
+    void this.#drain(upload).catch((err: unknown) => {
+      if (this.#upload === upload) this.#options.log("uploading after connect failed", err);
+    });
+  }
+
+  async #drain(upload: Upload, maxBatches?: number): Promise<number> {
+    const report = await upload.sync.drain(maxBatches === undefined ? {} : { maxBatches });
+    this.#commit();
+    this.#conflicts.push(...report.conflicts);
+    return report.batches;
+  }
+
+  /**
+   * One bounded background upload (the Uploader's); resolves true when more may be waiting.
+   * Without a link there is nothing to do: the next connect uploads.
+   */
+  async uploadSome(): Promise<boolean> {
+    const upload = this.#upload;
+    if (!upload) return false;
+    const batches = this.#options.uploadBatches ?? 4;
+    return (await this.#drain(upload, batches)) >= batches;
+  }
+
+  hello(hello: SyncHello): SyncHello {
+    const reply = this.#options.endpoint.hello(hello);
+    this.#commit();
+    return reply;
+  }
+
+  missingBlobs(hashes: string[]): string[] {
+    return this.#options.endpoint.missingBlobs(hashes);
+  }
+
+  putBlobs(blobs: BlobData[]): void {
+    this.#options.endpoint.putBlobs(blobs);
+    this.#commit();
+  }
+
+  getBlobs(hashes: string[]): BlobData[] {
+    return this.#options.endpoint.getBlobs(hashes);
+  }
+
+  /**
+   * A push from the DO. The mount's dirty data goes into the mirror first (so a path changed
+   * on both sides is seen as a conflict, not overwritten); the result is committed before it
+   * is answered (the DO then counts the batch as applied); caches of the touched paths go.
+   */
+  async applyBatch(batch: SyncBatch): Promise<ApplyResult> {
+    const { mount, endpoint } = this.#options;
+    await mount.flushAll();
+    const result = endpoint.applyBatch(batch);
+    this.#commit();
+    if (result.status === "applied") {
+      await mount.invalidate(touchedPaths(batch, result), { hard: !this.#options.busy() });
+    }
+    return result;
+  }
+
+  /**
+   * After a command exited (its descriptors are closed): every write still buffered in the
+   * mount goes into the mirror, then everything not yet uploaded is sent. Resolves with the
+   * DO's revision once it has applied it all; rejects when the link fails (the DO leaves the
+   * sync pending and fences again later).
+   */
+  async fence(): Promise<FenceResult> {
+    const upload = this.#upload;
+    if (!upload) throw new Error("computerd: no link to the Durable Object");
+    const started = performance.now();
+    await this.#options.mount.flushAll();
+    const flushMs = performance.now() - started;
+    const report = await upload.sync.drain();
+    this.#commit();
+    const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];
+    const rev = report.rev ?? (await upload.peer.rev());
+    const ms = performance.now() - started;
+    this.#options.onFence?.({ ms, flushMs, batches: report.batches, changes: report.changes, rev });
+    return { rev, conflicts };
+  }
+
+  /**
+   * On shutdown, once commands are gone: flush the mount and make a last upload, bounded by
+   * `timeoutMs`. Failures are only logged: the mirror keeps everything and the next start
+   * uploads it.
+   */
+  async finalUpload(timeoutMs: number): Promise<void> {
+    try {
+      await this.#options.mount.flushAll();
+    } catch (err) {
+      this.#options.log("the final flush failed", err);
+    }
+    const upload = this.#upload;
+    if (!upload) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    try {
+      await Promise.race([this.#drain(upload), timeout]);
+    } catch (err) {
+      this.#options.log("the final upload failed; the next start uploads", err);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

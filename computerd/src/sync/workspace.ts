@@ -1,0 +1,107 @@
+/**
+ * The computer's workspace inside computerd: the mirror (the vfs on node:sqlite in STATE_DIR),
+ * its mount at MOUNT_POINT (FUSE, or none), the sync engine over the same database, and the
+ * background uploader. `computerd serve` opens one at start and closes it on SIGTERM.
+ */
+import { sha256Hex } from "@computer/vfs/node";
+import { SyncEndpoint } from "@computer/vfs/sync";
+import type { Config } from "../config.ts";
+import { sandboxHostUser } from "../exec/bwrap.ts";
+import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
+import { type Mount, openMount } from "../mount/backend.ts";
+import { type Owner, type OwnerMap, swapOwners } from "../mount/owner-map.ts";
+import { type FenceStats, MirrorSync } from "./mirror-sync.ts";
+import { Uploader } from "./uploader.ts";
+
+/** Owner of the computer's files in the vfs (the Durable Object's default owner). */
+export const VFS_OWNER: Owner = { uid: 0, gid: 0 };
+
+/** An open workspace. */
+export interface Workspace {
+  mirror: Mirror;
+  mount: Mount;
+  sync: MirrorSync;
+  uploader: Uploader;
+  /** Stops uploading, unmounts (flushing first) and closes the mirror. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** What the workspace asks of the daemon around it. */
+export interface WorkspaceHooks {
+  /** True while a command runs. */
+  busy(): boolean;
+  log(message: string, err?: unknown): void;
+  /** Told about every completed fence. */
+  onFence?(stats: FenceStats): void;
+}
+
+/**
+ * The host user commands run as: under bubblewrap as root, nobody; otherwise the daemon's own
+ * user. The mount shows the vfs owner as that user (see owner-map.ts).
+ */
+export function commandOwner(config: Pick<Config, "execSandbox">): Owner {
+  const own = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  if (config.execSandbox !== "bwrap") return own;
+  const sandbox = sandboxHostUser();
+  return { uid: sandbox.uid ?? own.uid, gid: sandbox.gid ?? own.gid };
+}
+
+/** The owner map of the mount, or undefined when commands run as the vfs owner. */
+export function ownerMapFor(config: Pick<Config, "execSandbox">): OwnerMap | undefined {
+  const kernel = commandOwner(config);
+  if (kernel.uid === VFS_OWNER.uid && kernel.gid === VFS_OWNER.gid) return undefined;
+  return swapOwners(VFS_OWNER, kernel);
+}
+
+/** Opens the mirror, mounts it (clearing a stale mount first) and wires the sync engine. */
+export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Promise<Workspace> {
+  const mirror = openMirror(config.stateDir, { owner: VFS_OWNER });
+  let mount: Mount;
+  try {
+    const owners = config.mountBackend === "fuse" ? ownerMapFor(config) : undefined;
+    mount = await openMount({
+      backend: config.mountBackend,
+      mirror,
+      mountPoint: config.mountPoint,
+      log: hooks.log,
+      ...(owners ? { fuse: { owners } } : {}),
+    });
+  } catch (err) {
+    mirror.close();
+    throw err;
+  }
+  // The same SqlLike as the vfs: a batch's changes and its ledger rows commit together.
+  const endpoint = new SyncEndpoint(mirror.vfs, mirror.sql, { side: "container", sha256: sha256Hex });
+  mirror.sql.commit();
+  const sync = new MirrorSync({
+    mirror,
+    mount,
+    endpoint,
+    busy: hooks.busy,
+    log: hooks.log,
+    ...(hooks.onFence ? { onFence: hooks.onFence } : {}),
+  });
+  const uploader = new Uploader({
+    intervalMs: config.uploadIntervalMs,
+    active: () => hooks.busy() && sync.linked,
+    upload: () => sync.uploadSome(),
+    onChange: (listener) => mount.onChange(listener),
+    log: hooks.log,
+  });
+  uploader.start();
+  let closed: Promise<void> | undefined;
+  return {
+    mirror,
+    mount,
+    sync,
+    uploader,
+    close() {
+      closed ??= (async () => {
+        await uploader.stop();
+        await mount.unmount();
+        mirror.close();
+      })();
+      return closed;
+    },
+  };
+}

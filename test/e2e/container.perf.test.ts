@@ -1,0 +1,91 @@
+/**
+ * Timings of the container runtime through the real stack (wrangler dev + computerd host +
+ * FUSE + bubblewrap), printed for the report: the exec round trip of `true` (p50 over 50
+ * runs) and the fence after a command that wrote 1,000 and 10,000 small files, seen from
+ * outside (the SSE `exit` event after the command's last output) and inside (computerd's
+ * fence event). Bounds are generous: they catch a broken upload stream, not noise.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ComputerApi, expectSynced, fenceEvents } from "./computer-api.ts";
+import { type Fleet, startFleet } from "./fleet.ts";
+
+function hasBwrap(): boolean {
+  try {
+    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
+const ID = "e2e-perf";
+let fleet: Fleet;
+let api: ComputerApi;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? Number.NaN;
+}
+
+/** Writes `n` files in a fresh directory, then prints "done"; returns the fence seen from outside and inside. */
+async function writeMany(n: number): Promise<{ outsideMs: number; insideMs: number; commandMs: number }> {
+  const dir = `w${n}`;
+  const started = performance.now();
+  const events = await api.execEvents(
+    `mkdir -p ${dir} && cd ${dir} && i=0; while [ $i -lt ${n} ]; do echo $i > f$i; i=$((i+1)); done; echo done`,
+    600_000,
+  );
+  const done = events.find((e) => e.event === "stdout" && e.data.includes("done"));
+  const exit = events.find((e) => e.event === "exit");
+  if (!done || !exit) throw new Error(`unexpected events: ${JSON.stringify(events)}`);
+  expect(JSON.parse(exit.data)).toMatchObject({ status: "completed", sync: { status: "complete" } });
+  const fence = fenceEvents(fleet, ID).at(-1);
+  expect((await api.list(dir)).size).toBe(n);
+  return { outsideMs: exit.at - done.at, insideMs: fence?.ms ?? Number.NaN, commandMs: done.at - started };
+}
+
+describe.skipIf(!capable)("container runtime timings", () => {
+  beforeAll(async () => {
+    fleet = await startFleet({ computerdHost: true });
+    api = new ComputerApi(fleet, ID);
+    await api.create();
+    expectSynced(await api.exec("true"));
+  }, 180_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+  });
+
+  it("exec round trip of `true` through the API, p50 over 50 runs", async () => {
+    const times: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const started = performance.now();
+      expectSynced(await api.exec("true"));
+      times.push(performance.now() - started);
+    }
+    const p50 = percentile(times, 50);
+    console.log(
+      `container exec round trip of true: p50 ${p50.toFixed(1)} ms, p90 ${percentile(times, 90).toFixed(1)} ms`,
+    );
+    expect(p50).toBeLessThan(1000);
+  }, 300_000);
+
+  it("fence after writing 1,000 files", async () => {
+    const t = await writeMany(1000);
+    console.log(
+      `1,000 files: command ${t.commandMs.toFixed(0)} ms, fence ${t.insideMs.toFixed(0)} ms (computerd), exit after last output ${t.outsideMs.toFixed(0)} ms (API)`,
+    );
+    expect(t.outsideMs).toBeLessThan(10_000);
+  }, 300_000);
+
+  it("fence after writing 10,000 files", async () => {
+    const t = await writeMany(10_000);
+    console.log(
+      `10,000 files: command ${t.commandMs.toFixed(0)} ms, fence ${t.insideMs.toFixed(0)} ms (computerd), exit after last output ${t.outsideMs.toFixed(0)} ms (API)`,
+    );
+    expect(t.outsideMs).toBeLessThan(60_000);
+  }, 900_000);
+});
