@@ -13,6 +13,9 @@ const projectConfigs = [
   "test/e2e/vitest.config.ts",
   "computerd/vitest.config.ts",
   "computerd/vitest.fuse.config.ts",
+  "infra/vitest.config.ts",
+  "images/vitest.config.ts",
+  "images/vitest.image.config.ts",
 ];
 
 export default defineConfig({

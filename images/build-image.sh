@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `make image`: builds images/computerd/Dockerfile as computer/computerd:<tag> (and :latest) with no
+# container registry: starts Debian's dockerd when no engine answers (images/docker-engine.sh),
+# builds or reuses the debootstrap base (images/base/build-base.sh) and passes it as BASE_IMAGE.
+# The tag is a hash of everything the image is built from, so an unchanged tree is not rebuilt.
+# Prints the image reference on stdout; progress goes to stderr.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+images/docker-engine.sh >&2
+base=$(images/base/build-base.sh)
+
+# The image's inputs: the Dockerfile, the context filter, the base, and every file the context
+# lets in (the same list docker sends, see /.dockerignore).
+inputs_hash() {
+  {
+    echo "$base"
+    sha256sum images/computerd/Dockerfile .dockerignore package.json
+    git ls-files -co --exclude-standard -- vfs/src computerd/src computerd/bin \
+      | grep -v -E '(\.test\.ts|/testing\.ts)$' | sort | xargs -r sha256sum
+    for pkg in $(grep -E '^!node_modules/' .dockerignore | cut -c2-); do
+      if [[ -f $pkg/package.json ]]; then echo "$pkg $(node -p "require('./$pkg/package.json').version")"; fi
+    done
+    node_modules/node/bin/node --version
+  } | sha256sum | cut -c1-16
+}
+tag="computer/computerd:$(inputs_hash)"
+
+if docker image inspect "$tag" >/dev/null 2>&1; then
+  echo "image: $tag is up to date" >&2
+else
+  echo "image: building $tag from $base" >&2
+  start=$(date +%s)
+  # Host networking: apt reaches the Debian mirror without a bridge or NAT on this machine.
+  docker build --network host --build-arg "BASE_IMAGE=$base" \
+    -f images/computerd/Dockerfile -t "$tag" . >&2
+  echo "image: built $tag in $(($(date +%s) - start)) s" >&2
+fi
+docker tag "$tag" computer/computerd:latest
+echo "image: $(docker image inspect -f '{{.Size}}' "$tag" | awk '{ printf "%.0f MB", $1 / 1e6 }')" >&2
+echo "$tag"

@@ -1,0 +1,97 @@
+/**
+ * The computerd image end to end: the Worker under `wrangler dev` launches each computer's
+ * container from the IMAGE (`docker run --device /dev/fuse --cap-add SYS_ADMIN`, host network)
+ * through the docker host, which speaks `computerd host`'s API, and the container-runtime
+ * contract runs against it; then what the image itself promises: FUSE at /workspace, Node 24,
+ * git, pandoc rendering a PDF with its engine, and no secret in a command's environment.
+ * Needs a docker engine and the image: `make image` first (IMAGE overrides the reference).
+ */
+import { execFileSync } from "node:child_process";
+import { expect, it } from "vitest";
+import { hostVars } from "../../scripts/computerd-host.ts";
+import {
+  type ContractClient,
+  describeContainerContract,
+  expectCompleted,
+} from "../../test/e2e/container-contract.ts";
+import { type Fleet, startFleet } from "../../test/e2e/fleet.ts";
+import { startDockerHost } from "../src/docker-host.ts";
+
+const IMAGE = process.env.IMAGE ?? "computer/computerd:latest";
+
+function imageExists(): boolean {
+  try {
+    execFileSync("docker", ["image", "inspect", IMAGE], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startDockerFleet(): Promise<Fleet> {
+  if (!imageExists()) throw new Error(`no image ${IMAGE}: run \`make image\` first`);
+  const token = `docker-host-${crypto.randomUUID()}`;
+  const echo = process.env.E2E_VERBOSE === "1";
+  const host = await startDockerHost({ image: IMAGE, token, log: echo ? console.log : undefined });
+  try {
+    const fleet = await startFleet({ vars: hostVars(host.port, token) });
+    return {
+      ...fleet,
+      async stop() {
+        await fleet.stop();
+        await host.close();
+      },
+    };
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+}
+
+function imageTests(client: ContractClient): void {
+  it("runs computerd as the image's entrypoint with the computer FUSE-mounted at /workspace", async () => {
+    const result = await client.exec("pwd; grep ' /workspace ' /proc/mounts | cut -d' ' -f3; node --version");
+    expectCompleted(result);
+    const [cwd, fsType, node] = result.stdout.trim().split("\n");
+    expect(cwd).toBe("/workspace");
+    expect(fsType).toBe("fuse.computerd");
+    expect(node).toMatch(/^v24\./);
+  }, 120_000);
+
+  it("renders Markdown to a PDF with pandoc and its PDF engine, synced back to the API", async () => {
+    const put = await fetch(client.url("/files/doc/report.md"), {
+      method: "PUT",
+      headers: client.auth(),
+      body: "# Report\n\nMade by **pandoc** in the computerd image.\n\n- one\n- two\n",
+    });
+    expect(put.status).toBe(201);
+    const result = await client.exec("cd doc && pandoc report.md -o report.pdf --pdf-engine=pdfroff");
+    expectCompleted(result);
+    expect(result.sync.status).toBe("complete");
+    const pdf = await client.read("doc/report.pdf");
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    expect(pdf.length).toBeGreaterThan(1000);
+  }, 120_000);
+
+  it("commits with git inside the mount", async () => {
+    const result = await client.exec(
+      "mkdir -p repo && cd repo && git init -q && echo hi > a.txt && git add a.txt && " +
+        "git -c user.name=t -c user.email=t@example.com commit -qm first && git log --format=%s",
+    );
+    expectCompleted(result);
+    expect(result.stdout.trim()).toBe("first");
+  }, 120_000);
+
+  it("keeps the daemon's secret out of a command's environment", async () => {
+    const result = await client.exec("env | grep -c COMPUTERD_SECRET || true");
+    expectCompleted(result);
+    expect(result.stdout.trim()).toBe("0");
+  }, 60_000);
+}
+
+describeContainerContract("container runtime on the computerd image (wrangler dev + docker host)", {
+  start: startDockerFleet,
+  computerId: "image-contract",
+  manyFiles: Number(process.env.IMAGE_TEST_FILES ?? 10_000),
+  more: imageTests,
+});

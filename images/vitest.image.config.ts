@@ -1,0 +1,16 @@
+/**
+ * vitest project "image": the computerd image under a docker engine, connected to the local
+ * Worker (`make test-image` builds the image first). Files run one at a time.
+ */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "image",
+    environment: "node",
+    include: ["test/**/*.test.ts"],
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+  },
+});

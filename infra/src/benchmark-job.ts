@@ -1,0 +1,136 @@
+/**
+ * The fleet's optional benchmark job: builds and saves the computerd image where Pulumi runs,
+ * copies it and bench/ (with bench/compose.yaml) to an NVMe host over SSH, runs fs-bench there in
+ * the image with docker compose, and puts the JSON report into the fleet's R2 bucket. Re-runs
+ * when the image's or the benchmark's sources change.
+ */
+import { createHash } from "node:crypto";
+import * as command from "@pulumi/command";
+import * as pulumi from "@pulumi/pulumi";
+import { benchPrepareScript, benchRunScript, IMAGE_TARBALL, imageSaveScript } from "./benchmark-script.ts";
+import { r2PutScript } from "./deploy-script.ts";
+import { type BenchmarkArgs, FLEET_DEFAULTS } from "./fleet-args.ts";
+import { BENCH_SOURCES, hashSources, IMAGE_SOURCES } from "./source-hash.ts";
+import {
+  validatePort,
+  validatePrivateKey,
+  validateRemoteDir,
+  validateSshHost,
+  validateSshUser,
+} from "./validate.ts";
+
+/** What the job needs from the fleet. */
+export interface BenchmarkJobOptions {
+  benchmark: BenchmarkArgs;
+  repoRoot: string;
+  /** Command words that run wrangler. */
+  wrangler: readonly string[];
+  bucketName: pulumi.Input<string>;
+  workerName: pulumi.Input<string>;
+  /** The deploy environment (account, API token) wrangler's R2 upload runs with. */
+  environment: Record<string, pulumi.Input<string>>;
+}
+
+/** The job's result. */
+export interface BenchmarkJob {
+  /** R2 key of the uploaded report (`bench/<worker>/fs-<sha256 prefix>.json`). */
+  reportKey: pulumi.Output<string>;
+}
+
+/** Declares the job's resources as children of `parent`, named `<name>-bench-*`. */
+export function createBenchmarkJob(
+  parent: pulumi.Resource,
+  name: string,
+  options: BenchmarkJobOptions,
+): BenchmarkJob {
+  const child = { parent };
+  const bench = options.benchmark;
+  const connection = {
+    host: pulumi.output(bench.host).apply(validateSshHost),
+    user: pulumi.output(bench.user).apply(validateSshUser),
+    port: pulumi.output(bench.port ?? FLEET_DEFAULTS.sshPort).apply((port) => validatePort(port)),
+    privateKey: pulumi.secret(bench.privateKey).apply(validatePrivateKey),
+    ...(bench.hostKey === undefined ? {} : { hostKey: bench.hostKey }),
+  };
+  const workDir = pulumi
+    .output(bench.workDir ?? FLEET_DEFAULTS.benchmarkWorkDir)
+    .apply((dir) => validateRemoteDir(dir, "benchmark.workDir"));
+  const diskDir = pulumi
+    .all([bench.diskDir, workDir])
+    .apply(([dir, work]) => validateRemoteDir(dir ?? `${work}/disk`, "benchmark.diskDir"));
+  const imageHash = hashSources(options.repoRoot, IMAGE_SOURCES);
+  const benchHash = hashSources(options.repoRoot, BENCH_SOURCES);
+  const tarball = `${options.repoRoot}/images/.cache/${IMAGE_TARBALL}`;
+
+  const image = new command.local.Command(
+    `${name}-bench-image`,
+    { create: imageSaveScript(options.repoRoot, tarball), dir: options.repoRoot, triggers: [imageHash] },
+    child,
+  );
+  const prepare = new command.remote.Command(
+    `${name}-bench-prepare`,
+    {
+      connection,
+      create: pulumi.all([workDir, diskDir]).apply(([work, disk]) => benchPrepareScript(work, disk)),
+    },
+    child,
+  );
+  // The tarball exists once the image command ran: the asset is made from its output.
+  const imageCopy = new command.remote.CopyToRemote(
+    `${name}-bench-image-copy`,
+    {
+      connection,
+      source: image.stdout.apply(() => new pulumi.asset.FileAsset(tarball)),
+      remotePath: pulumi.interpolate`${workDir}/${IMAGE_TARBALL}`,
+      triggers: [imageHash],
+    },
+    { ...child, dependsOn: [prepare] },
+  );
+  const benchDir = `${options.repoRoot}/bench`;
+  const sourcesCopy = new command.remote.CopyToRemote(
+    `${name}-bench-sources`,
+    {
+      connection,
+      source: new pulumi.asset.AssetArchive({
+        src: new pulumi.asset.FileArchive(`${benchDir}/src`),
+        "package.json": new pulumi.asset.FileAsset(`${benchDir}/package.json`),
+        "compose.yaml": new pulumi.asset.FileAsset(`${benchDir}/compose.yaml`),
+      }),
+      remotePath: pulumi.interpolate`${workDir}/bench`,
+      triggers: [benchHash],
+    },
+    { ...child, dependsOn: [prepare] },
+  );
+  const run = new command.remote.Command(
+    `${name}-bench-run`,
+    {
+      connection,
+      create: pulumi
+        .all([workDir, diskDir, image.stdout])
+        .apply(([work, disk, tag]) => benchRunScript({ workDir: work, diskDir: disk, image: tag.trim() })),
+      triggers: [imageHash, benchHash],
+      logging: "stderr",
+    },
+    { ...child, dependsOn: [imageCopy, sourcesCopy] },
+  );
+  const reportKey = pulumi
+    .all([options.workerName, run.stdout])
+    .apply(
+      ([worker, report]) =>
+        `bench/${worker}/fs-${createHash("sha256").update(report).digest("hex").slice(0, 16)}.json`,
+    );
+  new command.local.Command(
+    `${name}-bench-report`,
+    {
+      create: pulumi
+        .all([options.bucketName, reportKey])
+        .apply(([bucket, key]) => r2PutScript(options.wrangler, bucket, key)),
+      stdin: run.stdout,
+      dir: options.repoRoot,
+      environment: options.environment,
+      logging: "stderr",
+    },
+    child,
+  );
+  return { reportKey };
+}
