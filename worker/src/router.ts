@@ -2,7 +2,9 @@
  * The Worker's request path: health check, authentication, route parsing, then either a
  * global route or the computer's Durable Object. Errors become the API's JSON error shape.
  */
-import { artifactRegistry } from "./artifacts/artifacts.ts";
+import { getArtifact, listArtifacts } from "./artifacts/artifacts.ts";
+import { parseArtifactLink } from "./artifacts/link.ts";
+import { serveArtifactLink } from "./artifacts/serve.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import type { Principal } from "./auth/principal.ts";
 import type { Env } from "./env.ts";
@@ -24,6 +26,9 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
   // computerd's dial-back authenticates with its per-daemon secret, checked by the DO.
   const linkId = parseLinkPath(url.pathname);
   if (linkId !== undefined) return env.COMPUTER.getByName(linkId).fetch(request);
+  // Public artifact links carry their own signature instead of a bearer token.
+  const artifactLink = parseArtifactLink(url.pathname);
+  if (artifactLink !== undefined) return serveArtifactLink(request, env, artifactLink);
   const principal = await authenticate(request, env.COMPUTER_ADMIN_TOKEN, Date.now());
   const route: Route = parseRoute(request.method, url);
   switch (route.kind) {
@@ -35,8 +40,9 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
       requireAdmin(principal);
       return listComputers(env, route.after, route.limit);
     case "artifacts.list":
+      return listArtifacts(env, principal, route);
     case "artifacts.get":
-      return artifactRegistry();
+      return getArtifact(env, principal, route.name, request, route.ttlSeconds);
     case "computer":
       if (principal.kind === "token" && principal.computer !== route.id) {
         throw new ApiError("EFORBIDDEN", "this token is for another computer");

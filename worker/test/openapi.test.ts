@@ -19,6 +19,7 @@ const ROUTES: Record<string, string[]> = {
   "/v1/computers/{id}/artifacts": ["post"],
   "/v1/artifacts": ["get"],
   "/v1/artifacts/{name}": ["get"],
+  "/a/{name}/{version}/{token}/{path}": ["get", "head"],
 };
 
 describe("openapi", () => {

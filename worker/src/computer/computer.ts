@@ -7,6 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { TreeRecord } from "@computer/vfs";
 import { publishArtifact } from "../artifacts/artifacts.ts";
+import { noteApiOrigin, type PublishedArtifact, type PublishOptions, publish } from "../artifacts/publish.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Env } from "../env.ts";
 import { toErrorResponse } from "../http/errors.ts";
@@ -94,6 +95,7 @@ export class Computer extends DurableObject<Env> {
       case "exec.start":
         host.requireComputer();
         host.execs().noteOrigin(request);
+        noteApiOrigin(host, request);
         return startExec(host.execs().manager, request);
       case "exec.list":
         host.requireComputer();
@@ -105,11 +107,24 @@ export class Computer extends DurableObject<Env> {
         host.requireComputer();
         return killExec(host.execs().manager, route.execId);
       case "artifacts.publish":
-        host.requireComputer();
-        return publishArtifact(request);
+        return publishArtifact(host, request);
       default:
         return route satisfies never;
     }
+  }
+
+  /** True iff a token carrying `nonce` is current for this live computer (for routes outside the DO). */
+  tokenCurrent(nonce: string): boolean {
+    const record = this.#host.records.get();
+    return record?.state === "ready" && record.tokenNonce === nonce;
+  }
+
+  /**
+   * Publishes the workspace path `path` (a vfs path, "/" = /workspace) as an artifact: the
+   * helper the runtimes use from outside the DO (guest services inside it call publish() directly).
+   */
+  publishArtifact(path: string, options: PublishOptions): Promise<RpcResult<PublishedArtifact>> {
+    return capture(() => publish(this.#host, path, options));
   }
 
   /** The computer as the API shows it, or null if it does not exist (for GET /v1/computers). */

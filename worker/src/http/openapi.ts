@@ -3,6 +3,8 @@
  * Hand-written: keep it in step with route.ts (a test checks that every route is described).
  */
 
+import { ARTIFACT_PATHS, ARTIFACT_SCHEMAS } from "./openapi-artifacts.ts";
+
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 type Schema = { [key: string]: Json };
 
@@ -81,6 +83,7 @@ const schemas: Schema = {
     ctime: str,
   }),
   Checkpoint: object({ name: str, rev: int, createdAt: str }, ["name", "rev", "createdAt"]),
+  ...ARTIFACT_SCHEMAS,
   FsOp: {
     type: "object",
     required: ["op"],
@@ -332,29 +335,6 @@ export const OPENAPI: Schema = {
         },
       },
     }),
-    "/v1/computers/{id}/artifacts": computerId({
-      post: {
-        requestBody: body(object({ path: str, name: str, version: str, ttlSeconds: int }, ["path"])),
-        responses: {
-          "201": json(
-            object({ name: str, version: str, url: str, files: { type: "array", items: str } }),
-            "Published",
-          ),
-          ...std,
-          "503": error("EUNAVAILABLE"),
-        },
-      },
-    }),
-    "/v1/artifacts": {
-      get: {
-        responses: { "200": json({ type: "object" }, "Artifacts"), ...std, "503": error("EUNAVAILABLE") },
-      },
-    },
-    "/v1/artifacts/{name}": {
-      parameters: [{ name: "name", in: "path", required: true, schema: str }],
-      get: {
-        responses: { "200": json({ type: "object" }, "Artifact"), ...std, "503": error("EUNAVAILABLE") },
-      },
-    },
+    ...ARTIFACT_PATHS,
   },
 };

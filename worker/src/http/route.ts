@@ -2,6 +2,7 @@
  * The URL → route table of docs/API.md. Parsing validates computer ids, file paths, names
  * and query parameters, so handlers receive typed, checked values (or an ApiError was thrown).
  */
+import { ARTIFACT_NAME } from "../artifacts/names.ts";
 import { ApiError } from "./errors.ts";
 import { parseMode } from "./mode.ts";
 import { parseUrlPath } from "./paths.ts";
@@ -11,6 +12,8 @@ export const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** A checkpoint name. */
 export const CHECKPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EXEC_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Longest lifetime of an artifact link (365 days; see artifacts/link.ts). */
+const MAX_TTL_SECONDS = 365 * 24 * 60 * 60;
 
 /** A route under `/v1/computers/:id`, handled by that computer's DO. */
 export type ComputerRoute =
@@ -39,8 +42,8 @@ export type Route =
   | { kind: "health" }
   | { kind: "openapi" }
   | { kind: "computers.list"; after: string | undefined; limit: number }
-  | { kind: "artifacts.list" }
-  | { kind: "artifacts.get"; name: string }
+  | { kind: "artifacts.list"; after: string | undefined; limit: number }
+  | { kind: "artifacts.get"; name: string; ttlSeconds: number | undefined }
   | { kind: "computer"; id: string; route: ComputerRoute };
 
 type Handlers<T> = Partial<Record<string, () => T>>;
@@ -81,6 +84,16 @@ function limitParam(query: URLSearchParams, max: number): number | undefined {
   if (value === null) return undefined;
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > max) throw new ApiError("EINVAL", `'limit' must be 1..${max}`);
+  return n;
+}
+
+function ttlParam(query: URLSearchParams): number | undefined {
+  const value = query.get("ttlSeconds");
+  if (value === null) return undefined;
+  const n = Number(value);
+  if (!/^\d{1,9}$/.test(value) || n < 1 || n > MAX_TTL_SECONDS) {
+    throw new ApiError("EINVAL", `'ttlSeconds' must be 1..${MAX_TTL_SECONDS}`);
+  }
   return n;
 }
 
@@ -181,10 +194,21 @@ export function parseRoute(method: string, url: URL): Route {
   if (group === "openapi.json" && id === undefined)
     return byMethod(method, { GET: () => ({ kind: "openapi" }) });
   if (group === "artifacts") {
-    if (id === undefined) return byMethod(method, { GET: () => ({ kind: "artifacts.list" }) });
+    const query = url.searchParams;
+    if (id === undefined || (id === "" && rest.length === 0)) {
+      return byMethod<Route>(method, {
+        GET: () => ({
+          kind: "artifacts.list",
+          after: query.get("after") ?? undefined,
+          limit: limitParam(query, 1000) ?? 100,
+        }),
+      });
+    }
     if (rest.length === 0) {
-      const name = decodeSegment(id, "artifact name", CHECKPOINT_NAME);
-      return byMethod(method, { GET: () => ({ kind: "artifacts.get", name }) });
+      const name = decodeSegment(id, "artifact name", ARTIFACT_NAME);
+      return byMethod<Route>(method, {
+        GET: () => ({ kind: "artifacts.get", name, ttlSeconds: ttlParam(query) }),
+      });
     }
   }
   if (group !== "computers") return notFound(pathname);

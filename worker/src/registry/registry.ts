@@ -1,10 +1,18 @@
 /**
  * The Registry Durable Object: one instance (REGISTRY_NAME) indexing every computer id, so
  * `GET /v1/computers` need not enumerate Durable Objects. Computer DOs add themselves on
- * create and remove themselves on delete; both are idempotent.
+ * create and remove themselves on delete; both are idempotent. It also keeps the index of
+ * published artifacts (artifact-index.ts), where one writer makes version reservation atomic.
  */
 import { DurableObject } from "cloudflare:workers";
+import { capture, type RpcResult } from "../computer/rpc-result.ts";
 import type { Env } from "../env.ts";
+import {
+  type ArtifactCommit,
+  ArtifactIndex,
+  type ArtifactSummary,
+  type ArtifactVersionInfo,
+} from "./artifact-index.ts";
 
 /** The name of the single Registry instance. */
 export const REGISTRY_NAME = "global";
@@ -24,11 +32,39 @@ export interface RegistryPage {
 
 /** The index of computers (SQLite-backed). */
 export class Registry extends DurableObject<Env> {
+  readonly #artifacts: ArtifactIndex;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.storage.sql.exec(
       "CREATE TABLE IF NOT EXISTS computers (id TEXT PRIMARY KEY, created_at TEXT NOT NULL) WITHOUT ROWID",
     );
+    this.#artifacts = new ArtifactIndex(ctx.storage);
+  }
+
+  /** Reserves `name@version` (or the next integer version) for `computer`; EEXIST if taken. */
+  reserveArtifact(name: string, version: string | undefined, computer: string): Promise<RpcResult<string>> {
+    return capture(() => this.#artifacts.reserve(name, version, computer, Date.now()));
+  }
+
+  /** Marks a reserved version published. */
+  commitArtifact(name: string, version: string, summary: ArtifactCommit): void {
+    this.#artifacts.commit(name, version, summary);
+  }
+
+  /** Drops the reservation of a publish that failed. */
+  releaseArtifact(name: string, version: string): void {
+    this.#artifacts.release(name, version);
+  }
+
+  /** Published artifact names after `after` (all, or only `computer`'s). */
+  listArtifacts(computer: string | undefined, after: string | undefined, limit: number): ArtifactSummary[] {
+    return this.#artifacts.list(computer, after, limit);
+  }
+
+  /** The owner and versions of `name`, or null if nothing is published under it. */
+  artifactVersions(name: string): { computer: string; versions: ArtifactVersionInfo[] } | null {
+    return this.#artifacts.versions(name) ?? null;
   }
 
   /** Records `id` (keeps the first createdAt if already present). */

@@ -1,0 +1,166 @@
+/**
+ * Publishing a workspace path as `name@version`, inside the Computer DO: reserve the version
+ * in the registry (atomic, immutable), stream the files into R2, write the manifest (the point
+ * from which the version is served), mark it published, and mint the signed link. A failure
+ * releases the reservation and deletes what was uploaded, so a refused publish leaves nothing.
+ */
+import type { ComputerHost } from "../computer/host.ts";
+import { unwrap } from "../computer/rpc-result.ts";
+import { ApiError } from "../http/errors.ts";
+import { DEFAULT_LINK_TTL_SECONDS, linkKey, linkUrl, MAX_LINK_TTL_SECONDS } from "./link.ts";
+import { fileKey, type Manifest, manifestKey } from "./manifest.ts";
+import { checkArtifactName, checkArtifactVersion, defaultArtifactName } from "./names.ts";
+import { collectSource, type Source, uploadAll } from "./upload.ts";
+
+/** What to publish besides the path. */
+export interface PublishOptions {
+  /** Default: derived from the path's last segment (names.ts). */
+  name?: string;
+  /** Default: the next integer version of the name ("1", "2", ...). */
+  version?: string;
+  /** Lifetime of the returned link (default 7 days, at most 365 days). */
+  ttlSeconds?: number;
+  /** Origin the link points at (default: the origin the computer's API was last called on). */
+  origin?: string;
+}
+
+/** A published artifact as POST /artifacts answers it. */
+export interface PublishedArtifact {
+  name: string;
+  version: string;
+  type: "file" | "dir";
+  /** Signed public link: the file itself, or the directory's index. */
+  url: string;
+  /** When `url` stops working (ISO-8601). */
+  expiresAt: string;
+  files: { path: string; size: number; sha256: string }[];
+  bytes: number;
+}
+
+const ORIGIN_KEY = "artifacts:origin";
+
+/** Remembers the origin `request` came in on, so links minted from a runtime point at the API's host. */
+export function noteApiOrigin(host: ComputerHost, request: Request): void {
+  const origin = new URL(request.url).origin;
+  const kv = host.ctx.storage.kv;
+  if (kv.get<string>(ORIGIN_KEY) !== origin) kv.put(ORIGIN_KEY, origin);
+}
+
+/** Validates the options' shapes and ranges (400 EINVAL) before anything is read or written. */
+export function checkPublishOptions(options: PublishOptions): void {
+  if (options.name !== undefined) checkArtifactName(options.name);
+  if (options.version !== undefined) checkArtifactVersion(options.version);
+  const ttl = options.ttlSeconds;
+  if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_LINK_TTL_SECONDS)) {
+    throw new ApiError("EINVAL", `'ttlSeconds' must be an integer from 1 to ${MAX_LINK_TTL_SECONDS}`);
+  }
+}
+
+/** The origin links of this computer point at. */
+function originOf(host: ComputerHost, options: PublishOptions): string {
+  const origin = options.origin ?? host.ctx.storage.kv.get<string>(ORIGIN_KEY);
+  if (origin === undefined)
+    throw new ApiError("EUNAVAILABLE", "no public origin known for artifact links yet");
+  return origin;
+}
+
+/** A signed link to `name@version` (whole artifact), opening `path`. */
+export async function mintLink(
+  adminToken: string,
+  origin: string,
+  name: string,
+  version: string,
+  path: string,
+  ttlSeconds: number,
+  nowMs: number,
+): Promise<{ url: string; expiresAt: string }> {
+  const expires = Math.floor(nowMs / 1000) + ttlSeconds;
+  const url = await linkUrl(await linkKey(adminToken), origin, { name, version, scope: "", expires }, path);
+  return { url, expiresAt: new Date(expires * 1000).toISOString() };
+}
+
+/** The path a link opens: a file artifact's file, a directory's index (""). */
+function entryOf(source: Source): string {
+  return source.type === "file" ? (source.files[0]?.path ?? "") : "";
+}
+
+async function deleteKeys(bucket: R2Bucket, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 1000) await bucket.delete(keys.slice(i, i + 1000));
+}
+
+/**
+ * Publishes the workspace file or directory at `path` (a vfs path, "/" = the workspace root)
+ * of the computer in `host`. Errors: 404 ENOENT (no such path), 400 EINVAL (bad name, version,
+ * ttl, or nothing to publish), 409 EEXIST (version exists / name owned by another computer),
+ * 413 EFBIG (too many or too large files).
+ */
+export async function publish(
+  host: ComputerHost,
+  path: string,
+  options: PublishOptions,
+): Promise<PublishedArtifact> {
+  checkPublishOptions(options);
+  const computer = host.computerId();
+  const origin = originOf(host, options);
+  const vfs = host.vfs();
+  const source = collectSource(vfs, path);
+  const name = options.name ?? defaultArtifactName(path);
+  const registry = host.registry();
+  const version = unwrap(await registry.reserveArtifact(name, options.version, computer));
+  const bucket = host.env.ARTIFACTS;
+  const uploaded: string[] = [];
+  let manifest: Manifest;
+  try {
+    const files = await uploadAll(
+      bucket,
+      vfs,
+      source.files,
+      (p) => fileKey(name, version, p),
+      (key) => uploaded.push(key),
+    );
+    manifest = {
+      name,
+      version,
+      computer,
+      source: path,
+      type: source.type,
+      createdAt: new Date().toISOString(),
+      files,
+      bytes: files.reduce((sum, f) => sum + f.size, 0),
+    };
+    uploaded.push(manifestKey(name, version));
+    await bucket.put(manifestKey(name, version), JSON.stringify(manifest), {
+      httpMetadata: { contentType: "application/json" },
+    });
+    await registry.commitArtifact(name, version, {
+      type: source.type,
+      files: files.length,
+      bytes: manifest.bytes,
+      entry: entryOf(source),
+    });
+  } catch (err) {
+    await deleteKeys(bucket, uploaded).catch((e: unknown) => console.error("artifact cleanup failed", e));
+    await registry
+      .releaseArtifact(name, version)
+      .catch((e: unknown) => console.error("artifact release failed", e));
+    throw err;
+  }
+  const ttl = options.ttlSeconds ?? DEFAULT_LINK_TTL_SECONDS;
+  const link = await mintLink(
+    host.env.COMPUTER_ADMIN_TOKEN,
+    origin,
+    name,
+    version,
+    entryOf(source),
+    ttl,
+    Date.now(),
+  );
+  return {
+    name,
+    version,
+    type: source.type,
+    ...link,
+    files: manifest.files.map(({ path: p, size, sha256 }) => ({ path: p, size, sha256 })),
+    bytes: manifest.bytes,
+  };
+}
