@@ -1,16 +1,31 @@
 /**
  * Scenarios beyond the reference that need the whole local fleet (`wrangler dev` + `computerd
- * host` running `computerd serve` with its mount, sync engine and exec; see test/e2e/fleet.ts
- * and scripts/computerd-host.ts): the post-exec sync fence and the exec round trip of the
- * container runtime. Each is listed with what it would time and BENCH.md's target; one that
- * cannot run yet carries the reason, and the report shows it as pending. Add a `measure` when
- * the fleet can do it.
+ * host` running `computerd serve` with its mount, sync engine and exec; see fleet-run.ts): the
+ * post-exec sync fence and the exec round trip of the container runtime, with BENCH.md's
+ * targets. The list can grow: a scenario is a name, what it times, a target and `measure`.
  */
+import { assertSynced, type ComputerClient } from "./fleet-client.ts";
 
-/** What a fleet scenario gets to measure with: the Worker's API of one fresh computer. */
-export interface FleetApi {
-  /** POST /v1/computers/:id/exec; resolves with the result document and the client's wall time. */
-  exec(source: string, runtime: "container" | "shell" | "js"): Promise<{ result: unknown; wallMs: number }>;
+/** One fence as computerd reported it (`{"event":"fence",...}` on its stdout). */
+export interface FenceEvent {
+  ms: number;
+  flushMs: number;
+  batches: number;
+  changes: number;
+}
+
+/** What a fleet scenario measures with: one warm computer of the fleet. */
+export interface FleetContext {
+  client: ComputerClient;
+  /** computerd's fence events for this computer so far, oldest first. */
+  fenceEvents(): FenceEvent[];
+}
+
+/** One timed repetition. */
+export interface FleetSample {
+  ms: number;
+  /** Other numbers of the same repetition (computerd's own fence time, batches, ...). */
+  detail: Record<string, number>;
 }
 
 /** A fleet scenario. */
@@ -19,42 +34,77 @@ export interface FleetScenario {
   id: string;
   /** What is timed. */
   timed: string;
-  /** BENCH.md's target, in ms. */
+  /** BENCH.md's target for the median, in ms. */
   targetMs: number;
-  /** Why it does not run yet (absent once `measure` exists and its preconditions hold). */
-  pending?: string;
-  /** One timed repetition, in ms. */
-  measure?: (api: FleetApi) => Promise<number>;
+  /** Timed repetitions for the run's --reps. */
+  samples(reps: number): number;
+  /** One timed repetition; `label` is unique per repetition (for directory names). */
+  measure(context: FleetContext, label: string): Promise<FleetSample>;
 }
 
 /**
- * `computerd serve` answers every sync call with "sync is not available on this daemon" until
- * its sync engine (DaemonSync) is plugged in, so the container runtime's push fails before any
- * command runs (test/e2e/container.test.ts skips its data tests for the same reason).
+ * A command writing `n` small files then printing "done". The fence is timed from the arrival
+ * of "done" to the arrival of the exit event, which the Durable Object sends only once it holds
+ * everything the command wrote.
  */
-const NEEDS_SERVE_SYNC = "pending: computerd serve has no sync engine yet (the container exec's push fails)";
+function fenceScenario(n: number): FleetScenario {
+  const count = n.toLocaleString("en-US");
+  return {
+    name: `sync fence after ${count} files`,
+    id: `fence-${n}`,
+    timed: `container exec writing ${count} small files: from its last output ("done") until the exit event (the DO holds them all)`,
+    targetMs: 2000,
+    samples: (reps) => reps,
+    async measure({ client, fenceEvents }, label) {
+      const dir = `fence-${n}-${label}`;
+      const seen = fenceEvents().length;
+      const started = performance.now();
+      const events = await client.execEvents(
+        `mkdir -p ${dir} && cd ${dir} && for i in $(seq 1 ${n}); do echo $i > f$i; done; echo done`,
+      );
+      const done = events.find((e) => e.event === "stdout" && e.data.includes("done"));
+      const exit = events.find((e) => e.event === "exit");
+      if (!done || !exit) throw new Error(`unexpected events: ${JSON.stringify(events).slice(0, 500)}`);
+      assertSynced(JSON.parse(exit.data));
+      const listed = (await client.list(dir)).size;
+      if (listed !== n) throw new Error(`the Durable Object lists ${listed} of ${n} files in ${dir}`);
+      const fence = fenceEvents().slice(seen).at(-1);
+      return {
+        ms: exit.at - done.at,
+        detail: {
+          commandMs: done.at - started,
+          ...(fence
+            ? {
+                computerdFenceMs: fence.ms,
+                flushMs: fence.flushMs,
+                batches: fence.batches,
+                changes: fence.changes,
+              }
+            : {}),
+        },
+      };
+    },
+  };
+}
 
 /** The fleet scenarios, in report order. */
 export const FLEET_SCENARIOS: readonly FleetScenario[] = [
-  {
-    name: "sync fence after 1,000 files",
-    id: "fence-1000",
-    timed: "a container exec writing 1,000 small files: from the command's exit until the DO holds them all",
-    targetMs: 2000,
-    pending: NEEDS_SERVE_SYNC,
-  },
-  {
-    name: "sync fence after 10,000 files",
-    id: "fence-10000",
-    timed: "a container exec writing 10,000 small files: from the command's exit until the DO holds them all",
-    targetMs: 2000,
-    pending: NEEDS_SERVE_SYNC,
-  },
+  fenceScenario(1000),
+  fenceScenario(10_000),
   {
     name: "exec round trip: true (container)",
     id: "exec-true-container",
-    timed: "POST /exec {runtime: container, source: true} until the result, warm",
+    timed: "POST /exec {runtime: container, source: true} until the whole result, warm",
     targetMs: 30,
-    pending: NEEDS_SERVE_SYNC,
+    samples: (reps) => reps * 10,
+    async measure({ client }) {
+      const started = performance.now();
+      const result = await client.exec("true");
+      const ms = performance.now() - started;
+      assertSynced(result);
+      const detail: Record<string, number> = {};
+      if (result.durationMs !== undefined) detail.commandMs = result.durationMs;
+      return { ms, detail };
+    },
   },
 ];

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileTimestamp } from "../report.ts";
 import { type SourceFacts, sourceFacts, treeHash } from "../source-facts.ts";
-import { FLEET_SCENARIOS, type FleetScenario } from "./fleet-scenarios.ts";
+import { type FleetReport, runFleet } from "./fleet-run.ts";
 import { startMountTarget } from "./mount-target.ts";
 import { type FsBenchOptions, parseFsBenchOptions, USAGE } from "./options.ts";
 import { REFERENCE, type ReferenceLine } from "./reference.ts";
@@ -30,7 +30,7 @@ export interface FsBenchDocument {
   finishedAt: string;
   source: SourceFacts & { computerdSrcSha256: { start: string; end: string } };
   host: Record<string, string | number>;
-  options: Omit<FsBenchOptions, "outDir" | "scenarios"> & { scenarios: string[] };
+  options: Omit<FsBenchOptions, "outDir" | "scenarios" | "fleet"> & { scenarios: string[]; fleet: string[] };
   targets: { id: TargetId; name: string; root: string; notes: Record<string, unknown>; error?: string }[];
   targetsVsDisk: typeof TARGET_VS_DISK;
   results: {
@@ -45,7 +45,14 @@ export interface FsBenchDocument {
     verdict: Verdict;
     reference?: ReferenceLine;
   }[];
-  fleet: Omit<FleetScenario, "measure">[];
+  fleet?: Omit<FleetReport, "runs"> & {
+    runs: (Omit<FleetReport["runs"][number], "scenario"> & {
+      name: string;
+      id: string;
+      timed: string;
+      targetMs: number;
+    })[];
+  };
 }
 
 function toolVersion(command: string, args: string[]): string {
@@ -104,7 +111,9 @@ async function main(): Promise<number> {
     return 0;
   }
   const targets: FsTarget[] = [];
-  const stopAll = () => Promise.allSettled(targets.map((t) => t.stop()));
+  const fleetStops: (() => Promise<void>)[] = [];
+  const stopAll = () =>
+    Promise.allSettled([...targets.map((t) => t.stop()), ...fleetStops.map((stop) => stop())]);
   const abort = new AbortController();
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
@@ -120,7 +129,7 @@ async function main(): Promise<number> {
   const runs: ScenarioRun[] = [];
   let fatal: string | undefined;
   try {
-    await startTargets(options, targets);
+    if (options.scenarios.length > 0) await startTargets(options, targets);
     for (const scenario of options.scenarios) {
       if (abort.signal.aborted) break;
       runs.push(await runScenario(scenario, targets, options.reps, options.warmup, abort.signal));
@@ -131,7 +140,13 @@ async function main(): Promise<number> {
   } finally {
     await stopAll();
   }
-  const { outDir, scenarios, ...recorded } = options;
+  // After the mount is gone, so the two do not compete for the machine.
+  let fleet: FleetReport | undefined;
+  if (options.fleet.length > 0 && !abort.signal.aborted)
+    fleet = await runFleet(options.fleet, options.reps, options.warmup, abort.signal, (stop) =>
+      fleetStops.push(stop),
+    );
+  const { outDir, scenarios, fleet: fleetScenarios, ...recorded } = options;
   const document: FsBenchDocument = {
     schema: "computer.fs-bench/1",
     startedAt: startedAt.toISOString(),
@@ -141,7 +156,11 @@ async function main(): Promise<number> {
       computerdSrcSha256: { start: computerdStart, end: treeHash(join(REPO_ROOT, "computerd", "src")) },
     },
     host: hostFacts(loadAtStart),
-    options: { ...recorded, scenarios: scenarios.map((s) => s.name) },
+    options: {
+      ...recorded,
+      scenarios: scenarios.map((s) => s.name),
+      fleet: fleetScenarios.map((s) => s.name),
+    },
     targets: targets.map((t) => ({ id: t.id, name: t.name, root: t.root, notes: t.notes() })),
     targetsVsDisk: TARGET_VS_DISK,
     results: runs.map((r) => ({
@@ -156,12 +175,23 @@ async function main(): Promise<number> {
       verdict: verdictOf(r),
       ...(REFERENCE[r.scenario.name] ? { reference: REFERENCE[r.scenario.name] } : {}),
     })),
-    fleet: FLEET_SCENARIOS.map(({ measure: _, ...f }) => f),
   };
+  if (fleet) {
+    document.fleet = {
+      ...fleet,
+      runs: fleet.runs.map(({ scenario, ...run }) => ({
+        name: scenario.name,
+        id: scenario.id,
+        timed: scenario.timed,
+        targetMs: scenario.targetMs,
+        ...run,
+      })),
+    };
+  }
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `fs-${fileTimestamp(startedAt)}.json`);
   writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
-  console.log(formatFsReport(runs, FLEET_SCENARIOS));
+  console.log(formatFsReport(runs, fleet));
   console.log(`\nLoad average (1/5/15 min) at start: ${loadAtStart}; at end: ${document.host.loadAtEnd}.`);
   const { source } = document;
   if (
@@ -173,7 +203,10 @@ async function main(): Promise<number> {
     );
   if (fatal) console.log(`\nFAILED: ${fatal}`);
   console.log(`\nJSON: ${file}`);
-  const failed = fatal !== undefined || runs.some((r) => r.error || r.runs.some((t) => t.error));
+  const failed =
+    fatal !== undefined ||
+    runs.some((r) => r.error || r.runs.some((t) => t.error)) ||
+    (fleet !== undefined && (fleet.skipped !== undefined || fleet.runs.some((r) => r.error)));
   return failed ? 1 : 0;
 }
 

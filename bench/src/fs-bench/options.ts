@@ -1,5 +1,6 @@
 /** Command-line options of fs-bench (`npm run bench:fs -- --help`). */
 import { parseArgs } from "node:util";
+import { FLEET_SCENARIOS, type FleetScenario } from "./fleet-scenarios.ts";
 import type { MountVia } from "./mount-target.ts";
 import { findScenario, SCENARIOS, type ShellScenario } from "./scenarios.ts";
 import { TARGET_IDS, type TargetId } from "./target.ts";
@@ -9,6 +10,8 @@ export interface FsBenchOptions {
   reps: number;
   warmup: number;
   scenarios: ShellScenario[];
+  /** Fleet scenarios (fleet-scenarios.ts): run after the shell scenarios, on a local fleet. */
+  fleet: FleetScenario[];
   targets: TargetId[];
   mountVia: MountVia;
   /** Real-disk parent: the disk target's directories and the mount's state dir and mount point. */
@@ -23,6 +26,9 @@ export const USAGE = `Usage: npm run bench:fs -- [options]
   --warmup N        untimed repetitions before them (default 1; --quick: 0)
   --scenario LIST   comma-separated ids or names (default: all), in BENCH.md order:
                     ${SCENARIOS.map((s) => s.id).join(", ")}
+                    and on the local fleet (wrangler dev + computerd host):
+                    ${FLEET_SCENARIOS.map((s) => s.id).join(", ")}
+  --no-fleet        leave the fleet scenarios out
   --target LIST     comma-separated: ${TARGET_IDS.join(", ")} (default: all three)
   --mount HOW       driver (default): the computerd mount code with a counters/fence channel;
                     cli: \`computerd mount\` itself (no per-run counters; settle = 250 ms pause)
@@ -40,16 +46,21 @@ function count(value: string | undefined, fallback: number, name: string, min: n
   return n;
 }
 
-function scenarioList(value: string | undefined): ShellScenario[] {
-  if (value === undefined) return [...SCENARIOS];
-  const wanted = new Set<ShellScenario>();
+function scenarioList(value: string | undefined): { shell: ShellScenario[]; fleet: FleetScenario[] } {
+  if (value === undefined) return { shell: [...SCENARIOS], fleet: [...FLEET_SCENARIOS] };
+  const shell = new Set<ShellScenario>();
+  const fleet = new Set<FleetScenario>();
   for (const name of value.split(",").map((s) => s.trim())) {
     const scenario = findScenario(name);
-    if (!scenario)
-      throw new Error(`unknown scenario "${name}" (known: ${SCENARIOS.map((s) => s.id).join(", ")})`);
-    wanted.add(scenario);
+    const onFleet = FLEET_SCENARIOS.find((s) => s.id === name || s.name === name);
+    if (scenario) shell.add(scenario);
+    else if (onFleet) fleet.add(onFleet);
+    else {
+      const known = [...SCENARIOS, ...FLEET_SCENARIOS].map((s) => s.id).join(", ");
+      throw new Error(`unknown scenario "${name}" (known: ${known})`);
+    }
   }
-  return SCENARIOS.filter((s) => wanted.has(s));
+  return { shell: SCENARIOS.filter((s) => shell.has(s)), fleet: FLEET_SCENARIOS.filter((s) => fleet.has(s)) };
 }
 
 function targetList(value: string | undefined): TargetId[] {
@@ -82,18 +93,22 @@ export function parseFsBenchOptions(
       target: { type: "string" },
       mount: { type: "string" },
       quick: { type: "boolean", default: false },
+      fleet: { type: "boolean", default: true },
       "disk-dir": { type: "string" },
       "tmpfs-dir": { type: "string" },
       out: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
+    allowNegative: true,
   });
   if (values.help) return undefined;
+  const selected = scenarioList(values.scenario);
   return {
     reps: count(values.reps, values.quick ? 1 : 5, "reps", 1),
     warmup: count(values.warmup, values.quick ? 0 : 1, "warmup", 0),
-    scenarios: scenarioList(values.scenario),
+    scenarios: selected.shell,
+    fleet: values.fleet ? selected.fleet : [],
     targets: targetList(values.target),
     mountVia: mountVia(values.mount),
     diskDir: values["disk-dir"] ?? "/var/tmp",

@@ -5,7 +5,7 @@
  */
 
 import { formatMs, formatRatio, renderTable } from "../table-format.ts";
-import type { FleetScenario } from "./fleet-scenarios.ts";
+import type { FleetReport, FleetRun } from "./fleet-run.ts";
 import { peerVsDisk, REFERENCE, type ReferenceLine } from "./reference.ts";
 import type { ScenarioRun, TargetRun } from "./runner.ts";
 import type { ScenarioKind } from "./scenarios.ts";
@@ -75,8 +75,8 @@ function verdictCell(v: Verdict): string {
   return `${v.met ? "ok" : "MISS"} (<=${v.limitVsDisk}x)`;
 }
 
-/** The table for people. */
-export function formatFsReport(scenarios: readonly ScenarioRun[], fleet: readonly FleetScenario[]): string {
+/** The table for people; `fleet` when fleet scenarios were selected. */
+export function formatFsReport(scenarios: readonly ScenarioRun[], fleet?: FleetReport): string {
   const header = [
     "scenario",
     "target",
@@ -150,10 +150,74 @@ export function formatFsReport(scenarios: readonly ScenarioRun[], fleet: readonl
     `Targets met: ${met.filter((v) => v.met).length} of ${met.length}.`,
   ];
   if (failures.length > 0) lines.push("", "Failures:", ...failures);
-  if (fleet.length > 0) {
-    lines.push("", "Fleet scenarios (need computerd serve + the Worker):");
-    for (const f of fleet)
-      lines.push(`  ${f.name.padEnd(36)} target < ${f.targetMs} ms  ${f.pending ?? "ready"}`);
-  }
+  if (fleet) lines.push("", formatFleet(fleet));
   return lines.join("\n");
+}
+
+/** Medians of each `detail` number over the samples, e.g. "computerdFenceMs 812". */
+function detailMedians(run: FleetRun): string {
+  const keys = [...new Set(run.samples.flatMap((s) => Object.keys(s.detail)))];
+  return keys
+    .map((key) => {
+      const m = median(run.samples.map((s) => s.detail[key]).filter((v): v is number => Number.isFinite(v)));
+      return m === undefined ? "" : `${key} ${formatMs(m)}`;
+    })
+    .filter((cell) => cell !== "")
+    .join(", ");
+}
+
+/** The first line and the last lines of a long message (the JSON keeps all of it). */
+function excerpt(message: string): string {
+  const lines = message.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length <= 8) return lines.join("\n    ");
+  return [lines[0], "...", ...lines.slice(-6)].join("\n    ");
+}
+
+/** The fleet part: one row per fleet scenario, with BENCH.md's target for the median. */
+export function formatFleet(fleet: FleetReport): string {
+  const title =
+    "Fleet scenarios (wrangler dev + computerd host: computerd serve with mount, sync and bwrap):";
+  if (fleet.skipped && fleet.runs.length === 0) return `${title}\n  not run: ${excerpt(fleet.skipped)}`;
+  const header = ["fleet scenario", "median", "p95", "min", "max", "n", "target", "verdict", "medians of"];
+  const rows = fleet.runs.map((run) => {
+    const target = `< ${run.scenario.targetMs}`;
+    if (run.error || !run.summary)
+      return [
+        run.scenario.name,
+        `FAILED: ${(run.error ?? "no samples").slice(0, 120)}`,
+        "",
+        "",
+        "",
+        "",
+        target,
+        "-",
+        "",
+      ];
+    const s = run.summary;
+    return [
+      run.scenario.name,
+      formatMs(s.median),
+      formatMs(s.p95),
+      formatMs(s.min),
+      formatMs(s.max),
+      String(s.n),
+      target,
+      s.median < run.scenario.targetMs ? "ok" : "MISS",
+      detailMedians(run),
+    ];
+  });
+  const notes = [
+    fleet.startMs === undefined ? "" : `fleet start ${formatMs(fleet.startMs)} ms`,
+    fleet.coldStartMs === undefined
+      ? ""
+      : `first exec of the computer (cold start, true) ${formatMs(fleet.coldStartMs)} ms`,
+    fleet.skipped ? `stopped early: ${excerpt(fleet.skipped)}` : "",
+  ].filter((n) => n !== "");
+  return [
+    title,
+    renderTable(header, rows, 1),
+    "fence: from the command's last output to the exit event (the DO holds every file; the check lists them through the API);",
+    "computerdFenceMs: computerd's own fence; commandMs: the command until its last output (fence) or as computerd timed it (true).",
+    ...(notes.length > 0 ? [notes.join("; ")] : []),
+  ].join("\n");
 }

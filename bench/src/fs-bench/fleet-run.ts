@@ -1,0 +1,146 @@
+/**
+ * Runs the fleet scenarios on a fresh local fleet: `wrangler dev` + `computerd host` (the same
+ * as the end-to-end suites: test/e2e/fleet.ts), one computer created for the run, its first
+ * exec (the container's cold start) timed apart, then each scenario's warm-ups and timed
+ * repetitions. Needs root, /dev/fuse and bubblewrap; otherwise the scenarios are skipped with
+ * the reason. The fleet is stopped and its state deleted at the end.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { type Fleet, startFleet } from "../../../test/e2e/fleet.ts";
+import { type Summary, summarize } from "../stats.ts";
+import { assertSynced, ComputerClient } from "./fleet-client.ts";
+import type { FenceEvent, FleetContext, FleetSample, FleetScenario } from "./fleet-scenarios.ts";
+
+/** All repetitions of one fleet scenario. */
+export interface FleetRun {
+  scenario: FleetScenario;
+  samples: FleetSample[];
+  summary?: Summary;
+  error?: string;
+}
+
+/** How the fleet part went. */
+export interface FleetReport {
+  runs: FleetRun[];
+  /** Why nothing ran. */
+  skipped?: string;
+  /** Starting wrangler dev and computerd host. */
+  startMs?: number;
+  /** The computer's first exec (`true`): launching its computerd serve, mount and link. */
+  coldStartMs?: number;
+}
+
+const COMPUTER_ID = "fs-bench";
+
+function progress(message: string): void {
+  process.stderr.write(`fs-bench: ${message}\n`);
+}
+
+/** Why the fleet cannot run here, or undefined. */
+export function fleetUnavailable(): string | undefined {
+  if (process.getuid?.() !== 0) return "needs root";
+  if (!existsSync("/dev/fuse")) return "needs /dev/fuse";
+  try {
+    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+  } catch {
+    return "needs bubblewrap (bwrap)";
+  }
+  return undefined;
+}
+
+/** computerd's `{"event":"fence",...}` lines for computer `id` in computerd host's output. */
+function fenceEvents(fleet: Fleet, id: string): FenceEvent[] {
+  const prefix = `[${id}] `;
+  const events: FenceEvent[] = [];
+  for (const line of fleet.hostOutput().split("\n")) {
+    const at = line.indexOf(prefix);
+    if (at < 0) continue;
+    try {
+      const event = JSON.parse(line.slice(at + prefix.length)) as Partial<FenceEvent> & { event?: string };
+      if (event.event === "fence" && typeof event.ms === "number")
+        events.push({
+          ms: event.ms,
+          flushMs: event.flushMs ?? Number.NaN,
+          batches: event.batches ?? Number.NaN,
+          changes: event.changes ?? Number.NaN,
+        });
+    } catch {
+      // Not an event line.
+    }
+  }
+  return events;
+}
+
+async function runOne(
+  scenario: FleetScenario,
+  context: FleetContext,
+  reps: number,
+  warmup: number,
+  signal: AbortSignal | undefined,
+): Promise<FleetRun> {
+  const run: FleetRun = { scenario, samples: [] };
+  const warmups = warmup > 0 ? scenario.samples(warmup) : 0;
+  const total = warmups + scenario.samples(reps);
+  try {
+    for (let i = 0; i < total && !signal?.aborted; i++) {
+      const sample = await scenario.measure(context, i < warmups ? `w${i}` : `r${i - warmups}`);
+      if (i >= warmups) run.samples.push(sample);
+    }
+    if (run.samples.length > 0) run.summary = summarize(run.samples.map((s) => s.ms));
+  } catch (err) {
+    run.error = err instanceof Error ? err.message : String(err);
+  }
+  progress(
+    `${scenario.name.padEnd(36)} ${run.error ? `FAILED (${run.error})` : `median ${run.summary?.median.toFixed(1)} ms`}`,
+  );
+  return run;
+}
+
+/**
+ * Runs `scenarios` on a fresh fleet. `onStop` receives the fleet's stop function as soon as
+ * the fleet exists, so an interrupted bench can stop it.
+ */
+export async function runFleet(
+  scenarios: readonly FleetScenario[],
+  reps: number,
+  warmup: number,
+  signal: AbortSignal | undefined,
+  onStop: (stop: () => Promise<void>) => void,
+): Promise<FleetReport> {
+  const report: FleetReport = { runs: [] };
+  if (scenarios.length === 0) return report;
+  const unavailable = fleetUnavailable();
+  if (unavailable) {
+    report.skipped = unavailable;
+    return report;
+  }
+  progress("starting the fleet (wrangler dev + computerd host)");
+  let started = performance.now();
+  let fleet: Fleet;
+  try {
+    fleet = await startFleet({ computerdHost: true });
+  } catch (err) {
+    report.skipped = `the fleet did not start: ${err instanceof Error ? err.message : String(err)}`;
+    return report;
+  }
+  onStop(() => fleet.stop());
+  report.startMs = performance.now() - started;
+  try {
+    const client = new ComputerClient(fleet.url, fleet.adminToken, COMPUTER_ID);
+    await client.create();
+    started = performance.now();
+    assertSynced(await client.exec("true"));
+    report.coldStartMs = performance.now() - started;
+    const context: FleetContext = { client, fenceEvents: () => fenceEvents(fleet, COMPUTER_ID) };
+    for (const scenario of scenarios) {
+      if (signal?.aborted) break;
+      report.runs.push(await runOne(scenario, context, reps, warmup, signal));
+    }
+  } catch (err) {
+    report.skipped = `the fleet's computer did not come up: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    await fleet.stop();
+  }
+  return report;
+}
