@@ -27,11 +27,36 @@ const DESCRIPTIONS: Record<string, string> = {
   EIO: "i/o error",
 };
 
-/** An error as Node's fs raises it: `code`, `errno`-less, `syscall` and `path` set. */
+/** Linux errno of each code (Node puts it negated in `err.errno`). */
+const ERRNO: Record<string, number> = {
+  EPERM: 1,
+  ENOENT: 2,
+  EIO: 5,
+  EACCES: 13,
+  EBUSY: 16,
+  EEXIST: 17,
+  EXDEV: 18,
+  ENOTDIR: 20,
+  EISDIR: 21,
+  EINVAL: 22,
+  EFBIG: 27,
+  ENOSPC: 28,
+  EROFS: 30,
+  EMLINK: 31,
+  ENAMETOOLONG: 36,
+  ENOSYS: 38,
+  ENOTEMPTY: 39,
+  ELOOP: 40,
+  ENODATA: 61,
+};
+
+/** An error as Node's fs raises it: `code`, `errno`, `syscall`, `path` (and `dest`) set. */
 export interface NodeStyleError extends Error {
   code: string;
+  errno?: number;
   syscall?: string;
   path?: string;
+  dest?: string;
 }
 
 /** Builds a Node-style error for `code` on `syscall` of the guest path `path`. */
@@ -40,8 +65,11 @@ export function fsError(code: string, syscall: string, path: string, dest?: stri
   const where = dest === undefined ? `'${path}'` : `'${path}' -> '${dest}'`;
   const err = new Error(`${code}: ${description}, ${syscall} ${where}`) as NodeStyleError;
   err.code = code;
+  const errno = ERRNO[code];
+  if (errno !== undefined) err.errno = -errno;
   err.syscall = syscall;
   err.path = path;
+  if (dest !== undefined) err.dest = dest;
   return err;
 }
 

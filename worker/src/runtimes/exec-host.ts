@@ -16,9 +16,10 @@ import { type ArtifactPublisher, GuestServicesTarget } from "./guest-services.ts
 import { GuestSession } from "./guest-session.ts";
 import { HostLauncher } from "./host-launcher.ts";
 import { ExecJournal } from "./journal.ts";
+import { JsRuntime, type JsRuntimeDeps } from "./js-runtime.ts";
 import type { ContainerLauncher, LaunchSpec } from "./launcher.ts";
 import type { ExecRequest, Runtime, RuntimeName, RuntimeSink } from "./runtime.ts";
-import { type GuestRuntimeDeps, ShellRuntime } from "./shell-runtime.ts";
+import { ShellRuntime } from "./shell-runtime.ts";
 import { retryPendingSync, type SyncRetryDeps, schedulePendingSync } from "./sync-retry.ts";
 
 const LINK_STATE_KEY = "computerd:link";
@@ -89,12 +90,14 @@ export class ExecHost {
       }),
     );
     this.#runtimes.set("shell", new ShellRuntime(this.#guestDeps()));
+    this.#runtimes.set("js", new JsRuntime(this.#guestDeps()));
   }
 
   /** What the Dynamic Worker runtimes (shell, js) need from this DO. */
-  #guestDeps(): GuestRuntimeDeps {
+  #guestDeps(): JsRuntimeDeps {
     const host = this.#host;
     return {
+      vfs: () => host.vfs(),
       loader: () => host.env.LOADER,
       computerId: () => host.computerId(),
       egress: () => host.requireComputer().egress,

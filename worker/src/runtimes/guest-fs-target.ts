@@ -138,6 +138,11 @@ function apply(vfs: Vfs, op: GuestFsOp): unknown {
       vfs.rename(op.from, op.to);
       return undefined;
     case "copy":
+      if (op.exclusive === true && vfs.exists(op.to)) {
+        throw Object.assign(new Error(`EEXIST: file already exists, copyfile '${op.to}'`), {
+          code: "EEXIST",
+        });
+      }
       copy(vfs, op.from, op.to, op.recursive === true);
       return undefined;
     case "chmod":

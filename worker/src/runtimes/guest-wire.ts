@@ -188,3 +188,48 @@ export interface ShellGuestEntrypoint {
 export interface JsGuestEntrypoint {
   run(request: JsRequest, caps: GuestCapabilities): Promise<GuestOutcome>;
 }
+
+/**
+ * The functions the js guest's `node:fs/promises` exports (the DO generates the module's
+ * re-export list from this; the guest's implementation is typed against it).
+ */
+export const FS_PROMISES_FUNCTIONS = [
+  "access",
+  "appendFile",
+  "chmod",
+  "copyFile",
+  "cp",
+  "link",
+  "lstat",
+  "mkdir",
+  "mkdtemp",
+  "readFile",
+  "readdir",
+  "readlink",
+  "realpath",
+  "rename",
+  "rm",
+  "rmdir",
+  "stat",
+  "symlink",
+  "truncate",
+  "unlink",
+  "utimes",
+  "writeFile",
+] as const;
+
+/** The functions `computer:git` exports. */
+export const GIT_FUNCTIONS = [
+  "init",
+  "add",
+  "commit",
+  "log",
+  "status",
+  "diff",
+  "clone",
+  "branch",
+  "checkout",
+] as const;
+
+/** The functions `computer:artifacts` exports. */
+export const ARTIFACT_FUNCTIONS = ["publish"] as const;
