@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { durableObjectSql, openVfs, type SqlLike, type Vfs } from "@computer/vfs";
+import { artifactPublisher } from "../artifacts/publisher.ts";
 import type { Env } from "../env.ts";
 import { ApiError } from "../http/errors.ts";
 import { REGISTRY_NAME, type Registry } from "../registry/registry.ts";
@@ -56,7 +57,10 @@ export class ComputerHost {
 
   /** The exec subsystem (journal, runtimes, link to computerd), created on first use. */
   execs(): ExecHost {
-    this.#execs ??= new ExecHost(this);
+    if (this.#execs === undefined) {
+      this.#execs = new ExecHost(this);
+      this.#execs.useArtifacts(artifactPublisher(this));
+    }
     return this.#execs;
   }
 
