@@ -65,7 +65,10 @@ export interface ComputerGit {
 
 /** The repository name `git clone` derives from a URL (`https://h/a/b.git` → `b`). */
 export function cloneDirName(url: string): string {
-  const path = url.replace(/[?#].*$/, "").replace(/\/+$/, "");
+  const path = url
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "")
+    .replace(/\/\.git$/, "");
   const last = path.slice(path.lastIndexOf("/") + 1).replace(/\.git$/, "");
   if (last === "" || last === "." || last === "..")
     throw new GitError(`cannot guess a directory name from '${url}'`);
