@@ -44,11 +44,18 @@ async function run(id: string, source: string, extra: Record<string, unknown> = 
   return (await res.json()) as Result;
 }
 
+async function removeRuntime(id: string, runtime: "shell" | "js"): Promise<void> {
+  await runInDurableObject(env.COMPUTER.getByName(id), (instance) => {
+    instance.execHostForTests().useRuntime(runtime, undefined);
+  });
+}
+
 describe("exec availability and validation", () => {
-  it.each(["container", "shell", "js"])(
+  it.each(["container", "shell", "js"] as const)(
     "runtime %s without a runtime → 503 EUNAVAILABLE",
     async (runtime) => {
       const id = await createComputer();
+      if (runtime !== "container") await removeRuntime(id, runtime);
       const body = await expectError(
         await apiJson("POST", `/v1/computers/${id}/exec`, { runtime, source: "echo hi" }),
         503,
