@@ -116,8 +116,9 @@ describe("clone over http from git http-backend on 127.0.0.1", () => {
     await expect(offline.api.clone({ url: `${server.url}/full.git` })).rejects.toThrow(
       /network access is disabled/,
     );
-    const { api } = fresh();
+    const { vfs, api } = fresh();
     await expect(api.clone({ url: `${server.url}/nope.git` })).rejects.toThrow(/unable to access/);
+    expect(vfs.exists("/nope")).toBe(false);
     await expect(api.clone({ url: "file:///etc/repo.git" })).rejects.toThrow(/unsupported protocol 'file'/);
     await expect(api.clone({ url: "ssh://host/repo.git", dir: "x" })).rejects.toThrow(
       /unsupported protocol 'ssh'/,

@@ -120,8 +120,21 @@ export async function clone(fs: Repo["raw"], dir: string, options: CloneOptions)
       ...(options.onMessage === undefined ? {} : { onMessage: options.onMessage }),
     });
   } catch (err) {
+    // Like git, leave no half-cloned tree behind (only what this clone created is removed).
+    if (existing === undefined) await removeTree(fs, repo.dir).catch(() => undefined);
+    else
+      for (const name of await fs.readdir(repo.dir).catch(() => []))
+        await removeTree(fs, `${repo.dir}/${name}`);
     const message = err instanceof Error ? err.message : String(err);
     throw new GitError(`unable to access '${options.url}': ${message}`);
   }
   return repo;
+}
+
+/** Removes `path` and everything under it (symlinks are removed, never followed). */
+async function removeTree(fs: Repo["raw"], path: string): Promise<void> {
+  const stat = await fs.lstat(path);
+  if (stat.type !== "dir") return fs.unlink(path);
+  for (const name of await fs.readdir(path)) await removeTree(fs, `${path}/${name}`);
+  await fs.rmdir(path);
 }
