@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     name: "infra",
     environment: "node",
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "example/**/*.test.ts"],
     testTimeout: 30_000,
   },
 });

@@ -9,19 +9,12 @@ import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
 import { benchPrepareScript, benchRunScript, IMAGE_TARBALL, imageSaveScript } from "./benchmark-script.ts";
 import { r2PutScript } from "./deploy-script.ts";
-import { type BenchmarkArgs, FLEET_DEFAULTS } from "./fleet-args.ts";
+import type { BenchmarkInputs } from "./fleet-inputs.ts";
 import { BENCH_SOURCES, hashSources, IMAGE_SOURCES } from "./source-hash.ts";
-import {
-  validatePort,
-  validatePrivateKey,
-  validateRemoteDir,
-  validateSshHost,
-  validateSshUser,
-} from "./validate.ts";
 
 /** What the job needs from the fleet. */
 export interface BenchmarkJobOptions {
-  benchmark: BenchmarkArgs;
+  benchmark: BenchmarkInputs;
   repoRoot: string;
   /** Command words that run wrangler. */
   wrangler: readonly string[];
@@ -37,6 +30,15 @@ export interface BenchmarkJob {
   reportKey: pulumi.Output<string>;
 }
 
+/** What is copied to `<workDir>/bench`: fs-bench's sources, its package.json and the compose file. */
+export function benchArchive(benchDir: string): pulumi.asset.AssetArchive {
+  return new pulumi.asset.AssetArchive({
+    src: new pulumi.asset.FileArchive(`${benchDir}/src`),
+    "package.json": new pulumi.asset.FileAsset(`${benchDir}/package.json`),
+    "compose.yaml": new pulumi.asset.FileAsset(`${benchDir}/compose.yaml`),
+  });
+}
+
 /** Declares the job's resources as children of `parent`, named `<name>-bench-*`. */
 export function createBenchmarkJob(
   parent: pulumi.Resource,
@@ -44,20 +46,7 @@ export function createBenchmarkJob(
   options: BenchmarkJobOptions,
 ): BenchmarkJob {
   const child = { parent };
-  const bench = options.benchmark;
-  const connection = {
-    host: pulumi.output(bench.host).apply(validateSshHost),
-    user: pulumi.output(bench.user).apply(validateSshUser),
-    port: pulumi.output(bench.port ?? FLEET_DEFAULTS.sshPort).apply((port) => validatePort(port)),
-    privateKey: pulumi.secret(bench.privateKey).apply(validatePrivateKey),
-    ...(bench.hostKey === undefined ? {} : { hostKey: bench.hostKey }),
-  };
-  const workDir = pulumi
-    .output(bench.workDir ?? FLEET_DEFAULTS.benchmarkWorkDir)
-    .apply((dir) => validateRemoteDir(dir, "benchmark.workDir"));
-  const diskDir = pulumi
-    .all([bench.diskDir, workDir])
-    .apply(([dir, work]) => validateRemoteDir(dir ?? `${work}/disk`, "benchmark.diskDir"));
+  const { connection, workDir, diskDir } = options.benchmark;
   const imageHash = hashSources(options.repoRoot, IMAGE_SOURCES);
   const benchHash = hashSources(options.repoRoot, BENCH_SOURCES);
   const tarball = `${options.repoRoot}/images/.cache/${IMAGE_TARBALL}`;
@@ -91,11 +80,7 @@ export function createBenchmarkJob(
     `${name}-bench-sources`,
     {
       connection,
-      source: new pulumi.asset.AssetArchive({
-        src: new pulumi.asset.FileArchive(`${benchDir}/src`),
-        "package.json": new pulumi.asset.FileAsset(`${benchDir}/package.json`),
-        "compose.yaml": new pulumi.asset.FileAsset(`${benchDir}/compose.yaml`),
-      }),
+      source: benchArchive(benchDir),
       remotePath: pulumi.interpolate`${workDir}/bench`,
       triggers: [benchHash],
     },

@@ -13,19 +13,8 @@ import * as random from "@pulumi/random";
 import { createBenchmarkJob } from "./benchmark-job.ts";
 import { ADMIN_TOKEN_SECRET, deleteWorkerScript, deployScript, workersDevUrl } from "./deploy-script.ts";
 import { type ComputerFleetArgs, FLEET_DEFAULTS } from "./fleet-args.ts";
+import { fleetInputs } from "./fleet-inputs.ts";
 import { BUNDLE_SOURCES, hashSources, IMAGE_SOURCES } from "./source-hash.ts";
-import {
-  validateAccountId,
-  validateAdminToken,
-  validateBucketName,
-  validateExposure,
-  validateHostname,
-  validateInstanceType,
-  validateMaxInstances,
-  validateRoutePattern,
-  validateWorkerName,
-  validateZoneId,
-} from "./validate.ts";
 import { configHash, deployConfig, readWranglerConfig } from "./wrangler-config.ts";
 
 /** The component's Pulumi type token. */
@@ -46,36 +35,23 @@ export class ComputerFleet extends pulumi.ComponentResource {
   readonly benchmarkReportKey: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ComputerFleetArgs, opts?: pulumi.ComponentResourceOptions) {
+    // Checked before anything registers: a bad plain input throws here, creating nothing.
+    const inputs = fleetInputs(name, args);
     super(FLEET_TYPE, name, {}, opts);
-    validateExposure(args.customDomain, args.route);
     const child = { parent: this };
     const repoRoot = args.repoRoot ?? DEFAULT_REPO_ROOT;
     const basePath = `${repoRoot}/worker/wrangler.jsonc`;
     const base = readWranglerConfig(basePath);
     const wrangler = ["node", `${repoRoot}/node_modules/wrangler/bin/wrangler.js`];
-
-    const accountId = pulumi.output(args.accountId).apply(validateAccountId);
-    const workerName = pulumi.output(args.workerName ?? name).apply((value) => validateWorkerName(value));
-    const bucketName = pulumi
-      .all([args.bucketName, workerName])
-      .apply(([bucket, worker]) => validateBucketName(bucket ?? `${worker}-artifacts`));
-    const instanceType = pulumi
-      .output(args.instanceType ?? FLEET_DEFAULTS.instanceType)
-      .apply(validateInstanceType);
-    const maxInstances = pulumi
-      .output(args.maxInstances ?? FLEET_DEFAULTS.maxInstances)
-      .apply(validateMaxInstances);
-    const exposed = args.customDomain !== undefined || args.route !== undefined;
-    const workersDev = pulumi.output(args.workersDev ?? !exposed);
+    const { accountId, workerName, bucketName, instanceType, maxInstances, workersDev } = inputs;
 
     const adminToken =
-      args.adminToken === undefined
-        ? new random.RandomPassword(
-            `${name}-admin-token`,
-            { length: FLEET_DEFAULTS.adminTokenLength, special: false },
-            child,
-          ).result
-        : pulumi.secret(args.adminToken).apply(validateAdminToken);
+      inputs.adminToken ??
+      new random.RandomPassword(
+        `${name}-admin-token`,
+        { length: FLEET_DEFAULTS.adminTokenLength, special: false },
+        child,
+      ).result;
 
     const bucket = new cloudflare.R2Bucket(
       `${name}-artifacts`,
@@ -150,25 +126,19 @@ export class ComputerFleet extends pulumi.ComponentResource {
     );
 
     let url: pulumi.Output<string>;
-    if (args.customDomain !== undefined) {
-      const hostname = pulumi.output(args.customDomain.hostname).apply((value) => validateHostname(value));
-      const zoneId = args.customDomain.zoneId;
+    if (inputs.customDomain !== undefined) {
+      const { hostname, zoneId } = inputs.customDomain;
       new cloudflare.WorkersCustomDomain(
         `${name}-domain`,
-        {
-          accountId,
-          hostname,
-          service: workerName,
-          ...(zoneId === undefined ? {} : { zoneId: pulumi.output(zoneId).apply(validateZoneId) }),
-        },
+        { accountId, hostname, service: workerName, ...(zoneId === undefined ? {} : { zoneId }) },
         { ...child, dependsOn: [deploy] },
       );
       url = pulumi.interpolate`https://${hostname}`;
-    } else if (args.route !== undefined) {
-      const pattern = pulumi.output(args.route.pattern).apply(validateRoutePattern);
+    } else if (inputs.route !== undefined) {
+      const { pattern, zoneId } = inputs.route;
       new cloudflare.WorkersRoute(
         `${name}-route`,
-        { zoneId: pulumi.output(args.route.zoneId).apply(validateZoneId), pattern, script: workerName },
+        { zoneId, pattern, script: workerName },
         { ...child, dependsOn: [deploy] },
       );
       url = pattern.apply((value) => `https://${value.replace(/^\*\.?/, "").replace(/\/\*?$/, "")}`);
@@ -183,10 +153,10 @@ export class ComputerFleet extends pulumi.ComponentResource {
     }
 
     this.benchmarkReportKey =
-      args.benchmark === undefined
+      inputs.benchmark === undefined
         ? pulumi.output(undefined)
         : createBenchmarkJob(this, name, {
-            benchmark: args.benchmark,
+            benchmark: inputs.benchmark,
             repoRoot,
             wrangler,
             bucketName: bucket.name,

@@ -1,0 +1,142 @@
+/**
+ * ComputerFleet under Pulumi mocks with a benchmark host: the image built and saved locally,
+ * folders prepared, image and bench/ copied over SSH, fs-bench run there with docker compose,
+ * and its report put into the fleet's bucket — each child's type, name, parent and inputs, the
+ * SSH key kept secret.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  BENCH_REPORT,
+  IMAGE_TAG,
+  installMocks,
+  isSecretInput,
+  plain,
+  type Recorded,
+  recordParents,
+  registeredWithPrefix,
+  resolveOutput,
+  waitFor,
+} from "./testing.ts";
+
+const ACCOUNT = "0123456789abcdef0123456789abcdef";
+const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbg==\n-----END OPENSSH PRIVATE KEY-----\n";
+const REPO = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+const BENCH = [
+  "lab-bench-image",
+  "lab-bench-prepare",
+  "lab-bench-image-copy",
+  "lab-bench-sources",
+  "lab-bench-run",
+  "lab-bench-report",
+];
+
+let fleet: pulumi.ComponentResource & { benchmarkReportKey: pulumi.Output<string | undefined> };
+let found: Map<string, Recorded>;
+
+let benchArchive: typeof import("./benchmark-job.ts").benchArchive;
+
+beforeAll(async () => {
+  await installMocks();
+  const { ComputerFleet } = await import("./computer-fleet.ts");
+  ({ benchArchive } = await import("./benchmark-job.ts"));
+  fleet = new ComputerFleet(
+    "lab",
+    {
+      accountId: ACCOUNT,
+      benchmark: { host: "nvme.example.com", user: "bench", privateKey: KEY, diskDir: "/mnt/nvme0/bench" },
+    },
+    { transformations: [recordParents] },
+  );
+  found = await waitFor(BENCH);
+});
+
+function get(name: string): Recorded {
+  const recorded = found.get(name);
+  if (recorded === undefined) throw new Error(`no ${name}`);
+  return recorded;
+}
+
+describe("ComputerFleet benchmark job", () => {
+  it("adds exactly these children, typed and parented to the fleet", () => {
+    expect(registeredWithPrefix("lab-bench")).toEqual([...BENCH].sort());
+    expect(Object.fromEntries(BENCH.map((name) => [name, get(name).type]))).toEqual({
+      "lab-bench-image": "command:local:Command",
+      "lab-bench-prepare": "command:remote:Command",
+      "lab-bench-image-copy": "command:remote:CopyToRemote",
+      "lab-bench-sources": "command:remote:CopyToRemote",
+      "lab-bench-run": "command:remote:Command",
+      "lab-bench-report": "command:local:Command",
+    });
+    for (const name of BENCH) expect(get(name).parent, name).toBe(fleet);
+  });
+
+  it("connects over SSH with the key as a secret", () => {
+    for (const name of ["lab-bench-prepare", "lab-bench-image-copy", "lab-bench-sources", "lab-bench-run"]) {
+      const connection = plain(get(name).inputs.connection) as Record<string, unknown>;
+      expect(connection.host, name).toBe("nvme.example.com");
+      expect(connection.user, name).toBe("bench");
+      expect(connection.port, name).toBe(22);
+      expect(isSecretInput(connection.privateKey) || isSecretInput(get(name).inputs.connection), name).toBe(
+        true,
+      );
+      expect(plain(connection.privateKey), name).toBe(KEY);
+    }
+  });
+
+  it("builds the image with make's script and saves it, re-run on image source changes", () => {
+    const { inputs } = get("lab-bench-image");
+    expect(String(inputs.create)).toContain(`tag=$(${REPO}/images/build-image.sh)`);
+    expect(String(inputs.create)).toContain(
+      `docker save "$tag" | gzip -1 > ${REPO}/images/.cache/computerd-image.tar.gz`,
+    );
+    expect(inputs.triggers).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+  });
+
+  it("prepares the folders and copies the image and bench/ with its compose file", () => {
+    expect(get("lab-bench-prepare").inputs.create).toBe(
+      "set -eu\nmkdir -p /var/tmp/computer-bench/bench/results /mnt/nvme0/bench",
+    );
+    expect(get("lab-bench-image-copy").inputs.remotePath).toBe(
+      "/var/tmp/computer-bench/computerd-image.tar.gz",
+    );
+    expect(get("lab-bench-sources").inputs.remotePath).toBe("/var/tmp/computer-bench/bench");
+    expect(get("lab-bench-sources").inputs.source).toMatchObject({ __pulumiArchive: true });
+  });
+
+  it("archives bench/src, bench/package.json and bench/compose.yaml", async () => {
+    const assets = await benchArchive(`${REPO}/bench`).assets;
+    const paths = await Promise.all(
+      Object.entries(assets).map(async ([name, asset]) => {
+        const path = "path" in asset ? await asset.path : undefined;
+        return [name, path];
+      }),
+    );
+    expect(Object.fromEntries(paths)).toEqual({
+      src: `${REPO}/bench/src`,
+      "package.json": `${REPO}/bench/package.json`,
+      "compose.yaml": `${REPO}/bench/compose.yaml`,
+    });
+  });
+
+  it("runs fs-bench in the saved image on the NVMe directory", () => {
+    const script = String(get("lab-bench-run").inputs.create);
+    expect(script).toContain("gunzip -c computerd-image.tar.gz | docker load >&2");
+    expect(script).toContain(
+      `COMPUTERD_IMAGE=${IMAGE_TAG} BENCH_DISK_DIR=/mnt/nvme0/bench docker compose -f bench/compose.yaml run --rm fs-bench >&2`,
+    );
+    expect(get("lab-bench-run").inputs.triggers).toHaveLength(2);
+  });
+
+  it("puts the report into the fleet's bucket under a content-addressed key", async () => {
+    const { inputs } = get("lab-bench-report");
+    expect(inputs.stdin).toBe(BENCH_REPORT);
+    const key = (await resolveOutput(fleet.benchmarkReportKey)).value;
+    expect(key).toMatch(/^bench\/lab\/fs-[0-9a-f]{16}\.json$/);
+    expect(String(inputs.create)).toContain(`r2 object put lab-artifacts/${key} --pipe --remote`);
+    expect(plain(inputs.environment)).toEqual({
+      CLOUDFLARE_ACCOUNT_ID: ACCOUNT,
+      WRANGLER_SEND_METRICS: "false",
+    });
+  });
+});
