@@ -1,0 +1,44 @@
+/**
+ * A ContainerLauncher for tests whose computerd is the test itself: `/connect` calls are
+ * queued for `nextConnect()`, after which the test dials back like computerd would.
+ */
+import type { ContainerLauncher, DaemonEndpoint, LaunchSpec } from "../src/runtimes/launcher.ts";
+
+/**
+ * A launcher whose computerd is the test: `/connect` calls are queued for `nextConnect()`,
+ * which polls (a promise resolved inside the DO would run the test's continuation in the
+ * DO's I/O context).
+ */
+export class LinkTestLauncher implements ContainerLauncher {
+  readonly kind = "test";
+  readonly secret = `secret-${crypto.randomUUID()}`;
+  readonly specs: LaunchSpec[] = [];
+  readonly destroyed: string[] = [];
+  readonly #connects: { base: string }[] = [];
+
+  async ensure(_id: string, spec: LaunchSpec): Promise<DaemonEndpoint> {
+    this.specs.push(spec);
+    return {
+      secret: this.secret,
+      fetch: async (path, init) => {
+        if (path !== "/connect") return new Response(null, { status: 404 });
+        this.#connects.push(JSON.parse(String(init?.body)) as { base: string });
+        return Response.json({ connected: true });
+      },
+    };
+  }
+  async nextConnect(): Promise<{ base: string }> {
+    for (;;) {
+      const queued = this.#connects.shift();
+      if (queued) return queued;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  async stop(): Promise<void> {}
+  async destroy(id: string): Promise<void> {
+    this.destroyed.push(id);
+  }
+  async health() {
+    return { running: true, healthy: true };
+  }
+}
