@@ -130,12 +130,20 @@ export class GuestServicesTarget extends RpcTarget implements GuestServicesApi {
     if (method !== "publish")
       return { ok: false, error: { code: "EINVAL", message: `no artifacts function '${method}'` } };
     try {
-      return { ok: true, value: await artifacts.publish(options as PublishRequest) };
+      return { ok: true, value: await artifacts.publish(this.#fromCwd(options)) };
     } catch (err) {
       return failure(err);
     } finally {
       this.#deps.changed();
     }
+  }
+
+  /** `options` with a relative `path` made absolute from the exec's cwd. */
+  #fromCwd(options: unknown): PublishRequest {
+    const request = (typeof options === "object" && options !== null ? options : {}) as PublishRequest;
+    const path: unknown = request.path;
+    if (typeof path !== "string" || path.startsWith("/")) return request;
+    return { ...request, path: `${this.#deps.cwd}/${path}` };
   }
 
   /** Closes the capability for good. */

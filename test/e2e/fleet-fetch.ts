@@ -1,0 +1,47 @@
+/**
+ * Helpers the runtime suites share: an admin-authenticated fetch of a fleet's API paths
+ * (the ContractFetch of worker/test/exec-contract.ts), computer creation, and whether this
+ * machine can run the container runtime (root, /dev/fuse, bubblewrap).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { expect } from "vitest";
+import type { ContractFetch } from "../../worker/test/exec-contract.ts";
+import type { Fleet } from "./fleet.ts";
+
+/** Fetches `path` (`/v1/...`) on `fleet` with the admin token. */
+export function fleetFetch(fleet: Fleet): ContractFetch {
+  return (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("Authorization", `Bearer ${fleet.adminToken}`);
+    return fetch(`${fleet.url}${path}`, { ...init, headers });
+  };
+}
+
+/** Creates computer `id` (with `body` as its settings). */
+export async function createComputer(
+  api: ContractFetch,
+  id: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await api(`/v1/computers/${id}`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  await res.body?.cancel();
+  return id;
+}
+
+function hasBwrap(): boolean {
+  try {
+    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when this machine can run computerd's FUSE mount and sandbox. */
+export const containerCapable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
