@@ -1,14 +1,19 @@
 # The two commands of the repo: `make dev` runs a local fleet, `make test` checks and
 # tests everything. Wrangler never phones home and keeps its config inside the repo.
+# `make image` builds the computerd image with no registry (images/), `make test-image`
+# runs the container-runtime contract against it (CI runs both).
 
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 export XDG_CONFIG_HOME := $(CURDIR)/.config
 
-.PHONY: deps test check lint dev bench-vfs bench-fs
+.PHONY: deps deps-image test check lint dev image test-image bench-vfs bench-fs
 
 deps:
 	scripts/ensure-deps.sh
+
+deps-image:
+	scripts/ensure-deps.sh image
 
 test: deps
 	npm run check
@@ -22,6 +27,12 @@ lint: deps
 
 dev: deps
 	npm run dev
+
+image: deps-image
+	images/build-image.sh
+
+test-image: image
+	npm run test:image
 
 bench-vfs: deps
 	npm run bench:vfs

@@ -16,6 +16,7 @@ export const CHECKED_ROOTS = [
   "scripts",
   "sdk",
   "infra",
+  "images",
   "test",
 ] as const;
 

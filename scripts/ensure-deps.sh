@@ -2,11 +2,14 @@
 # Installs what the repo needs and is missing: Debian packages from APT_PACKAGES (apt-get
 # update runs once, only if one is missing) and node_modules (npm ci when absent or older
 # than package-lock.json). Safe to run repeatedly; does nothing when all is in place.
+# `ensure-deps.sh image` also installs what `make image` needs: Debian's docker engine and
+# debootstrap for the offline base image.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the build or tests need (the e2e quick start runs curl).
 APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap)
+if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap); fi
 
 missing=()
 for pkg in ${APT_PACKAGES[@]+"${APT_PACKAGES[@]}"}; do

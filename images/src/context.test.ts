@@ -1,0 +1,42 @@
+/** The image's context filter matches computerd's real production dependencies and the Dockerfile. */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { contextPackages, productionPackages, REPO_ROOT } from "./context.ts";
+
+describe("the computerd image's build context", () => {
+  it("lets in exactly computerd's production dependency closure", () => {
+    expect(contextPackages()).toEqual(productionPackages());
+  }, 30_000);
+
+  it("copies nothing the context filter keeps out", () => {
+    const dockerfile = readFileSync(`${REPO_ROOT}/images/computerd/Dockerfile`, "utf8");
+    const ignore = readFileSync(`${REPO_ROOT}/.dockerignore`, "utf8");
+    const allowed = ignore
+      .split("\n")
+      .filter((line) => line.startsWith("!"))
+      .map((line) => line.slice(1));
+    const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((match) =>
+      (match[1] ?? "").split(" "),
+    );
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) {
+      const path = source.replace(/\/$/, "");
+      expect(
+        allowed.some((entry) => entry === path || entry.startsWith(`${path}/`)),
+        `${source} is copied but filtered out`,
+      ).toBe(true);
+    }
+  });
+
+  it("runs computerd serve on the port the Computer DO probes", () => {
+    const dockerfile = readFileSync(`${REPO_ROOT}/images/computerd/Dockerfile`, "utf8");
+    const launcher = readFileSync(`${REPO_ROOT}/worker/src/runtimes/cloudflare-launcher.ts`, "utf8");
+    const port = /export const COMPUTERD_PORT = (\d+);/.exec(launcher)?.[1];
+    expect(port).toBeDefined();
+    expect(dockerfile).toContain(`COMPUTERD_PORT=${port}`);
+    expect(dockerfile).toContain(`EXPOSE ${port}`);
+    expect(dockerfile).toMatch(
+      /ENTRYPOINT \["node", "\/opt\/computer\/computerd\/bin\/computerd\.js"\]\nCMD \["serve"\]/,
+    );
+  });
+});
