@@ -28,6 +28,8 @@ export interface ContainerContractOptions {
   manyFiles?: number;
   /** Computer id used by the suite. */
   computerId?: string;
+  /** Skip the whole suite (the machine lacks what the launcher needs). */
+  skip?: boolean;
   /** Declares launcher-specific tests inside the suite, sharing its fleet and computer. */
   more?: (client: ContractClient) => void;
 }
@@ -86,7 +88,7 @@ export function expectCompleted(result: Result): void {
 export function describeContainerContract(title: string, options: ContainerContractOptions): void {
   const client = new ContractClient(options.computerId ?? "contract");
   const many = options.manyFiles ?? 10_000;
-  describe(title, () => {
+  describe.skipIf(options.skip ?? false)(title, () => {
     beforeAll(async () => {
       client.fleet = await options.start();
       const res = await fetch(client.url(""), { method: "PUT", headers: client.auth() });
