@@ -27,7 +27,9 @@ export const DEFAULT_REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)
 export class ComputerFleet extends pulumi.ComponentResource {
   /** Where the fleet answers, e.g. `https://computer.example.com`. */
   readonly url: pulumi.Output<string>;
+  /** The Worker script's name. */
   readonly workerName: pulumi.Output<string>;
+  /** The artifact R2 bucket's name. */
   readonly bucketName: pulumi.Output<string>;
   /** The admin bearer token (secret). */
   readonly adminToken: pulumi.Output<string>;

@@ -12,6 +12,7 @@ import {
   validateBucketName,
   validateExposure,
   validateHostname,
+  validateImageBuildHost,
   validateInstanceType,
   validateMaxInstances,
   validatePort,
@@ -71,6 +72,7 @@ export interface BenchmarkInputs {
 /** Checks every input of the fleet named `name` and fills in the defaults. */
 export function fleetInputs(name: string, args: ComputerFleetArgs): FleetInputs {
   validateExposure(args.customDomain, args.route);
+  validateImageBuildHost(process.platform, process.arch, args.containerImage);
   const workerName = checked(args.workerName ?? name, (value) => validateWorkerName(value));
   const bucketName =
     args.bucketName === undefined

@@ -17,6 +17,7 @@ export {
   validateBucketName,
   validateExposure,
   validateHostname,
+  validateImageBuildHost,
   validateInstanceType,
   validateMaxInstances,
   validatePort,

@@ -7,6 +7,7 @@ import {
   validateBucketName,
   validateExposure,
   validateHostname,
+  validateImageBuildHost,
   validateInstanceType,
   validateMaxInstances,
   validatePort,
@@ -163,4 +164,19 @@ describe("benchmark host", () => {
       rejects(() => validateRemoteDir(value, "benchmark.workDir"), "benchmark.workDir");
     },
   );
+});
+
+describe("image build host", () => {
+  it("builds the image on linux-x64 and takes a prebuilt image anywhere", () => {
+    expect(() => validateImageBuildHost("linux", "x64", undefined)).not.toThrow();
+    expect(() => validateImageBuildHost("darwin", "arm64", "registry.example.com/c:1")).not.toThrow();
+  });
+
+  it.each([
+    ["darwin", "arm64"],
+    ["linux", "arm64"],
+    ["win32", "x64"],
+  ])("refuses to build it on %s-%s", (platform, arch) => {
+    rejects(() => validateImageBuildHost(platform, arch, undefined), "containerImage");
+  });
 });

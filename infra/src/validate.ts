@@ -204,3 +204,17 @@ export function validateExposure(customDomain: unknown, route: unknown): void {
     throw new FleetArgError("customDomain", "give a custom domain or a route, not both");
   }
 }
+
+/**
+ * Building the image here needs a linux-x64 machine: the image's Node is the binary the npm
+ * `node` package installed into node_modules for THIS platform. Elsewhere a prebuilt
+ * `containerImage` must be given.
+ */
+export function validateImageBuildHost(platform: string, arch: string, containerImage: unknown): void {
+  if (containerImage === undefined && (platform !== "linux" || arch !== "x64")) {
+    throw new FleetArgError(
+      "containerImage",
+      `the computerd image builds only on linux-x64 (this is ${platform}-${arch}): build it there with \`make image\`, push it, and pass its reference`,
+    );
+  }
+}
