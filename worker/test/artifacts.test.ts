@@ -6,6 +6,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { linkKey, signLink } from "../src/artifacts/link.ts";
+import { publishFor } from "../src/artifacts/publish.ts";
+import { ApiError } from "../src/http/errors.ts";
 import { ADMIN, api, apiJson, createComputer, expectError, fsOp, mintToken, writeFile } from "./helpers.ts";
 
 interface Published {
@@ -216,6 +218,20 @@ describe("publish", () => {
     );
     expect(await bucketKeys()).toEqual(before);
     expect(await (await api("/v1/artifacts?limit=1000")).json()).toEqual(listBefore);
+  });
+});
+
+describe("publishFor (from outside the computer's DO)", () => {
+  it("publishes over RPC and keeps error codes", async () => {
+    const id = await createComputer();
+    const name = unique("rpc");
+    await writeFile(id, "dir/x.txt", "via rpc");
+    const published = await publishFor(env, id, "/dir", { name, origin: "https://public.example" });
+    expect(published).toMatchObject({ name, version: "1", type: "dir", files: [{ path: "x.txt", size: 7 }] });
+    expect(published.url.startsWith(`https://public.example/a/${name}/1/`)).toBe(true);
+    const err = await publishFor(env, id, "/missing", { name }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe("ENOENT");
   });
 });
 

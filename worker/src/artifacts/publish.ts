@@ -6,6 +6,7 @@
  */
 import type { ComputerHost } from "../computer/host.ts";
 import { unwrap } from "../computer/rpc-result.ts";
+import type { Env } from "../env.ts";
 import { ApiError } from "../http/errors.ts";
 import { DEFAULT_LINK_TTL_SECONDS, linkKey, linkUrl, MAX_LINK_TTL_SECONDS } from "./link.ts";
 import { fileKey, type Manifest, manifestKey } from "./manifest.ts";
@@ -101,10 +102,10 @@ export async function publish(
 ): Promise<PublishedArtifact> {
   checkPublishOptions(options);
   const computer = host.computerId();
-  const origin = originOf(host, options);
   const vfs = host.vfs();
   const source = collectSource(vfs, path);
   const name = options.name ?? defaultArtifactName(path);
+  const origin = originOf(host, options);
   const registry = host.registry();
   const version = unwrap(await registry.reserveArtifact(name, options.version, computer));
   const bucket = host.env.ARTIFACTS;
@@ -163,4 +164,18 @@ export async function publish(
     files: manifest.files.map(({ path: p, size, sha256 }) => ({ path: p, size, sha256 })),
     bytes: manifest.bytes,
   };
+}
+
+/**
+ * publish() for code outside the computer's Durable Object (the router, another DO, a Worker
+ * entrypoint): one RPC call to `Computer.publishArtifact`; errors come back as ApiError with
+ * their code. `path` is a vfs path ("/" = /workspace).
+ */
+export async function publishFor(
+  env: Env,
+  computerId: string,
+  path: string,
+  options: PublishOptions,
+): Promise<PublishedArtifact> {
+  return unwrap(await env.COMPUTER.getByName(computerId).publishArtifact(path, options));
 }
