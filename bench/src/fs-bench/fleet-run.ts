@@ -7,7 +7,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { type Fleet, startFleet } from "../../../test/e2e/fleet.ts";
+import { fileURLToPath } from "node:url";
+// Type only: the module itself is loaded when the fleet starts, so a checkout without the
+// end-to-end harness (the computerd image) can still run the shell scenarios.
+import type { Fleet } from "../../../test/e2e/fleet.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { assertSynced, ComputerClient } from "./fleet-client.ts";
 import type { FenceEvent, FleetContext, FleetSample, FleetScenario } from "./fleet-scenarios.ts";
@@ -23,7 +26,9 @@ export interface FleetRun {
 /** How the fleet part went. */
 export interface FleetReport {
   runs: FleetRun[];
-  /** Why nothing ran. */
+  /** Why the fleet cannot run on this machine (not a failure: nothing was tried). */
+  unavailable?: string;
+  /** Why the fleet or its computer failed to start, or what stopped it early. */
   skipped?: string;
   /** Starting wrangler dev and computerd host. */
   startMs?: number;
@@ -32,6 +37,8 @@ export interface FleetReport {
 }
 
 const COMPUTER_ID = "fs-bench";
+const FLEET_MODULE = new URL("../../../test/e2e/fleet.ts", import.meta.url);
+const WRANGLER = new URL("../../../node_modules/wrangler/bin/wrangler.js", import.meta.url);
 
 function progress(message: string): void {
   process.stderr.write(`fs-bench: ${message}\n`);
@@ -39,6 +46,8 @@ function progress(message: string): void {
 
 /** Why the fleet cannot run here, or undefined. */
 export function fleetUnavailable(): string | undefined {
+  if (!existsSync(fileURLToPath(FLEET_MODULE)) || !existsSync(fileURLToPath(WRANGLER)))
+    return "needs the repository's end-to-end harness and wrangler (test/e2e, dev dependencies)";
   if (process.getuid?.() !== 0) return "needs root";
   if (!existsSync("/dev/fuse")) return "needs /dev/fuse";
   try {
@@ -112,13 +121,14 @@ export async function runFleet(
   if (scenarios.length === 0) return report;
   const unavailable = fleetUnavailable();
   if (unavailable) {
-    report.skipped = unavailable;
+    report.unavailable = unavailable;
     return report;
   }
   progress("starting the fleet (wrangler dev + computerd host)");
   let started = performance.now();
   let fleet: Fleet;
   try {
+    const { startFleet } = (await import(FLEET_MODULE.href)) as typeof import("../../../test/e2e/fleet.ts");
     fleet = await startFleet({ computerdHost: true });
   } catch (err) {
     report.skipped = `the fleet did not start: ${err instanceof Error ? err.message : String(err)}`;

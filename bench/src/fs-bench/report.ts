@@ -177,7 +177,8 @@ function excerpt(message: string): string {
 export function formatFleet(fleet: FleetReport): string {
   const title =
     "Fleet scenarios (wrangler dev + computerd host: computerd serve with mount, sync and bwrap):";
-  if (fleet.skipped && fleet.runs.length === 0) return `${title}\n  not run: ${excerpt(fleet.skipped)}`;
+  if (fleet.unavailable) return `${title}\n  not run: ${fleet.unavailable}`;
+  if (fleet.skipped && fleet.runs.length === 0) return `${title}\n  FAILED: ${excerpt(fleet.skipped)}`;
   const header = ["fleet scenario", "median", "p95", "min", "max", "n", "target", "verdict", "medians of"];
   const rows = fleet.runs.map((run) => {
     const target = `< ${run.scenario.targetMs}`;

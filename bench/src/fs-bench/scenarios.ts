@@ -128,8 +128,8 @@ git add -A && git commit -qm init`,
     name: "npm init + tiny install",
     id: "npm",
     kind: "metadata",
-    // Warms the cache and proves the install works without the network.
-    prepare: `npm cache add is-number@7.0.0
+    // Warms the cache (where the registry is reachable) and proves the install works offline.
+    prepare: `npm cache add is-number@7.0.0 || echo "npm cache add failed; using the cache as it is" >&2
 npm init -y > /dev/null && npm install is-number@7 --offline --no-audit --no-fund > /dev/null`,
     run: `npm init -y > /dev/null && npm install is-number@7 ${NPM_FLAGS} > /dev/null`,
     check: `expect "$(node -p 'require("./node_modules/is-number/package.json").version')" 7.0.0 "is-number version"`,
