@@ -79,6 +79,8 @@ interface Pending {
   reject: (err: unknown) => void;
   /** Turns the DO's error into the one the caller sees (guest paths, Node syscall name). */
   fail: (error: GuestFsError) => Error;
+  /** A deferred op: its caller was answered already; a failure is reported later. */
+  deferred?: boolean;
 }
 
 /** Counters of one client: RPC round trips and the ops they carried. */
@@ -87,11 +89,24 @@ export interface FsClientStats {
   ops: number;
 }
 
-/** Sends ops to the DO, batching those issued in the same turn. */
+function pathOf(op: GuestFsOp): string | undefined {
+  return "path" in op ? op.path : undefined;
+}
+
+/**
+ * Sends ops to the DO. Ops issued in the same turn go out together, in order, in one RPC.
+ * A deferred op (`defer`) is answered at once and rides along with the next op, so work that
+ * cannot fail (the "open" of a redirect to a file known to exist) costs no round trip — and no
+ * storage commit — of its own. If one fails after all, the op after it on the same path fails
+ * with its error; otherwise `drain` reports it.
+ */
 export class FsClient {
   readonly #api: GuestFsApi;
   #queue: Pending[] = [];
   #scheduled = false;
+  #heldTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #lateFailures: Error[] = [];
   readonly stats: FsClientStats = { calls: 0, ops: 0 };
 
   constructor(api: GuestFsApi) {
@@ -107,30 +122,69 @@ export class FsClient {
       this.#queue.push({ op, resolve: resolve as (value: unknown) => void, reject, fail });
       if (!this.#scheduled) {
         this.#scheduled = true;
-        queueMicrotask(() => void this.#flush());
+        queueMicrotask(() => this.#flush());
       }
     });
   }
 
-  async #flush(): Promise<void> {
+  /** Queues `op` without waiting for it: it goes out with the next op, or on its own shortly. */
+  defer(op: GuestFsOp, fail: (error: GuestFsError) => Error): void {
+    this.#queue.push({ op, resolve: () => undefined, reject: () => undefined, fail, deferred: true });
+    this.#heldTimer ??= setTimeout(() => {
+      this.#heldTimer = undefined;
+      this.#flush();
+    }, 0);
+  }
+
+  /** Sends whatever is queued and waits for every reply; returns failures no caller saw. */
+  async drain(): Promise<Error[]> {
+    this.#flush();
+    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+    return this.#lateFailures.splice(0);
+  }
+
+  #flush(): void {
     this.#scheduled = false;
+    if (this.#heldTimer !== undefined) {
+      clearTimeout(this.#heldTimer);
+      this.#heldTimer = undefined;
+    }
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length === 0) return;
+    const sent = this.#send(batch);
+    this.#inFlight.add(sent);
+    void sent.finally(() => this.#inFlight.delete(sent));
+  }
+
+  async #send(batch: Pending[]): Promise<void> {
     this.stats.calls++;
     this.stats.ops += batch.length;
     let replies: GuestFsReply[];
     try {
       replies = await this.#api.run(batch.map((p) => p.op));
     } catch (err) {
-      for (const p of batch) p.reject(err);
+      for (const p of batch) {
+        if (p.deferred) this.#lateFailures.push(err instanceof Error ? err : new Error(String(err)));
+        else p.reject(err);
+      }
       return;
     }
+    const failedPaths = new Map<string, Error>();
     batch.forEach((p, i) => {
       const reply = replies[i];
-      if (reply === undefined) p.reject(new Error("the filesystem answered fewer ops than it was sent"));
-      else if (reply.ok) p.resolve(reply.value);
+      const path = pathOf(p.op);
+      const earlier = path === undefined ? undefined : failedPaths.get(path);
+      if (reply === undefined) {
+        p.reject(new Error("the filesystem answered fewer ops than it was sent"));
+      } else if (p.deferred) {
+        if (!reply.ok && path !== undefined) failedPaths.set(path, p.fail(reply.error));
+      } else if (earlier !== undefined) {
+        failedPaths.delete(path ?? "");
+        p.reject(earlier);
+      } else if (reply.ok) p.resolve(reply.value);
       else p.reject(p.fail(reply.error));
     });
+    this.#lateFailures.push(...failedPaths.values());
   }
 }

@@ -115,6 +115,11 @@ export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint
     } finally {
       clearTimeout(timer);
     }
+    // Deferred writes that failed after their caller moved on: never silent.
+    for (const failure of await client.drain().catch((err: unknown) => [err as Error])) {
+      channel.write("stderr", `bash: write error: ${describe(failure)}\n`);
+      if (exitCode === 0) exitCode = 1;
+    }
     if (ended === undefined && Date.now() - started >= request.limits.timeoutMs) ended = "timeout";
     await channel.flush().catch(() => undefined);
     const base = { truncated: channel.truncated, ...(error === undefined ? {} : { error }) };

@@ -4,7 +4,11 @@
  * one at a time as commands touch them, never listed up front (`getAllPaths` is empty, so
  * globbing walks directories). A directory listing carries each entry's stat, kept for a
  * moment so the `ls -l` / `find` pattern of readdir-then-stat costs one round trip, and
- * dropped on any change made through this filesystem.
+ * dropped on any change made through this filesystem. What kind of thing a path is (file,
+ * directory, absent) is remembered for a moment too: the empty "open" write of a redirect to a
+ * file known to exist (or to a new name in a directory known to exist) cannot fail, so it is
+ * deferred and rides along with the content write — one round trip and one storage commit
+ * instead of two.
  */
 import type {
   ByteString,
@@ -32,6 +36,22 @@ interface Dirent {
 
 /** How long a stat learnt from a directory listing may answer a later stat/lstat. */
 const LISTING_STAT_TTL_MS = 500;
+/** How long what a path is (file, directory, absent) is trusted for deferring an open. */
+const KIND_TTL_MS = 1000;
+
+type Kind = "file" | "dir" | "absent" | "other";
+
+function kindOf(type: string): Kind {
+  return type === "file" ? "file" : type === "dir" ? "dir" : "other";
+}
+
+function parentOf(path: string): string {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}
+
+function isEmpty(content: FileContent): boolean {
+  return typeof content === "string" ? content.length === 0 : content.byteLength === 0;
+}
 
 function encodingOf(options: ReadOptions | WriteOptions): TextEncodingName {
   const value = typeof options === "string" ? options : options?.encoding;
@@ -69,6 +89,9 @@ export class WorkspaceFs implements IFileSystem {
   readonly #client: FsClient;
   readonly #mountPoint: string;
   readonly #listed = new Map<string, { stat: FsStat; at: number }>();
+  readonly #kinds = new Map<string, { kind: Kind; at: number }>();
+  /** The stat (symlinks followed) an `exists` just learnt, for the `stat` that usually follows. */
+  #lastExists: { path: string; stat: FsStat; at: number } | undefined;
 
   constructor(client: FsClient, mountPoint: string) {
     this.#client = client;
@@ -92,7 +115,43 @@ export class WorkspaceFs implements IFileSystem {
 
   #mutate<T>(op: GuestFsOp, syscall: string, path: string, dest?: string): Promise<T> {
     this.#listed.clear();
+    this.#lastExists = undefined;
     return this.#call<T>(op, syscall, path, dest);
+  }
+
+  /** A change that may move or remove paths: forget what every path was. */
+  #restructure<T>(op: GuestFsOp, syscall: string, path: string, dest?: string): Promise<T> {
+    this.#kinds.clear();
+    return this.#mutate<T>(op, syscall, path, dest);
+  }
+
+  #learn(path: string, kind: Kind): void {
+    this.#kinds.set(path, { kind, at: Date.now() });
+  }
+
+  #kind(path: string): Kind | undefined {
+    if (path === "/") return "dir";
+    const known = this.#kinds.get(path);
+    return known !== undefined && Date.now() - known.at <= KIND_TTL_MS ? known.kind : undefined;
+  }
+
+  /** True when an empty write to `path` cannot fail: a known file, or a new name in a known directory. */
+  #openCannotFail(path: string): boolean {
+    const kind = this.#kind(path);
+    return kind === "file" || (kind === "absent" && this.#kind(parentOf(path)) === "dir");
+  }
+
+  async #write(op: "writeFile" | "appendFile", path: string, content: FileContent, options: WriteOptions) {
+    const p = normalize(path);
+    const data = this.#data(content, options);
+    this.#listed.clear();
+    this.#lastExists = undefined;
+    if (isEmpty(content) && this.#openCannotFail(p)) {
+      this.#client.defer({ op, path: p, data }, (error) => fsError(error.code, "open", this.#guestPath(p)));
+    } else {
+      await this.#call({ op, path: p, data }, "open", path);
+    }
+    this.#learn(p, "file");
   }
 
   #remembered(path: string): FsStat | undefined {
@@ -124,25 +183,40 @@ export class WorkspaceFs implements IFileSystem {
     return encoding === "utf8" || encoding === "utf-8" ? content : encodeText(content, encoding);
   }
 
-  async writeFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
-    const data = this.#data(content, options);
-    await this.#mutate({ op: "writeFile", path: normalize(path), data }, "open", path);
+  writeFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
+    return this.#write("writeFile", path, content, options);
   }
 
-  async appendFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
-    const data = this.#data(content, options);
-    await this.#mutate({ op: "appendFile", path: normalize(path), data }, "open", path);
+  appendFile(path: string, content: FileContent, options?: WriteOptions): Promise<void> {
+    return this.#write("appendFile", path, content, options);
   }
 
-  exists(path: string): Promise<boolean> {
-    return this.#call<boolean>({ op: "exists", path: normalize(path) }, "access", path);
+  /** Answered by a stat, so the kind of the path is learnt on the way. */
+  async exists(path: string): Promise<boolean> {
+    const p = normalize(path);
+    try {
+      const stat = await this.#call<GuestStat>({ op: "stat", path: p }, "access", path);
+      this.#learn(p, kindOf(stat.type));
+      this.#lastExists = { path: p, stat: toFsStat(stat), at: Date.now() };
+      return true;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === "ENOENT") this.#learn(p, "absent");
+      return false;
+    }
   }
 
   async stat(path: string): Promise<FsStat> {
     const p = normalize(path);
     const known = this.#remembered(p);
     if (known !== undefined && !known.isSymbolicLink) return known;
-    return toFsStat(await this.#call<GuestStat>({ op: "stat", path: p }, "stat", path));
+    const justChecked = this.#lastExists;
+    this.#lastExists = undefined;
+    if (justChecked?.path === p && Date.now() - justChecked.at <= LISTING_STAT_TTL_MS)
+      return justChecked.stat;
+    const stat = await this.#call<GuestStat>({ op: "stat", path: p }, "stat", path);
+    this.#learn(p, kindOf(stat.type));
+    return toFsStat(stat);
   }
 
   async lstat(path: string): Promise<FsStat> {
@@ -153,15 +227,24 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async mkdir(path: string, options?: MkdirOptions): Promise<void> {
-    const op: GuestFsOp = { op: "mkdir", path: normalize(path), recursive: options?.recursive === true };
-    await this.#mutate(op, "mkdir", path);
+    const p = normalize(path);
+    const recursive = options?.recursive === true;
+    // `mkdir -p` of a directory known to exist changes nothing: no round trip.
+    if (recursive && this.#kind(p) === "dir") return;
+    await this.#mutate({ op: "mkdir", path: p, recursive }, "mkdir", path);
+    this.#learn(p, "dir");
   }
 
   async #list(path: string): Promise<GuestDirEntry[]> {
     const p = normalize(path);
     const entries = await this.#call<GuestDirEntry[]>({ op: "readdir", path: p }, "scandir", path);
     const at = Date.now();
-    for (const entry of entries) this.#listed.set(joinChild(p, entry.name), { stat: toFsStat(entry), at });
+    this.#learn(p, "dir");
+    for (const entry of entries) {
+      const child = joinChild(p, entry.name);
+      this.#listed.set(child, { stat: toFsStat(entry), at });
+      if (entry.type !== "symlink") this.#learn(child, kindOf(entry.type));
+    }
     return entries;
   }
 
@@ -185,7 +268,7 @@ export class WorkspaceFs implements IFileSystem {
       recursive: options?.recursive === true,
       force: options?.force === true,
     };
-    await this.#mutate(op, "rm", path);
+    await this.#restructure(op, "rm", path);
   }
 
   async cp(src: string, dest: string, options?: CpOptions): Promise<void> {
@@ -195,11 +278,11 @@ export class WorkspaceFs implements IFileSystem {
       to: normalize(dest),
       recursive: options?.recursive === true,
     };
-    await this.#mutate(op, "cp", src, dest);
+    await this.#restructure(op, "cp", src, dest);
   }
 
   async mv(src: string, dest: string): Promise<void> {
-    await this.#mutate({ op: "rename", from: normalize(src), to: normalize(dest) }, "rename", src, dest);
+    await this.#restructure({ op: "rename", from: normalize(src), to: normalize(dest) }, "rename", src, dest);
   }
 
   resolvePath(base: string, path: string): string {
@@ -216,12 +299,12 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async symlink(target: string, linkPath: string): Promise<void> {
-    await this.#mutate({ op: "symlink", target, path: normalize(linkPath) }, "symlink", linkPath);
+    await this.#restructure({ op: "symlink", target, path: normalize(linkPath) }, "symlink", linkPath);
   }
 
   async link(existingPath: string, newPath: string): Promise<void> {
     const op: GuestFsOp = { op: "link", existing: normalize(existingPath), path: normalize(newPath) };
-    await this.#mutate(op, "link", existingPath, newPath);
+    await this.#restructure(op, "link", existingPath, newPath);
   }
 
   readlink(path: string): Promise<string> {
