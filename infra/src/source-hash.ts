@@ -1,6 +1,7 @@
 /**
  * Content hashes of source trees, the triggers that re-run a deploy: the Worker bundle is made
- * from worker/src, vfs/src and the locked dependencies; the computerd image from its Dockerfile,
+ * from worker/src (with the guest bundles its build script makes), vfs/src and the locked
+ * dependencies; the computerd image from its Dockerfile,
  * context filter, computerd and vfs sources and the locked dependencies. Tests and files git
  * ignores are not part of either, so editing a test never redeploys.
  */
@@ -37,8 +38,14 @@ export function hashSources(root: string, paths: readonly string[]): string {
   return hash.digest("hex");
 }
 
-/** What the Worker bundle is built from (relative to the repository root). */
-export const BUNDLE_SOURCES = ["worker/src", "vfs/src", "package-lock.json"] as const;
+/** What the Worker bundle is built from (relative to the repository root), guest bundles included. */
+export const BUNDLE_SOURCES = [
+  "worker/src",
+  "worker/scripts",
+  "worker/package.json",
+  "vfs/src",
+  "package-lock.json",
+] as const;
 
 /** What the computerd image is built from (relative to the repository root). */
 export const IMAGE_SOURCES = [
