@@ -91,6 +91,18 @@ export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint
       },
     });
     bash.registerTransformPlugin(new StreamPlugin());
+    if (
+      request.cwd !== WORKSPACE &&
+      !(await fs.stat(request.cwd).then(
+        (s) => s.isDirectory,
+        () => false,
+      ))
+    ) {
+      // As `sh -c 'cd DIR && ...'` in the container: the script does not run.
+      channel.write("stderr", `bash: cd: ${request.cwd}: No such file or directory\n`);
+      await channel.flush().catch(() => undefined);
+      return { status: "failed", exitCode: 1, truncated: false };
+    }
     const started = Date.now();
     const timer = setTimeout(() => {
       ended ??= "timeout";
