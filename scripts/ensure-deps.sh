@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the build or tests need (the e2e quick start runs curl).
-APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap)
+# Debian packages the build or tests need (the e2e quick start runs curl; libfuse3-dev and
+# pkg-config build computerd's FUSE 3 addon).
+APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap libfuse3-dev pkg-config)
 if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap); fi
 
 missing=()
@@ -34,5 +35,16 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
     echo "$ci_log" | grep -E "^npm error (Missing|Invalid)" || true
     echo "ensure-deps: npm ci refused the lock file; running npm install instead"
     npm install --no-audit --no-fund
+  fi
+fi
+
+# computerd's FUSE 3 addon (optional at run time: without it the fuse-native backend serves
+# and the fuse3 tests skip). Rebuilt when missing or older than its source.
+addon=computerd/native/build/Release/fuse3.node
+if [[ ! -f $addon || computerd/native/fuse3.c -nt $addon || computerd/native/binding.gyp -nt $addon ]]; then
+  echo "ensure-deps: building computerd/native"
+  if ! build_log=$(npm run build:native -w computerd 2>&1); then
+    echo "$build_log" | tail -20
+    echo "ensure-deps: WARNING: the FUSE 3 addon did not build; --backend fuse3 is unavailable"
   fi
 fi

@@ -1,0 +1,11 @@
+{
+  "targets": [
+    {
+      "target_name": "fuse3",
+      "sources": ["fuse3.c"],
+      "cflags": ["<!@(pkg-config --cflags fuse3)", "-Wall", "-O2"],
+      "libraries": ["<!@(pkg-config --libs fuse3)"],
+      "defines": ["NAPI_VERSION=8"]
+    }
+  ]
+}

@@ -1,0 +1,599 @@
+/*
+ * computerd's FUSE 3 binding: a small N-API addon over the libfuse3 low-level API.
+ * One thread runs fuse_session_loop; every request is copied into a struct and handed
+ * to JavaScript through a thread-safe function (the loop never waits for JS), and JS
+ * answers later with the exported reply functions. Kernel notifications run on the
+ * libuv thread pool, because the kernel may hold a directory lock that a pending
+ * request (answered by the JS thread) waits on.
+ */
+#define FUSE_USE_VERSION 34
+#define NAPI_VERSION 8
+#include <errno.h>
+#include <fuse_lowlevel.h>
+#include <node_api.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+enum op {
+  OP_INIT, OP_LOOKUP, OP_FORGET, OP_GETATTR, OP_SETATTR, OP_READLINK, OP_MKNOD, OP_MKDIR,
+  OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
+  OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
+  OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT
+};
+
+/* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
+struct request {
+  enum op op;
+  fuse_req_t req;
+  uint32_t uid, gid, pid, umask;
+  double n[16];
+  int count;
+  char *s1, *s2;
+  char *data;
+  size_t size;
+};
+
+struct session {
+  struct fuse_session *se;
+  napi_threadsafe_function tsfn;
+  pthread_t thread;
+  int running;
+};
+
+static char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
+
+static void enqueue(struct session *s, struct request *r) {
+  if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
+    if (r->req) fuse_reply_err(r->req, EIO);
+    free(r->s1); free(r->s2); free(r->data); free(r);
+  }
+}
+
+static struct request *make(fuse_req_t req, enum op op) {
+  struct request *r = calloc(1, sizeof *r);
+  r->op = op;
+  r->req = req;
+  if (req) {
+    const struct fuse_ctx *ctx = fuse_req_ctx(req);
+    r->uid = ctx->uid; r->gid = ctx->gid; r->pid = ctx->pid; r->umask = ctx->umask;
+  }
+  return r;
+}
+
+static struct session *sess(fuse_req_t req) { return fuse_req_userdata(req); }
+#define PUSH(r, v) ((r)->n[(r)->count++] = (double)(v))
+
+static void ll_init(void *userdata, struct fuse_conn_info *conn) {
+  (void)userdata;
+  if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+  conn->want &= ~FUSE_CAP_WRITEBACK_CACHE;
+  conn->max_write = 1 << 20;
+  conn->max_read = 0;
+  conn->max_readahead = 1 << 20;
+}
+
+static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  struct request *r = make(req, OP_LOOKUP); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
+}
+static void ll_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
+  struct session *s = sess(req);
+  fuse_reply_none(req);
+  struct request *r = make(NULL, OP_FORGET); PUSH(r, ino); PUSH(r, nlookup); enqueue(s, r);
+}
+static void ll_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_data *forgets) {
+  struct session *s = sess(req);
+  fuse_reply_none(req);
+  for (size_t i = 0; i < count; i++) {
+    struct request *r = make(NULL, OP_FORGET); PUSH(r, forgets[i].ino); PUSH(r, forgets[i].nlookup); enqueue(s, r);
+  }
+}
+static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_GETATTR); PUSH(r, ino); PUSH(r, fi ? (double)fi->fh : -1); enqueue(sess(req), r);
+}
+static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_SETATTR);
+  PUSH(r, ino); PUSH(r, to_set); PUSH(r, attr->st_mode); PUSH(r, attr->st_uid); PUSH(r, attr->st_gid);
+  PUSH(r, attr->st_size); PUSH(r, attr->st_atim.tv_sec); PUSH(r, attr->st_atim.tv_nsec);
+  PUSH(r, attr->st_mtim.tv_sec); PUSH(r, attr->st_mtim.tv_nsec); PUSH(r, fi ? (double)fi->fh : -1);
+  enqueue(sess(req), r);
+}
+static void ll_readlink(fuse_req_t req, fuse_ino_t ino) {
+  struct request *r = make(req, OP_READLINK); PUSH(r, ino); enqueue(sess(req), r);
+}
+static void ll_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode, dev_t rdev) {
+  struct request *r = make(req, OP_MKNOD); PUSH(r, parent); PUSH(r, mode); PUSH(r, rdev); r->s1 = dup_str(name);
+  enqueue(sess(req), r);
+}
+static void ll_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode) {
+  struct request *r = make(req, OP_MKDIR); PUSH(r, parent); PUSH(r, mode); r->s1 = dup_str(name); enqueue(sess(req), r);
+}
+static void ll_unlink(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  struct request *r = make(req, OP_UNLINK); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
+}
+static void ll_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  struct request *r = make(req, OP_RMDIR); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
+}
+static void ll_symlink(fuse_req_t req, const char *link, fuse_ino_t parent, const char *name) {
+  struct request *r = make(req, OP_SYMLINK); PUSH(r, parent); r->s1 = dup_str(name); r->s2 = dup_str(link);
+  enqueue(sess(req), r);
+}
+static void ll_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_ino_t newparent, const char *newname,
+                      unsigned int flags) {
+  struct request *r = make(req, OP_RENAME); PUSH(r, parent); PUSH(r, newparent); PUSH(r, flags);
+  r->s1 = dup_str(name); r->s2 = dup_str(newname); enqueue(sess(req), r);
+}
+static void ll_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname) {
+  struct request *r = make(req, OP_LINK); PUSH(r, ino); PUSH(r, newparent); r->s1 = dup_str(newname);
+  enqueue(sess(req), r);
+}
+static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); enqueue(sess(req), r);
+}
+static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_READ); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
+  enqueue(sess(req), r);
+}
+static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
+                     struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_WRITE); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, off);
+  /* The receive buffer is reused once this returns: the data moves to JS in its own allocation. */
+  r->data = malloc(size ? size : 1);
+  memcpy(r->data, buf, size);
+  r->size = size;
+  enqueue(sess(req), r);
+}
+static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_FLUSH); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
+}
+static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_RELEASE); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
+}
+static void ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_FSYNC); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, datasync); enqueue(sess(req), r);
+}
+static void ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  (void)fi;
+  struct request *r = make(req, OP_OPENDIR); PUSH(r, ino); enqueue(sess(req), r);
+}
+static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_READDIR); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
+  enqueue(sess(req), r);
+}
+static void ll_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_RELEASEDIR); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
+}
+static void ll_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
+  (void)ino; (void)datasync; (void)fi;
+  fuse_reply_err(req, 0);
+}
+static void ll_statfs(fuse_req_t req, fuse_ino_t ino) {
+  struct request *r = make(req, OP_STATFS); PUSH(r, ino); enqueue(sess(req), r);
+}
+static void ll_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const char *value, size_t size,
+                        int flags) {
+  struct request *r = make(req, OP_SETXATTR); PUSH(r, ino); PUSH(r, flags); r->s1 = dup_str(name);
+  r->data = malloc(size ? size : 1);
+  memcpy(r->data, value, size);
+  r->size = size;
+  enqueue(sess(req), r);
+}
+static void ll_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size) {
+  struct request *r = make(req, OP_GETXATTR); PUSH(r, ino); PUSH(r, size); r->s1 = dup_str(name);
+  enqueue(sess(req), r);
+}
+static void ll_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
+  struct request *r = make(req, OP_LISTXATTR); PUSH(r, ino); PUSH(r, size); enqueue(sess(req), r);
+}
+static void ll_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name) {
+  struct request *r = make(req, OP_REMOVEXATTR); PUSH(r, ino); r->s1 = dup_str(name); enqueue(sess(req), r);
+}
+static void ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_CREATE); PUSH(r, parent); PUSH(r, mode); PUSH(r, fi->flags);
+  r->s1 = dup_str(name); enqueue(sess(req), r);
+}
+
+static const struct fuse_lowlevel_ops ops = {
+  .init = ll_init, .lookup = ll_lookup, .forget = ll_forget, .forget_multi = ll_forget_multi,
+  .getattr = ll_getattr, .setattr = ll_setattr, .readlink = ll_readlink, .mknod = ll_mknod, .mkdir = ll_mkdir,
+  .unlink = ll_unlink, .rmdir = ll_rmdir, .symlink = ll_symlink, .rename = ll_rename, .link = ll_link,
+  .open = ll_open, .read = ll_read, .write = ll_write, .flush = ll_flush, .release = ll_release,
+  .fsync = ll_fsync, .opendir = ll_opendir, .readdir = ll_readdir, .releasedir = ll_releasedir,
+  .fsyncdir = ll_fsyncdir, .statfs = ll_statfs, .setxattr = ll_setxattr, .getxattr = ll_getxattr,
+  .listxattr = ll_listxattr, .removexattr = ll_removexattr, .create = ll_create,
+};
+
+/* ---- JS side ---- */
+
+#define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, #call " failed"); return NULL; } } while (0)
+
+static void free_data(napi_env env, void *data, void *hint) { (void)env; (void)hint; free(data); }
+
+static void call_js(napi_env env, napi_value handler, void *context, void *data) {
+  struct session *s = context;
+  struct request *r = data;
+  if (env == NULL) {
+    if (r->req) fuse_reply_err(r->req, EIO);
+    free(r->s1); free(r->s2); free(r->data); free(r);
+    return;
+  }
+  napi_value argv[24];
+  size_t argc = 0;
+  napi_create_uint32(env, r->op, &argv[argc++]);
+  if (r->req) napi_create_external(env, r->req, NULL, NULL, &argv[argc]);
+  else napi_get_null(env, &argv[argc]);
+  argc++;
+  napi_create_uint32(env, r->uid, &argv[argc++]);
+  napi_create_uint32(env, r->gid, &argv[argc++]);
+  napi_create_uint32(env, r->pid, &argv[argc++]);
+  napi_create_uint32(env, r->umask, &argv[argc++]);
+  for (int i = 0; i < r->count; i++) napi_create_double(env, r->n[i], &argv[argc++]);
+  if (r->s1) napi_create_string_utf8(env, r->s1, NAPI_AUTO_LENGTH, &argv[argc++]);
+  if (r->s2) napi_create_string_utf8(env, r->s2, NAPI_AUTO_LENGTH, &argv[argc++]);
+  if (r->data) {
+    napi_value buf;
+    if (napi_create_external_buffer(env, r->size, r->data, free_data, NULL, &buf) != napi_ok) {
+      napi_create_buffer_copy(env, r->size, r->data, NULL, &buf);
+      free(r->data);
+    }
+    argv[argc++] = buf;
+  }
+  free(r->s1); free(r->s2); free(r);
+  napi_value undefined, result;
+  napi_get_undefined(env, &undefined);
+  if (napi_call_function(env, undefined, handler, argc, argv, &result) == napi_pending_exception) {
+    napi_value err;
+    napi_get_and_clear_last_exception(env, &err);
+    fprintf(stderr, "computerd fuse3: a request handler threw\n");
+  }
+  if (argv[0] && s && !s->running) {
+    /* OP_EXIT: the loop thread has ended. */
+  }
+}
+
+static void *loop_thread(void *arg) {
+  struct session *s = arg;
+  fuse_session_loop(s->se);
+  struct request *r = make(NULL, OP_EXIT);
+  napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_blocking);
+  napi_release_threadsafe_function(s->tsfn, napi_tsfn_release);
+  return NULL;
+}
+
+static struct session *get_session(napi_env env, napi_value v) {
+  void *p = NULL;
+  if (napi_get_value_external(env, v, &p) != napi_ok) return NULL;
+  return p;
+}
+
+/* mount(mountPoint: string, options: string, handler: Function) -> session */
+static napi_value js_mount(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  char mountpoint[4096], options[4096];
+  size_t len;
+  CHECK(napi_get_value_string_utf8(env, argv[0], mountpoint, sizeof mountpoint, &len));
+  CHECK(napi_get_value_string_utf8(env, argv[1], options, sizeof options, &len));
+  struct session *s = calloc(1, sizeof *s);
+  char *args[] = {"computerd", "-o", options, NULL};
+  struct fuse_args fargs = FUSE_ARGS_INIT(options[0] ? 3 : 1, args);
+  s->se = fuse_session_new(&fargs, &ops, sizeof ops, s);
+  if (!s->se) {
+    free(s);
+    napi_throw_error(env, "EINVAL", "fuse_session_new failed (bad options?)");
+    return NULL;
+  }
+  if (fuse_session_mount(s->se, mountpoint) != 0) {
+    fuse_session_destroy(s->se);
+    free(s);
+    napi_throw_error(env, "EIO", "fuse_session_mount failed");
+    return NULL;
+  }
+  napi_value name;
+  napi_create_string_utf8(env, "computerd-fuse3", NAPI_AUTO_LENGTH, &name);
+  CHECK(napi_create_threadsafe_function(env, argv[2], NULL, name, 0, 1, NULL, NULL, s, call_js, &s->tsfn));
+  s->running = 1;
+  if (pthread_create(&s->thread, NULL, loop_thread, s) != 0) {
+    fuse_session_unmount(s->se);
+    fuse_session_destroy(s->se);
+    napi_throw_error(env, NULL, "pthread_create failed");
+    return NULL;
+  }
+  napi_value result;
+  CHECK(napi_create_external(env, s, NULL, NULL, &result));
+  return result;
+}
+
+/* unmount(session): ends the loop (the handler then gets OP_EXIT). */
+static napi_value js_unmount(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  struct session *s = get_session(env, argv[0]);
+  if (!s || !s->running) return NULL;
+  s->running = 0;
+  fuse_session_exit(s->se);
+  fuse_session_unmount(s->se);
+  return NULL;
+}
+
+/* destroy(session): after OP_EXIT; joins the loop thread and frees the session. */
+static napi_value js_destroy(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  struct session *s = get_session(env, argv[0]);
+  if (!s || !s->se) return NULL;
+  pthread_join(s->thread, NULL);
+  fuse_session_destroy(s->se);
+  s->se = NULL;
+  return NULL;
+}
+
+static fuse_req_t get_req(napi_env env, napi_value v) {
+  void *p = NULL;
+  napi_get_value_external(env, v, &p);
+  return p;
+}
+
+static double num(napi_env env, napi_value v) {
+  double d = 0;
+  napi_get_value_double(env, v, &d);
+  return d;
+}
+
+/* Attributes cross as a Float64Array: ino, mode, nlink, uid, gid, rdev, size, blocks,
+   atime s, ns, mtime s, ns, ctime s, ns. */
+static void fill_stat(napi_env env, napi_value arr, struct stat *st) {
+  void *data = NULL;
+  size_t length = 0;
+  napi_typedarray_type type;
+  napi_get_typedarray_info(env, arr, &type, &length, &data, NULL, NULL);
+  memset(st, 0, sizeof *st);
+  if (type != napi_float64_array || length < 14) return;
+  double *a = data;
+  st->st_ino = (ino_t)a[0]; st->st_mode = (mode_t)a[1]; st->st_nlink = (nlink_t)a[2];
+  st->st_uid = (uid_t)a[3]; st->st_gid = (gid_t)a[4]; st->st_rdev = (dev_t)a[5];
+  st->st_size = (off_t)a[6]; st->st_blocks = (blkcnt_t)a[7]; st->st_blksize = 4096;
+  st->st_atim.tv_sec = (time_t)a[8]; st->st_atim.tv_nsec = (long)a[9];
+  st->st_mtim.tv_sec = (time_t)a[10]; st->st_mtim.tv_nsec = (long)a[11];
+  st->st_ctim.tv_sec = (time_t)a[12]; st->st_ctim.tv_nsec = (long)a[13];
+}
+
+static napi_value ret_int(napi_env env, int r) {
+  napi_value v;
+  napi_create_int32(env, r, &v);
+  return v;
+}
+
+#define ARGS(n) size_t argc = n; napi_value argv[n]; CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL)); \
+  fuse_req_t req = get_req(env, argv[0])
+
+/* replyErr(req, errno) — 0 for success of ops without data. */
+static napi_value js_reply_err(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  return ret_int(env, fuse_reply_err(req, (int)num(env, argv[1])));
+}
+
+static void fill_entry(napi_env env, napi_value *argv, struct fuse_entry_param *e) {
+  memset(e, 0, sizeof *e);
+  fill_stat(env, argv[0], &e->attr);
+  e->ino = e->attr.st_ino;
+  e->generation = 1;
+  e->entry_timeout = num(env, argv[1]);
+  e->attr_timeout = num(env, argv[2]);
+}
+
+/* replyEntry(req, attr, entryTimeout, attrTimeout); attr ino 0 = a cached miss. */
+static napi_value js_reply_entry(napi_env env, napi_callback_info info) {
+  ARGS(4);
+  struct fuse_entry_param e;
+  fill_entry(env, argv + 1, &e);
+  return ret_int(env, fuse_reply_entry(req, &e));
+}
+
+/* replyCreate(req, attr, entryTimeout, attrTimeout, fh) */
+static napi_value js_reply_create(napi_env env, napi_callback_info info) {
+  ARGS(5);
+  struct fuse_entry_param e;
+  fill_entry(env, argv + 1, &e);
+  struct fuse_file_info fi;
+  memset(&fi, 0, sizeof fi);
+  fi.fh = (uint64_t)num(env, argv[4]);
+  return ret_int(env, fuse_reply_create(req, &e, &fi));
+}
+
+/* replyAttr(req, attr, attrTimeout) */
+static napi_value js_reply_attr(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  struct stat st;
+  fill_stat(env, argv[1], &st);
+  return ret_int(env, fuse_reply_attr(req, &st, num(env, argv[2])));
+}
+
+/* replyOpen(req, fh, keepCache) */
+static napi_value js_reply_open(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  struct fuse_file_info fi;
+  memset(&fi, 0, sizeof fi);
+  fi.fh = (uint64_t)num(env, argv[1]);
+  bool keep = false;
+  napi_get_value_bool(env, argv[2], &keep);
+  fi.keep_cache = keep;
+  return ret_int(env, fuse_reply_open(req, &fi));
+}
+
+/* replyBuf(req, buffer, length) */
+static napi_value js_reply_buf(napi_env env, napi_callback_info info) {
+  ARGS(3);
+  void *data = NULL;
+  size_t length = 0;
+  napi_get_buffer_info(env, argv[1], &data, &length);
+  size_t n = (size_t)num(env, argv[2]);
+  if (n > length) n = length;
+  return ret_int(env, fuse_reply_buf(req, data, n));
+}
+
+/* replyWrite(req, count) */
+static napi_value js_reply_write(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  return ret_int(env, fuse_reply_write(req, (size_t)num(env, argv[1])));
+}
+
+/* replyReadlink(req, target) */
+static napi_value js_reply_readlink(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  size_t len = 0;
+  napi_get_value_string_utf8(env, argv[1], NULL, 0, &len);
+  char *target = malloc(len + 1);
+  napi_get_value_string_utf8(env, argv[1], target, len + 1, &len);
+  int r = fuse_reply_readlink(req, target);
+  free(target);
+  return ret_int(env, r);
+}
+
+/* replyStatfs(req, Float64Array [bsize, blocks, bfree, bavail, files, ffree, namemax]) */
+static napi_value js_reply_statfs(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  void *data = NULL;
+  size_t length = 0;
+  napi_typedarray_type type;
+  napi_get_typedarray_info(env, argv[1], &type, &length, &data, NULL, NULL);
+  struct statvfs sv;
+  memset(&sv, 0, sizeof sv);
+  if (type == napi_float64_array && length >= 7) {
+    double *a = data;
+    sv.f_bsize = sv.f_frsize = (unsigned long)a[0];
+    sv.f_blocks = (fsblkcnt_t)a[1]; sv.f_bfree = (fsblkcnt_t)a[2]; sv.f_bavail = (fsblkcnt_t)a[3];
+    sv.f_files = (fsfilcnt_t)a[4]; sv.f_ffree = sv.f_favail = (fsfilcnt_t)a[5];
+    sv.f_namemax = (unsigned long)a[6];
+  }
+  return ret_int(env, fuse_reply_statfs(req, &sv));
+}
+
+/* replyXattrSize(req, size) — the answer to a size probe (size 0 requests). */
+static napi_value js_reply_xattr(napi_env env, napi_callback_info info) {
+  ARGS(2);
+  return ret_int(env, fuse_reply_xattr(req, (size_t)num(env, argv[1])));
+}
+
+/* replyDir(req, size, offset, names[], inos[], modes[]) — entries from `offset` on, as many as fit. */
+static napi_value js_reply_dir(napi_env env, napi_callback_info info) {
+  ARGS(6);
+  size_t size = (size_t)num(env, argv[1]);
+  uint32_t offset = (uint32_t)num(env, argv[2]);
+  uint32_t count = 0;
+  napi_get_array_length(env, argv[3], &count);
+  char *buf = malloc(size ? size : 1);
+  size_t used = 0;
+  char name[1024];
+  for (uint32_t i = offset; i < count; i++) {
+    napi_value v;
+    size_t len;
+    napi_get_element(env, argv[3], i, &v);
+    napi_get_value_string_utf8(env, v, name, sizeof name, &len);
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    napi_get_element(env, argv[4], i, &v);
+    st.st_ino = (ino_t)num(env, v);
+    napi_get_element(env, argv[5], i, &v);
+    st.st_mode = (mode_t)num(env, v);
+    size_t need = fuse_add_direntry(req, buf + used, size - used, name, &st, i + 1);
+    if (need > size - used) break;
+    used += need;
+  }
+  int r = fuse_reply_buf(req, buf, used);
+  free(buf);
+  return ret_int(env, r);
+}
+
+/* replyNone(req) */
+static napi_value js_reply_none(napi_env env, napi_callback_info info) {
+  ARGS(1);
+  fuse_reply_none(req);
+  return NULL;
+}
+
+/* Kernel notifications, run on the thread pool. */
+struct notify {
+  struct session *s;
+  int kind; /* 0 inode, 1 entry */
+  fuse_ino_t ino;
+  char *name;
+  int result;
+  napi_deferred deferred;
+  napi_async_work work;
+};
+
+static void notify_execute(napi_env env, void *data) {
+  (void)env;
+  struct notify *n = data;
+  if (!n->s->se || !n->s->running) { n->result = -ENOTCONN; return; }
+  if (n->kind == 0) n->result = fuse_lowlevel_notify_inval_inode(n->s->se, n->ino, 0, 0);
+  else n->result = fuse_lowlevel_notify_inval_entry(n->s->se, n->ino, n->name, strlen(n->name));
+}
+
+static void notify_complete(napi_env env, napi_status status, void *data) {
+  (void)status;
+  struct notify *n = data;
+  napi_value v;
+  napi_create_int32(env, n->result, &v);
+  napi_resolve_deferred(env, n->deferred, v);
+  napi_delete_async_work(env, n->work);
+  free(n->name);
+  free(n);
+}
+
+/* notifyInvalInode(session, ino) / notifyInvalEntry(session, parent, name) -> Promise<errno result> */
+static napi_value notify(napi_env env, napi_callback_info info, int kind) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  struct notify *n = calloc(1, sizeof *n);
+  n->s = get_session(env, argv[0]);
+  n->kind = kind;
+  n->ino = (fuse_ino_t)num(env, argv[1]);
+  if (kind == 1) {
+    size_t len = 0;
+    napi_get_value_string_utf8(env, argv[2], NULL, 0, &len);
+    n->name = malloc(len + 1);
+    napi_get_value_string_utf8(env, argv[2], n->name, len + 1, &len);
+  }
+  napi_value promise, name;
+  CHECK(napi_create_promise(env, &n->deferred, &promise));
+  napi_create_string_utf8(env, "computerd-fuse3-notify", NAPI_AUTO_LENGTH, &name);
+  CHECK(napi_create_async_work(env, NULL, name, notify_execute, notify_complete, n, &n->work));
+  CHECK(napi_queue_async_work(env, n->work));
+  return promise;
+}
+static napi_value js_notify_inode(napi_env env, napi_callback_info info) { return notify(env, info, 0); }
+static napi_value js_notify_entry(napi_env env, napi_callback_info info) { return notify(env, info, 1); }
+
+NAPI_MODULE_INIT() {
+  napi_property_descriptor props[] = {
+    {"mount", NULL, js_mount, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"unmount", NULL, js_unmount, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"destroy", NULL, js_destroy, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyErr", NULL, js_reply_err, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyEntry", NULL, js_reply_entry, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyCreate", NULL, js_reply_create, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyAttr", NULL, js_reply_attr, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyOpen", NULL, js_reply_open, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyBuf", NULL, js_reply_buf, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyWrite", NULL, js_reply_write, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyReadlink", NULL, js_reply_readlink, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyStatfs", NULL, js_reply_statfs, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyXattrSize", NULL, js_reply_xattr, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyDir", NULL, js_reply_dir, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyNone", NULL, js_reply_none, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"notifyInvalInode", NULL, js_notify_inode, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"notifyInvalEntry", NULL, js_notify_entry, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  return exports;
+}
