@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:exec`: the exec API's cost per runtime on a fresh local fleet (wrangler dev,
+ * plus computerd host for the container runtime where this machine can run it). Times the
+ * round trip of a trivial program (the first call apart, then p50/p95 over `--runs` warm
+ * calls) and 1,000 file operations (shell script, the same as a js module, the container; bash
+ * on tmpfs and disk as baselines of the same run), with the RPC counters shell/js report.
+ * Prints tables and writes bench/results/exec-<time>.json.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import type { Fleet } from "../../../test/e2e/fleet.ts";
+import { fleetUnavailable } from "../fs-bench/fleet-run.ts";
+import { type Summary, summarize } from "../stats.ts";
+import { formatMs, formatRatio, renderTable } from "../table-format.ts";
+import { ExecClient, type Runtime, type TimedExec } from "./exec-client.ts";
+import { FILES, fileOpsModule, fileOpsScript, TRIVIAL } from "./exec-scenarios.ts";
+
+const FLEET_MODULE = new URL("../../../test/e2e/fleet.ts", import.meta.url);
+const RESULTS = new URL("../../results/", import.meta.url);
+
+/** Round trips of one runtime's trivial program. */
+interface RoundTrip {
+  runtime: Runtime;
+  firstMs: number;
+  warm: Summary;
+  /** The API's own durationMs over the warm calls. */
+  server: Summary;
+  metrics: Record<string, number>;
+}
+
+/** 1,000 file operations on one target. */
+interface FileOps {
+  target: string;
+  summary: Summary;
+  metrics?: Record<string, number>;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`exec-bench: ${message}\n`);
+}
+
+async function roundTrip(client: ExecClient, runtime: Runtime, runs: number): Promise<RoundTrip> {
+  const first = await client.exec(runtime, TRIVIAL[runtime]);
+  const warm: TimedExec[] = [];
+  for (let i = 0; i < runs; i++) warm.push(await client.exec(runtime, TRIVIAL[runtime]));
+  return {
+    runtime,
+    firstMs: first.ms,
+    warm: summarize(warm.map((w) => w.ms)),
+    server: summarize(warm.map((w) => w.durationMs)),
+    metrics: warm.at(-1)?.metrics ?? {},
+  };
+}
+
+async function fileOps(client: ExecClient, runtime: Runtime, reps: number): Promise<FileOps> {
+  const samples: TimedExec[] = [];
+  for (let i = 0; i < reps; i++) {
+    const dir = `ops-${i}`;
+    samples.push(await client.exec(runtime, runtime === "js" ? fileOpsModule(dir) : fileOpsScript(dir)));
+  }
+  return { target: runtime, summary: summarize(samples.map((s) => s.ms)), metrics: samples.at(-1)?.metrics };
+}
+
+function localBash(target: string, base: string, reps: number): FileOps {
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, "exec-bench-"));
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < reps; i++) {
+      const started = performance.now();
+      execFileSync("bash", ["-c", fileOpsScript(`ops-${i}`)], { cwd: dir, stdio: "ignore" });
+      samples.push(performance.now() - started);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { target, summary: summarize(samples) };
+}
+
+function tables(trips: RoundTrip[], ops: FileOps[]): string {
+  const tripRows = trips.map((t) => [
+    t.runtime,
+    formatMs(t.firstMs),
+    formatMs(t.warm.median),
+    formatMs(t.warm.p95),
+    formatMs(t.warm.min),
+    formatMs(t.warm.max),
+    formatMs(t.server.median),
+    String(t.metrics.fsCalls ?? "-"),
+  ]);
+  const tmpfs = ops.find((o) => o.target === "bash on tmpfs")?.summary.median;
+  const opsRows = ops.map((o) => [
+    o.target,
+    formatMs(o.summary.median),
+    formatMs(o.summary.p95),
+    ((o.summary.median * 1000) / (FILES * 4)).toFixed(0),
+    String(o.metrics?.fsCalls ?? "-"),
+    String(o.metrics?.fsOps ?? "-"),
+    formatRatio(o.summary.median, tmpfs),
+  ]);
+  return [
+    `Exec round trip of a trivial program (POST /exec, buffered; warm n=${trips[0]?.warm.n ?? 0}):`,
+    renderTable(
+      ["runtime", "first ms", "p50 ms", "p95 ms", "min", "max", "server p50", "fs RPCs"],
+      tripRows,
+      1,
+    ),
+    "",
+    `${FILES * 4} file operations (${FILES} each of write, read, rename, delete; n=${ops[0]?.summary.n ?? 0}):`,
+    renderTable(["target", "p50 ms", "p95 ms", "µs/op", "fs RPCs", "fs ops", "vs tmpfs"], opsRows, 1),
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      runs: { type: "string", default: "100" },
+      reps: { type: "string", default: "5" },
+      "no-container": { type: "boolean", default: false },
+      "tmpfs-dir": { type: "string", default: "/dev/shm" },
+      "disk-dir": { type: "string", default: "/var/tmp" },
+    },
+  });
+  const runs = Number(values.runs);
+  const reps = Number(values.reps);
+  const unavailable = values["no-container"] ? "--no-container" : fleetUnavailable();
+  const runtimes: Runtime[] = unavailable === undefined ? ["container", "shell", "js"] : ["shell", "js"];
+  if (unavailable !== undefined) progress(`container runtime skipped: ${unavailable}`);
+  const startedAt = new Date().toISOString();
+  progress("starting the fleet");
+  const { startFleet } = (await import(FLEET_MODULE.href)) as typeof import("../../../test/e2e/fleet.ts");
+  const fleet: Fleet = await startFleet({ computerdHost: unavailable === undefined });
+  const stop = () => void fleet.stop().finally(() => process.exit(130));
+  process.once("SIGINT", stop);
+  const trips: RoundTrip[] = [];
+  const ops: FileOps[] = [];
+  try {
+    for (const runtime of runtimes) {
+      const client = new ExecClient(fleet.url, fleet.adminToken, `bench-exec-${runtime}`);
+      await client.create();
+      progress(`${runtime}: ${runs} round trips`);
+      trips.push(await roundTrip(client, runtime, runs));
+      progress(`${runtime}: ${FILES * 4} file operations × ${reps}`);
+      ops.push(await fileOps(client, runtime, reps));
+    }
+  } finally {
+    process.off("SIGINT", stop);
+    await fleet.stop();
+  }
+  ops.push(
+    localBash("bash on tmpfs", values["tmpfs-dir"], reps),
+    localBash("bash on disk", values["disk-dir"], reps),
+  );
+  const document = {
+    schema: "computer.exec-bench/1",
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    host: { cpus: cpus().length, cpu: cpus()[0]?.model ?? "", node: process.version },
+    options: { runs, reps, container: unavailable ?? "measured" },
+    roundTrips: trips,
+    fileOps: ops,
+  };
+  console.log(tables(trips, ops));
+  mkdirSync(RESULTS, { recursive: true });
+  const out = new URL(`exec-${startedAt.replaceAll(":", "-")}.json`, RESULTS);
+  writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
+  progress(`wrote ${out.pathname}`);
+}
+
+await main();
