@@ -40,7 +40,8 @@ describe("shell runtime: commands on the computer's files", () => {
       id,
       "shell",
       "mkdir -p out/deep && cp -r src out/copy && mv out/copy/a.txt out/deep/a.txt && rm src/b.txt && " +
-        "ln -s ../src/a.txt out/link && chmod 755 out/deep/a.txt && find out -type f | sort && ls src",
+        "ln -s ../src/a.txt out/link && chmod 755 out/deep/a.txt && mkdir gone && rmdir gone && " +
+        "find out -type f | sort && ls src && ! rmdir out 2>/dev/null",
     );
     expect(result.stdout).toBe("out/copy/b.txt\nout/deep/a.txt\na.txt\n");
     expect(await readText(id, "out/deep/a.txt")).toBe("A");

@@ -267,6 +267,7 @@ export class WorkspaceFs implements IFileSystem {
       path: normalize(path),
       recursive: options?.recursive === true,
       force: options?.force === true,
+      emptyDirs: true,
     };
     await this.#restructure(op, "rm", path);
   }

@@ -93,6 +93,14 @@ function copy(vfs: Vfs, from: string, to: string, recursive: boolean): void {
   if (vfs.stat(to).mode !== stat.mode) vfs.chmod(to, stat.mode);
 }
 
+function isDir(vfs: Vfs, path: string): boolean {
+  try {
+    return vfs.lstat(path).type === "dir";
+  } catch {
+    return false;
+  }
+}
+
 function isLink(vfs: Vfs, path: string): boolean {
   try {
     return vfs.lstat(path).type === "symlink";
@@ -126,7 +134,8 @@ function apply(vfs: Vfs, op: GuestFsOp): unknown {
       vfs.mkdir(op.path, { recursive: op.recursive, mode: op.mode });
       return undefined;
     case "rm":
-      vfs.rm(op.path, { recursive: op.recursive, force: op.force });
+      if (op.emptyDirs === true && op.recursive !== true && isDir(vfs, op.path)) vfs.rmdir(op.path);
+      else vfs.rm(op.path, { recursive: op.recursive, force: op.force });
       return undefined;
     case "rmdir":
       vfs.rmdir(op.path);

@@ -48,6 +48,9 @@ export interface GuestSessionDeps {
   services: GuestServicesTarget;
 }
 
+/** How workerd words a guest stopped by its `limits.cpuMs`. */
+const CPU_LIMIT = /exceeded (its )?CPU|CPU time limit/i;
+
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -118,12 +121,23 @@ export class GuestSession {
     });
     const ran = call.then(
       (outcome) => this.#result(outcome),
-      (err: unknown): RuntimeOutcome => ({
-        status: "failed",
-        exitCode: null,
-        sync: this.#sync(),
-        error: { code: "EIO", message: `the runtime failed: ${describe(err)}` },
-      }),
+      (err: unknown): RuntimeOutcome =>
+        // The loader's CPU limit ends the guest's call with an exception: that is a timeout.
+        CPU_LIMIT.test(describe(err))
+          ? {
+              status: "timeout",
+              exitCode: null,
+              sync: this.#sync(),
+              error: { code: "ETIMEDOUT", message: `the exec used up its CPU time: ${describe(err)}` },
+              metrics: this.metrics(),
+            }
+          : {
+              status: "failed",
+              exitCode: null,
+              sync: this.#sync(),
+              error: { code: "EIO", message: `the runtime failed: ${describe(err)}` },
+              metrics: this.metrics(),
+            },
     );
     const done = Promise.race([ran, killedOutcome]).then((outcome) => {
       this.#close();

@@ -5,7 +5,11 @@
  * compile against this file; the guest imports types only.
  */
 
-/** Paths in `GuestFsOp`s are absolute vfs paths: `/` is the workspace root (`/workspace` in the guest). */
+/**
+ * Paths in `GuestFsOp`s are absolute vfs paths: `/` is the workspace root (`/workspace` in the
+ * guest). `rm` is Node's (a directory needs `recursive`) unless `emptyDirs` lets it remove an
+ * empty directory as just-bash's filesystems do.
+ */
 export type GuestFsOp =
   | { op: "stat"; path: string }
   | { op: "lstat"; path: string }
@@ -16,7 +20,7 @@ export type GuestFsOp =
   | { op: "truncate"; path: string; length: number }
   | { op: "readdir"; path: string }
   | { op: "mkdir"; path: string; recursive?: boolean; mode?: number }
-  | { op: "rm"; path: string; recursive?: boolean; force?: boolean }
+  | { op: "rm"; path: string; recursive?: boolean; force?: boolean; emptyDirs?: boolean }
   | { op: "rmdir"; path: string }
   | { op: "unlink"; path: string }
   | { op: "rename"; from: string; to: string }
