@@ -1,5 +1,5 @@
 /**
- * `computerd mount --state DIR --mount-point DIR [--backend fuse|none]`: serves
+ * `computerd mount --state DIR --mount-point DIR [--backend fuse|fuse3|none]`: serves
  * the mirror in DIR until SIGTERM/SIGINT, then flushes, unmounts and closes.
  * Prints one JSON line per lifecycle event on stdout ({"event":"mounted"},
  * {"event":"unmounted", counters}) for supervisors and tests.
@@ -10,12 +10,12 @@ import { openMirror } from "../mirror/open-mirror.ts";
 import { type MountBackend, openMount } from "../mount/backend.ts";
 
 const USAGE =
-  "usage: computerd mount --state DIR --mount-point DIR [--backend fuse|none] [--attr-timeout SECONDS] [--debug]";
+  "usage: computerd mount --state DIR --mount-point DIR [--backend fuse|fuse3|none] [--attr-timeout SECONDS] [--debug]";
 
 function backendOf(value: string | undefined): MountBackend {
   if (value === undefined || value === "fuse") return "fuse";
-  if (value === "none") return "none";
-  throw new Error(`unknown backend "${value}" (fuse | none)`);
+  if (value === "none" || value === "fuse3") return value;
+  throw new Error(`unknown backend "${value}" (fuse | fuse3 | none)`);
 }
 
 function ownerOf(value: string | undefined): { uid: number; gid: number } | undefined {
@@ -44,7 +44,7 @@ async function run(args: string[]): Promise<number> {
   const stateDir = values.state;
   const mountPoint = values["mount-point"];
   const backend = backendOf(values.backend);
-  if (!stateDir || (backend === "fuse" && !mountPoint)) {
+  if (!stateDir || (backend !== "none" && !mountPoint)) {
     console.error(USAGE);
     return 2;
   }

@@ -10,14 +10,14 @@ import type { ErrorLogger } from "./errno.ts";
 import type { FuseMount, FuseTuning } from "./fuse-backend.ts";
 import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
 
-/** Which backend serves the mirror. */
-export type MountBackend = "fuse" | "none";
+/** Which backend serves the mirror ("fuse3": computerd's own libfuse3 addon, see fuse3-backend.ts). */
+export type MountBackend = "fuse" | "fuse3" | "none";
 
 /** Options of openMount. */
 export interface MountOptions {
   backend: MountBackend;
   mirror: Mirror;
-  /** Required for "fuse". */
+  /** Required for "fuse" and "fuse3". */
   mountPoint?: string;
   log?: ErrorLogger;
   fuse?: Partial<FuseTuning>;
@@ -68,6 +68,10 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     if (!options.mountPoint) throw new Error("the fuse backend needs a mount point");
     const { mountFuse } = await import("./fuse-backend.ts");
     fuse = await mountFuse(fs, options.mountPoint, log, options.fuse);
+  } else if (options.backend === "fuse3") {
+    if (!options.mountPoint) throw new Error("the fuse3 backend needs a mount point");
+    const { mountFuse3 } = await import("./fuse3-backend.ts");
+    fuse = await mountFuse3(fs, options.mountPoint, log, options.fuse);
   }
   let open = true;
   return {

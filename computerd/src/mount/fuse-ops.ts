@@ -11,7 +11,8 @@ import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
 
-const TYPE_BITS: Record<FileType, number> = {
+/** The S_IFMT bits of each file type. */
+export const TYPE_BITS: Record<FileType, number> = {
   file: 0o100000,
   dir: 0o040000,
   symlink: 0o120000,

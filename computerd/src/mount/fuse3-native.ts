@@ -1,0 +1,115 @@
+/**
+ * Typed access to computerd's own FUSE 3 addon (computerd/native, the libfuse3
+ * low-level API over N-API). The addon is optional: loadFuse3() returns undefined
+ * when it was not built, and callers fall back to fuse-native.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+/** Request kinds, in the order of `enum op` in native/fuse3.c. */
+export const OP = {
+  init: 0,
+  lookup: 1,
+  forget: 2,
+  getattr: 3,
+  setattr: 4,
+  readlink: 5,
+  mknod: 6,
+  mkdir: 7,
+  unlink: 8,
+  rmdir: 9,
+  symlink: 10,
+  rename: 11,
+  link: 12,
+  open: 13,
+  read: 14,
+  write: 15,
+  flush: 16,
+  release: 17,
+  fsync: 18,
+  opendir: 19,
+  readdir: 20,
+  releasedir: 21,
+  fsyncdir: 22,
+  statfs: 23,
+  setxattr: 24,
+  getxattr: 25,
+  listxattr: 26,
+  removexattr: 27,
+  create: 28,
+  exit: 29,
+} as const;
+
+/** An opaque fuse_req_t; answer it exactly once with one of the reply functions. */
+export type RequestHandle = { readonly __fuseRequest: unique symbol };
+/** An opaque mounted session. */
+export type SessionHandle = { readonly __fuseSession: unique symbol };
+
+/**
+ * Called on the JS thread for every request: the op, the request (null for forget and
+ * exit, which take no reply), the caller's uid, gid, pid and umask, then the op's
+ * numbers, names and data as listed in native/fuse3.c.
+ */
+export type RequestListener = (
+  op: number,
+  req: RequestHandle | null,
+  uid: number,
+  gid: number,
+  pid: number,
+  umask: number,
+  ...args: (number | string | Buffer)[]
+) => void;
+
+/**
+ * The addon's exports. Attributes cross as a Float64Array of 14: ino, mode, nlink, uid,
+ * gid, rdev, size, blocks, atime s, ns, mtime s, ns, ctime s, ns. Reply functions copy
+ * what they are given before returning, so buffers may be reused.
+ */
+export interface Fuse3Addon {
+  mount(mountPoint: string, options: string, listener: RequestListener): SessionHandle;
+  unmount(session: SessionHandle): void;
+  destroy(session: SessionHandle): void;
+  replyErr(req: RequestHandle, errno: number): number;
+  replyEntry(req: RequestHandle, attr: Float64Array, entryTimeout: number, attrTimeout: number): number;
+  replyCreate(
+    req: RequestHandle,
+    attr: Float64Array,
+    entryTimeout: number,
+    attrTimeout: number,
+    fh: number,
+  ): number;
+  replyAttr(req: RequestHandle, attr: Float64Array, attrTimeout: number): number;
+  replyOpen(req: RequestHandle, fh: number, keepCache: boolean): number;
+  replyBuf(req: RequestHandle, data: Uint8Array, length: number): number;
+  replyWrite(req: RequestHandle, count: number): number;
+  replyReadlink(req: RequestHandle, target: string): number;
+  replyStatfs(req: RequestHandle, fields: Float64Array): number;
+  replyXattrSize(req: RequestHandle, size: number): number;
+  replyDir(
+    req: RequestHandle,
+    size: number,
+    offset: number,
+    names: readonly string[],
+    inos: readonly number[],
+    modes: readonly number[],
+  ): number;
+  replyNone(req: RequestHandle): void;
+  notifyInvalInode(session: SessionHandle, ino: number): Promise<number>;
+  notifyInvalEntry(session: SessionHandle, parent: number, name: string): Promise<number>;
+}
+
+/** Where `npm run build:native -w computerd` puts the addon. */
+export const FUSE3_ADDON_PATH = fileURLToPath(
+  new URL("../../native/build/Release/fuse3.node", import.meta.url),
+);
+
+/** The addon, or undefined when it was not built (or libfuse3 is missing). */
+export function loadFuse3(): Fuse3Addon | undefined {
+  if (!existsSync(FUSE3_ADDON_PATH)) return undefined;
+  try {
+    return createRequire(import.meta.url)(FUSE3_ADDON_PATH) as Fuse3Addon;
+  } catch {
+    return undefined;
+  }
+}

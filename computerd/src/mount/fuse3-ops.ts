@@ -1,0 +1,367 @@
+/**
+ * The request handlers of the FUSE 3 backend: low-level requests (node ids, the
+ * caller's uid/gid) turned into LocalFs calls on paths, and the answers into the
+ * addon's reply functions. Times cross in nanoseconds both ways; new files belong
+ * to the caller (the group of a setgid directory); a lookup miss is a cached
+ * negative entry, not an error. Files unlinked while open keep a hidden name
+ * (`.fuse_hidden*`, as libfuse does) until their last release.
+ */
+import { FsError, type Stat, type TimeArg } from "@computer/vfs";
+import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
+import { TYPE_BITS } from "./fuse-ops.ts";
+import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
+import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
+import type { LocalFs } from "./local-fs.ts";
+import { splitParent } from "./meta-cache.ts";
+
+/** Kernel cache lifetimes (seconds) and page-cache policy, as in FuseTuning. */
+export interface Fuse3Timeouts {
+  entryTimeout: number;
+  attrTimeout: number;
+  negativeTimeout: number;
+  pageCache: "auto" | "keep";
+}
+
+const SET_MODE = 1 << 0;
+const SET_UID = 1 << 1;
+const SET_GID = 1 << 2;
+const SET_SIZE = 1 << 3;
+const SET_ATIME = 1 << 4;
+const SET_MTIME = 1 << 5;
+const SET_ATIME_NOW = 1 << 7;
+const SET_MTIME_NOW = 1 << 8;
+const XATTR_CREATE = 1;
+const XATTR_REPLACE = 2;
+const RENAME_NOREPLACE = 1;
+const S_ISGID = 0o2000;
+
+const OP_NAMES = Object.fromEntries(Object.entries(OP).map(([name, code]) => [code, name])) as Record<
+  number,
+  string
+>;
+
+/** Builds the listener the addon calls for every request. */
+export function fuse3Listener(
+  addon: Fuse3Addon,
+  fs: LocalFs,
+  log: ErrorLogger,
+  counters: Record<string, number>,
+  timeouts: Fuse3Timeouts,
+  onExit: () => void,
+): { listener: RequestListener; nodes: NodeTable } {
+  const nodes = new NodeTable();
+  const attr = new Float64Array(14);
+  const miss = new Float64Array(14);
+  let scratch = Buffer.alloc(1 << 20);
+  const openCount = new Map<number, number>();
+  const hidden = new Map<number, string>();
+  const seenAtOpen = new Map<number, string>();
+  const dirs = new Map<number, { names: string[]; inos: number[]; modes: number[] }>();
+  let nextDir = 1;
+  let hiddenSeq = 0;
+
+  function fill(stat: Stat): Float64Array {
+    attr[0] = stat.ino;
+    attr[1] = TYPE_BITS[stat.type] | stat.mode;
+    attr[2] = stat.nlink;
+    attr[3] = stat.uid;
+    attr[4] = stat.gid;
+    attr[5] = stat.rdev;
+    attr[6] = stat.size;
+    attr[7] = Math.ceil(stat.allocated / 512);
+    attr[8] = stat.atime.sec;
+    attr[9] = stat.atime.nsec;
+    attr[10] = stat.mtime.sec;
+    attr[11] = stat.mtime.nsec;
+    attr[12] = stat.ctime.sec;
+    attr[13] = stat.ctime.nsec;
+    return attr;
+  }
+  function pathOf(ino: number): string {
+    const path = nodes.pathOf(ino);
+    if (path === undefined) throw new FsError("ENOENT", "fuse3", `#${ino}`);
+    return path;
+  }
+  function childPath(parent: number, name: string): string {
+    const path = nodes.childPath(parent, name);
+    if (path === undefined) throw new FsError("ENOENT", "fuse3", `#${parent}/${name}`);
+    return path;
+  }
+  function entry(req: RequestHandle, parent: number, name: string, stat: Stat): void {
+    nodes.looked(stat.ino, parent, name);
+    addon.replyEntry(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout);
+  }
+  /** New files belong to the caller; the group of a setgid directory wins. */
+  function own(path: string, uid: number, gid: number): Stat {
+    const stat = fs.stat(path);
+    const dir = fs.stat(splitParent(path).parent);
+    const group = dir.mode & S_ISGID ? dir.gid : gid;
+    if (stat.uid !== uid || stat.gid !== group) fs.chown(path, uid, group);
+    if (stat.type === "dir" && dir.mode & S_ISGID && !(stat.mode & S_ISGID))
+      fs.chmod(path, stat.mode | S_ISGID);
+    return fs.stat(path);
+  }
+  function time(flags: number, setBit: number, nowBit: number, sec: number, nsec: number): TimeArg {
+    if (flags & nowBit) return "now";
+    if (flags & setBit) return { sec, nsec };
+    return "omit";
+  }
+  /**
+   * Keeps a file that is still open under a hidden name instead of removing its last
+   * name; true when it did. The node follows the file to the hidden name.
+   */
+  function hideIfOpen(parentIno: number, name: string): boolean {
+    const path = childPath(parentIno, name);
+    const stat = fs.lookup(path);
+    if (!stat || stat.type === "dir" || stat.nlink > 1 || !(openCount.get(stat.ino) ?? 0)) return false;
+    const hiddenName = `.fuse_hidden${stat.ino.toString(16)}${(hiddenSeq++).toString(16)}`;
+    const hiddenPath = childPath(parentIno, hiddenName);
+    fs.rename(path, hiddenPath);
+    hidden.set(stat.ino, hiddenPath);
+    nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: parentIno, name: hiddenName });
+    return true;
+  }
+  function opened(ino: number): void {
+    openCount.set(ino, (openCount.get(ino) ?? 0) + 1);
+  }
+  function released(ino: number): void {
+    const left = (openCount.get(ino) ?? 1) - 1;
+    if (left > 0) {
+      openCount.set(ino, left);
+      return;
+    }
+    openCount.delete(ino);
+    const path = hidden.get(ino);
+    if (path !== undefined) {
+      hidden.delete(ino);
+      fs.unlink(path);
+    }
+  }
+  function xattrReply(req: RequestHandle, size: number, value: Uint8Array): void {
+    if (size === 0) addon.replyXattrSize(req, value.length);
+    else if (size < value.length) addon.replyErr(req, -ERRNO.ERANGE);
+    else addon.replyBuf(req, value, value.length);
+  }
+
+  function handle(
+    op: number,
+    req: RequestHandle,
+    uid: number,
+    gid: number,
+    a: (number | string | Buffer)[],
+  ): void {
+    const n = (i: number) => a[i] as number;
+    const s = (i: number) => a[i] as string;
+    switch (op) {
+      case OP.lookup: {
+        const stat = fs.lookup(childPath(n(0), s(1)));
+        if (stat) entry(req, n(0), s(1), stat);
+        else addon.replyEntry(req, miss, timeouts.negativeTimeout, 0);
+        return;
+      }
+      case OP.getattr:
+        addon.replyAttr(req, fill(fs.stat(pathOf(n(0)))), timeouts.attrTimeout);
+        return;
+      case OP.setattr: {
+        const path = pathOf(n(0));
+        const flags = n(1);
+        const fh = n(10) >= 0 ? n(10) : undefined;
+        if (flags & SET_MODE) fs.chmod(path, n(2));
+        if (flags & (SET_UID | SET_GID))
+          fs.chown(path, flags & SET_UID ? n(3) : -1, flags & SET_GID ? n(4) : -1);
+        if (flags & SET_SIZE) fs.truncate(path, n(5), fh);
+        if (flags & (SET_ATIME | SET_MTIME | SET_ATIME_NOW | SET_MTIME_NOW)) {
+          fs.utimens(
+            path,
+            time(flags, SET_ATIME, SET_ATIME_NOW, n(6), n(7)),
+            time(flags, SET_MTIME, SET_MTIME_NOW, n(8), n(9)),
+          );
+        }
+        addon.replyAttr(req, fill(fs.stat(path)), timeouts.attrTimeout);
+        return;
+      }
+      case OP.readlink:
+        addon.replyReadlink(req, fs.readlink(pathOf(n(0))));
+        return;
+      case OP.mknod: {
+        const path = childPath(n(0), s(3));
+        fs.mknod(path, n(1), n(2));
+        entry(req, n(0), s(3), own(path, uid, gid));
+        return;
+      }
+      case OP.mkdir: {
+        const path = childPath(n(0), s(2));
+        fs.mkdir(path, n(1));
+        entry(req, n(0), s(2), own(path, uid, gid));
+        return;
+      }
+      case OP.symlink: {
+        const path = childPath(n(0), s(1));
+        fs.symlink(s(2), path);
+        entry(req, n(0), s(1), own(path, uid, gid));
+        return;
+      }
+      case OP.link: {
+        const path = childPath(n(1), s(2));
+        fs.link(pathOf(n(0)), path);
+        entry(req, n(1), s(2), fs.stat(path));
+        return;
+      }
+      case OP.unlink:
+      case OP.rmdir: {
+        const path = childPath(n(0), s(1));
+        const stat = fs.stat(path);
+        if (op === OP.rmdir) fs.rmdir(path);
+        else if (hideIfOpen(n(0), s(1))) {
+          addon.replyErr(req, 0);
+          return;
+        } else fs.unlink(path);
+        nodes.unlinked(stat.ino, n(0), s(1));
+        addon.replyErr(req, 0);
+        return;
+      }
+      case OP.rename: {
+        const [parent, newParent, flags, name, newName] = [n(0), n(1), n(2), s(3), s(4)];
+        if (flags & ~RENAME_NOREPLACE) throw new FsError("EINVAL", "rename", name);
+        const from = childPath(parent, name);
+        const to = childPath(newParent, newName);
+        const src = fs.stat(from, "rename");
+        const dst = fs.lookup(to);
+        if (dst && flags & RENAME_NOREPLACE) throw new FsError("EEXIST", "rename", to);
+        if (dst && dst.ino !== src.ino) {
+          if (dst.type === "dir" || !hideIfOpen(newParent, newName))
+            nodes.unlinked(dst.ino, newParent, newName);
+        }
+        fs.rename(from, to);
+        nodes.renamed(src.ino, { parent, name }, { parent: newParent, name: newName });
+        addon.replyErr(req, 0);
+        return;
+      }
+      case OP.create: {
+        const path = childPath(n(0), s(3));
+        const { fh } = fs.create(path, n(1));
+        const stat = own(path, uid, gid);
+        opened(stat.ino);
+        nodes.looked(stat.ino, n(0), s(3));
+        addon.replyCreate(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
+        return;
+      }
+      case OP.open: {
+        const path = pathOf(n(0));
+        const fh = fs.open(path, n(1));
+        const stat = fs.stat(path);
+        const version = `${stat.mtime.sec}.${stat.mtime.nsec}:${stat.size}`;
+        const keep = timeouts.pageCache === "keep" || seenAtOpen.get(stat.ino) === version;
+        seenAtOpen.set(stat.ino, version);
+        opened(n(0));
+        addon.replyOpen(req, fh, keep);
+        return;
+      }
+      case OP.read: {
+        const [ino, fh, size, offset] = [n(0), n(1), n(2), n(3)];
+        if (scratch.length < size) scratch = Buffer.alloc(size);
+        const count = fs.read(fh, nodes.pathOf(ino) ?? "", scratch, offset, size);
+        addon.replyBuf(req, scratch, count);
+        return;
+      }
+      case OP.write: {
+        const data = a[3] as Buffer;
+        fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2));
+        addon.replyWrite(req, data.length);
+        return;
+      }
+      case OP.flush:
+        fs.flush(n(1));
+        addon.replyErr(req, 0);
+        return;
+      case OP.release:
+        fs.release(n(1));
+        released(n(0));
+        addon.replyErr(req, 0);
+        return;
+      case OP.fsync:
+        fs.fsync(n(1), nodes.pathOf(n(0)) ?? "");
+        addon.replyErr(req, 0);
+        return;
+      case OP.opendir: {
+        const ino = n(0);
+        const path = pathOf(ino);
+        const parentIno = path === "/" ? ROOT_INO : fs.stat(splitParent(path).parent).ino;
+        const listing = { names: [".", ".."], inos: [ino, parentIno], modes: [TYPE_BITS.dir, TYPE_BITS.dir] };
+        for (const [name, dentry] of fs.readdir(path)) {
+          listing.names.push(name);
+          listing.inos.push(dentry.ino);
+          listing.modes.push(TYPE_BITS[dentry.type]);
+        }
+        const fh = nextDir++;
+        dirs.set(fh, listing);
+        addon.replyOpen(req, fh, false);
+        return;
+      }
+      case OP.readdir: {
+        const listing = dirs.get(n(1));
+        if (!listing) throw new FsError("EINVAL", "readdir", `#${n(0)}`);
+        addon.replyDir(req, n(2), n(3), listing.names, listing.inos, listing.modes);
+        return;
+      }
+      case OP.releasedir:
+        dirs.delete(n(1));
+        addon.replyErr(req, 0);
+        return;
+      case OP.statfs: {
+        const st = fs.statfs();
+        addon.replyStatfs(
+          req,
+          Float64Array.of(st.bsize, st.blocks, st.bfree, st.bavail, st.files, st.ffree, st.namemax),
+        );
+        return;
+      }
+      case OP.setxattr: {
+        const flags = n(1);
+        fs.setxattr(pathOf(n(0)), s(2), new Uint8Array(a[3] as Buffer), {
+          create: (flags & XATTR_CREATE) !== 0,
+          replace: (flags & XATTR_REPLACE) !== 0,
+        });
+        addon.replyErr(req, 0);
+        return;
+      }
+      case OP.getxattr: {
+        const value = fs.getxattr(pathOf(n(0)), s(2));
+        if (value) xattrReply(req, n(1), value);
+        else addon.replyErr(req, -ERRNO.ENODATA);
+        return;
+      }
+      case OP.listxattr: {
+        const names = fs.listxattr(pathOf(n(0)));
+        xattrReply(req, n(1), Buffer.from(names.map((name) => `${name}\0`).join("")));
+        return;
+      }
+      case OP.removexattr:
+        fs.removexattr(pathOf(n(0)), s(1));
+        addon.replyErr(req, 0);
+        return;
+      default:
+        addon.replyErr(req, -ERRNO.ENOSYS);
+    }
+  }
+
+  const listener: RequestListener = (op, req, uid, gid, _pid, _umask, ...args) => {
+    const name = OP_NAMES[op] ?? `op${op}`;
+    counters[name] = (counters[name] ?? 0) + 1;
+    if (op === OP.forget) {
+      nodes.forget(args[0] as number, args[1] as number);
+      return;
+    }
+    if (op === OP.exit) {
+      onExit();
+      return;
+    }
+    if (!req) return;
+    try {
+      handle(op, req, uid, gid, args);
+    } catch (err) {
+      addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
+    }
+  };
+  return { listener, nodes };
+}
