@@ -5,7 +5,8 @@
  * inode per vfs inode (hard links share attributes), 1 MiB requests, and kernel
  * invalidation by node id for any depth.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { ErrorLogger } from "./errno.ts";
 import type { FuseMount, FuseTuning } from "./fuse-backend.ts";
 import { loadFuse3 } from "./fuse3-native.ts";
@@ -25,6 +26,22 @@ export function fuse3OptionString(tuning: Pick<FuseTuning, "allowOther" | "debug
   if (tuning.allowOther) options.push("allow_other");
   if (tuning.debug) options.push("debug");
   return options.join(",");
+}
+
+/** Kernel readahead of the mount (KiB): the default 128 KiB would split every read into 128 KiB requests. */
+const READ_AHEAD_KB = 1024;
+
+/**
+ * Raises the readahead of the mount's backing device (root only; best effort). The
+ * device comes from mountinfo, not from stat(), which would ask this very daemon.
+ */
+async function raiseReadahead(mountPoint: string): Promise<void> {
+  const target = resolve(mountPoint);
+  const lines = (await readFile("/proc/self/mountinfo", "utf8")).split("\n");
+  const line = lines.findLast((l) => l.split(" ")[4] === target && l.includes(" - fuse"));
+  const device = line?.split(" ")[2];
+  if (device === undefined) return;
+  await writeFile(`/sys/class/bdi/${device}/read_ahead_kb`, String(READ_AHEAD_KB)).catch(() => {});
 }
 
 /** Mounts `fs` at `mountPoint` with the FUSE 3 addon (throws when it is not built). */
@@ -55,6 +72,7 @@ export async function mountFuse3(
   const { listener, nodes } = fuse3Listener(addon, fs, log, counters, settings, () => exited());
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
   let mounted = true;
+  await raiseReadahead(mountPoint).catch(() => {});
   return {
     mountPoint,
     counters,
