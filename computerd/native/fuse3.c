@@ -214,7 +214,7 @@ static const struct fuse_lowlevel_ops ops = {
 static void free_data(napi_env env, void *data, void *hint) { (void)env; (void)hint; free(data); }
 
 static void call_js(napi_env env, napi_value handler, void *context, void *data) {
-  struct session *s = context;
+  (void)context;
   struct request *r = data;
   if (env == NULL) {
     if (r->req) fuse_reply_err(r->req, EIO);
@@ -249,9 +249,6 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     napi_value err;
     napi_get_and_clear_last_exception(env, &err);
     fprintf(stderr, "computerd fuse3: a request handler threw\n");
-  }
-  if (argv[0] && s && !s->running) {
-    /* OP_EXIT: the loop thread has ended. */
   }
 }
 
