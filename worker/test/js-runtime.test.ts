@@ -179,9 +179,13 @@ describe("js runtime: modules, values, console", () => {
     const missing = await runOn(id, "js", 'import "./nowhere.js"; export default () => 1;');
     expect(missing.status).toBe("failed");
     expect(missing.stderr).toContain("nowhere.js");
-    const unclonable = await runOn(id, "js", "export default () => () => 1;");
-    expect(unclonable).toMatchObject({ status: "failed", exitCode: 1 });
-    expect(unclonable.stderr).toContain("not structured-clonable");
+    for (const value of ["() => 1", "10n", "(() => { const a = {}; a.a = a; return a; })()"]) {
+      const unsendable = await runOn(id, "js", `export default () => ${value};`);
+      expect(unsendable, value).toMatchObject({ status: "failed", exitCode: 1 });
+      expect(unsendable.stderr).toContain("cannot be sent as JSON");
+    }
+    const dated = await runOk(id, "js", "export default () => ({ at: new Date(0), list: [1, undefined] });");
+    expect(dated.value).toEqual({ at: "1970-01-01T00:00:00.000Z", list: [1, null] });
   });
 
   it("a source over the cap is refused before anything runs", async () => {

@@ -3,7 +3,8 @@
  * `runtime` (read by the generated `node:fs/promises`, `node:fs`, `computer:git` and
  * `computer:artifacts` modules), routes console.log/info/debug to stdout and warn/error to
  * stderr, imports the exec's module and calls its default export with `(input, ctx)`. The
- * return value becomes the result's `value`; a throw is exit code 1 with the stack on stderr.
+ * return value becomes the result's `value` (as JSON: Dates become strings; a function, BigInt
+ * or cycle fails the exec); a throw is exit code 1 with the stack on stderr.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { format } from "node:util";
@@ -58,12 +59,13 @@ function setProcessEnv(env: Record<string, string>): void {
   if (processEnv !== undefined) Object.assign(processEnv, env);
 }
 
-function clonable(value: unknown): boolean {
+/** `value` as the JSON the result will hold, or undefined when it has no JSON form (BigInt, cycles, functions). */
+function asJson(value: unknown): { value: unknown } | undefined {
   try {
-    structuredClone(value);
-    return true;
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : { value: JSON.parse(text) as unknown };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -113,13 +115,17 @@ export class JsGuest extends WorkerEntrypoint implements JsGuestEntrypoint {
         return await module.default(request.input, ctx);
       };
       const value = await Promise.race([run(), stopped.then(() => undefined)]);
+      const json = value === undefined ? undefined : asJson(value);
       if (ended !== undefined) outcome = { status: ended, exitCode: null, truncated: false };
-      else if (value !== undefined && !clonable(value)) {
-        channel.write("stderr", "the default export's return value is not structured-clonable\n");
+      else if (value !== undefined && json === undefined) {
+        channel.write(
+          "stderr",
+          "the default export's return value cannot be sent as JSON (a function, BigInt or cycle)\n",
+        );
         outcome = { status: "failed", exitCode: 1, truncated: false };
       } else {
         outcome = { status: "completed", exitCode: 0, truncated: false };
-        if (value !== undefined) outcome.value = value;
+        if (json !== undefined) outcome.value = json.value;
       }
     } catch (err) {
       channel.write("stderr", `${stackOf(err)}\n`);

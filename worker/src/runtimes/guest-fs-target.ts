@@ -93,6 +93,34 @@ function copy(vfs: Vfs, from: string, to: string, recursive: boolean): void {
   if (vfs.stat(to).mode !== stat.mode) vfs.chmod(to, stat.mode);
 }
 
+/**
+ * A read the guest holds whole in memory (just-bash's strings, a js Buffer) and that crosses RPC
+ * in one message: larger ones are EFBIG (the container runtime streams files of any size).
+ */
+export const MAX_GUEST_READ_BYTES = 32 * 1024 * 1024;
+
+function readBounded(
+  vfs: Vfs,
+  path: string,
+  offset: number | undefined,
+  length: number | undefined,
+): Uint8Array {
+  const size = vfs.stat(path).size;
+  const wanted = Math.min(length ?? size, Math.max(0, size - (offset ?? 0)));
+  if (wanted > MAX_GUEST_READ_BYTES) {
+    throw Object.assign(
+      new Error(
+        `EFBIG: file too large for this runtime (over ${MAX_GUEST_READ_BYTES} bytes), read '${path}'`,
+      ),
+      {
+        code: "EFBIG",
+        path,
+      },
+    );
+  }
+  return vfs.readFile(path, { offset, length });
+}
+
 function isDir(vfs: Vfs, path: string): boolean {
   try {
     return vfs.lstat(path).type === "dir";
@@ -118,7 +146,7 @@ function apply(vfs: Vfs, op: GuestFsOp): unknown {
     case "exists":
       return vfs.exists(op.path);
     case "readFile":
-      return vfs.readFile(op.path, { offset: op.offset, length: op.length });
+      return readBounded(vfs, op.path, op.offset, op.length);
     case "writeFile":
       vfs.writeFile(op.path, op.data, { mode: op.mode, exclusive: op.exclusive });
       return undefined;
