@@ -8,6 +8,7 @@
  */
 import { ConfigError, parseConfig } from "../config.ts";
 import type { Command } from "../main.ts";
+import { fuseDeviceFds } from "../mount/kernel-notify.ts";
 import { type Daemon, startDaemon, VERSION } from "../server/daemon.ts";
 import type { FenceStats } from "../sync/mirror-sync.ts";
 import { openWorkspace } from "../sync/workspace.ts";
@@ -48,6 +49,7 @@ async function run(args: string[]): Promise<number> {
       sync: workspace.sync,
       onLink: (link) => workspace.sync.onLink(link),
       mounted: () => mounted && config.mountBackend === "fuse",
+      sealedFds: [...fuseDeviceFds()],
     });
   } catch (err) {
     await workspace.close();

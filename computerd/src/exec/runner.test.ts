@@ -1,7 +1,11 @@
-/** The runner's basics: exit codes and signals, output order and seq, stdin, cwd, spawn failures. */
-import { mkdirSync, realpathSync } from "node:fs";
+/**
+ * The runner's basics: exit codes and signals, output order and seq, stdin, cwd, spawn
+ * failures, descriptors sealed from commands.
+ */
+import { closeSync, mkdirSync, openSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { commandStdio } from "./runner.ts";
 import { readAll, tempDir, testTable } from "./testing.ts";
 
 describe("exit codes", () => {
@@ -33,6 +37,18 @@ describe("exit codes", () => {
     expect(() => table.start({ command: "true", timeoutMs: -1 })).toThrow(
       expect.objectContaining({ code: "EINVAL" }),
     );
+  });
+
+  test("sealed descriptors of the daemon reach the command as /dev/null", async () => {
+    const secret = openSync(join(tempDir(), "daemon-only"), "w");
+    try {
+      const command = `readlink /proc/self/fd/${secret}`;
+      const sealed = await testTable({ sealedFds: [secret] }).start({ command }).done;
+      expect(sealed.stdout).toBe("/dev/null\n");
+      expect(commandStdio("ignore", [secret])).toHaveLength(secret + 1);
+    } finally {
+      closeSync(secret);
+    }
   });
 
   test("a wrapper whose binary is missing gives a failed result, not a throw", async () => {

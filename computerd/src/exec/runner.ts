@@ -3,7 +3,8 @@
  * turns stdout/stderr into log events (capped, in arrival order, paused under back-pressure),
  * enforces the timeout (SIGTERM to the group, SIGKILL after a grace period) and kills on demand.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
+import { openSync } from "node:fs";
 import { constants } from "node:os";
 import { execEnv } from "./env.ts";
 import { ExecLog, type Watermarks } from "./exec-log.ts";
@@ -23,6 +24,26 @@ export interface RunnerOptions {
   /** After the command exits, output still arriving (from background children) is read this long. */
   stdioGraceMs: number;
   watermarks: Watermarks;
+  /**
+   * Descriptors of the daemon that must never reach a command (the FUSE device: a command
+   * holding it could answer the mount's requests, and would keep a dead daemon's mount hung).
+   * Each is replaced by /dev/null in the child, since libfuse opens /dev/fuse without CLOEXEC.
+   */
+  sealedFds?: readonly number[];
+}
+
+let devNullFd: number | undefined;
+
+/** The stdio of a command: stdin, stdout and stderr, then /dev/null over every sealed descriptor. */
+export function commandStdio(stdin: "pipe" | "ignore", sealedFds: readonly number[] = []): StdioOptions {
+  const stdio: ("pipe" | "ignore" | number)[] = [stdin, "pipe", "pipe"];
+  for (const fd of sealedFds) {
+    if (fd < 3) continue;
+    devNullFd ??= openSync("/dev/null", "r");
+    while (stdio.length < fd) stdio.push("ignore");
+    stdio[fd] = devNullFd;
+  }
+  return stdio;
 }
 
 /** Why the daemon ended a command, if it did. */
@@ -77,7 +98,7 @@ export class Exec {
         cwd: "/",
         env: spawnPlan.env,
         detached: true,
-        stdio: [plan.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+        stdio: commandStdio(plan.stdin === undefined ? "ignore" : "pipe", options.sealedFds),
         ...(spawnPlan.uid === undefined ? {} : { uid: spawnPlan.uid }),
         ...(spawnPlan.gid === undefined ? {} : { gid: spawnPlan.gid }),
       });

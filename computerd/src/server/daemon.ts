@@ -30,6 +30,8 @@ export interface DaemonParts {
   mounted?: () => boolean;
   /** The environment commands inherit their allowlisted variables from (default process.env). */
   env?: Record<string, string | undefined>;
+  /** Descriptors commands must not inherit (the FUSE device; see RunnerOptions.sealedFds). */
+  sealedFds?: readonly number[];
 }
 
 /** A listening daemon. */
@@ -47,6 +49,7 @@ export interface Daemon {
 export function execTableFor(
   config: Config,
   env: Record<string, string | undefined> = process.env,
+  sealedFds: readonly number[] = [],
 ): ExecTable {
   const sandboxed = config.execSandbox === "bwrap";
   return new ExecTable({
@@ -56,6 +59,7 @@ export function execTableFor(
     baseEnv: baseEnv(env),
     killGraceMs: config.execKillGraceMs,
     stdioGraceMs: 1000,
+    sealedFds,
     watermarks: DEFAULT_WATERMARKS,
     retainFinished: config.execRetain,
     ...(config.execLogDir ? { logDir: config.execLogDir } : {}),
@@ -70,7 +74,7 @@ export function execTableFor(
 
 /** Starts the daemon described by `config` and resolves once it listens. */
 export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
-  const table = execTableFor(config, parts.env);
+  const table = execTableFor(config, parts.env, parts.sealedFds);
   const links = new LinkManager({
     secret: config.secret,
     local: new DaemonTarget(table, parts.sync),

@@ -9,7 +9,9 @@
  */
 import type {
   ApplyResult,
+  BatchLimits,
   BlobData,
+  DrainOptions,
   FenceResult,
   SyncBatch,
   SyncConflict,
@@ -33,6 +35,8 @@ export interface MirrorSyncOptions {
   busy(): boolean;
   /** Batches per background upload before it yields (default 4). */
   uploadBatches?: number;
+  /** Size of upload batches (default: the engine's). */
+  limits?: Partial<BatchLimits>;
   log(message: string, err?: unknown): void;
   /** Told about every completed fence (for the daemon's event log). */
   onFence?(stats: FenceStats): void;
@@ -109,8 +113,13 @@ export class MirrorSync implements DaemonSync {
     });
   }
 
+  #drainOptions(maxBatches?: number): DrainOptions {
+    const { limits } = this.#options;
+    return { ...(limits ? { limits } : {}), ...(maxBatches === undefined ? {} : { maxBatches }) };
+  }
+
   async #drain(upload: Upload, maxBatches?: number): Promise<number> {
-    const report = await upload.sync.drain(maxBatches === undefined ? {} : { maxBatches });
+    const report = await upload.sync.drain(this.#drainOptions(maxBatches));
     this.#commit();
     this.#conflicts.push(...report.conflicts);
     return report.batches;
@@ -174,7 +183,7 @@ export class MirrorSync implements DaemonSync {
     const started = performance.now();
     await this.#options.mount.flushAll();
     const flushMs = performance.now() - started;
-    const report = await upload.sync.drain();
+    const report = await upload.sync.drain(this.#drainOptions());
     this.#commit();
     const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];
     const rev = report.rev ?? (await upload.peer.rev());

@@ -4,7 +4,7 @@
  * background uploader. `computerd serve` opens one at start and closes it on SIGTERM.
  */
 import { sha256Hex } from "@computer/vfs/node";
-import { SyncEndpoint } from "@computer/vfs/sync";
+import { type BatchLimits, SyncEndpoint } from "@computer/vfs/sync";
 import type { Config } from "../config.ts";
 import { sandboxHostUser } from "../exec/bwrap.ts";
 import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
@@ -33,6 +33,8 @@ export interface WorkspaceHooks {
   log(message: string, err?: unknown): void;
   /** Told about every completed fence. */
   onFence?(stats: FenceStats): void;
+  /** Size of upload batches (default: the engine's). */
+  limits?: Partial<BatchLimits>;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
     busy: hooks.busy,
     log: hooks.log,
     ...(hooks.onFence ? { onFence: hooks.onFence } : {}),
+    ...(hooks.limits ? { limits: hooks.limits } : {}),
   });
   const uploader = new Uploader({
     intervalMs: config.uploadIntervalMs,

@@ -1,0 +1,215 @@
+/**
+ * The daemon's sync engine in process (mount backend "none", writes made through the mount's
+ * LocalFs) against a stand-in DO over the real dial-back link: pushes are applied and
+ * committed before they are answered; buffered writes reach the DO by the fence; writes stream
+ * while a command runs; links that drop mid-push or mid-upload reconnect and converge without
+ * conflicts; a restarted empty daemon is re-seeded from the DO.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, describe, expect, test } from "vitest";
+import type { Config } from "../config.ts";
+import { type Daemon, startDaemon } from "../server/daemon.ts";
+import { testConfig } from "../server/testing.ts";
+import { FakeDo, tree } from "./testing.ts";
+import { openWorkspace, type Workspace } from "./workspace.ts";
+
+interface Running {
+  config: Config;
+  workspace: Workspace;
+  daemon: Daemon;
+  /** Pretends a command runs (the uploader streams, invalidations are soft). */
+  busy: boolean;
+  connect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function fakeDo(): Promise<FakeDo> {
+  const fake = new FakeDo();
+  await fake.listen();
+  cleanups.push(() => fake.close());
+  return fake;
+}
+
+async function start(fake: FakeDo, overrides: Partial<Config> = {}): Promise<Running> {
+  const config = testConfig({ mountBackend: "none", uploadIntervalMs: 20, ...overrides });
+  const running = { busy: false } as Running;
+  const workspace = await openWorkspace(config, {
+    // Small batches, so a drop can land between two batches of one drain.
+    limits: { maxChanges: 10 },
+    busy: () => running.busy,
+    log: (message, err) => console.error(message, err),
+  });
+  const daemon = await startDaemon(config, {
+    sync: workspace.sync,
+    onLink: (link) => workspace.sync.onLink(link),
+  });
+  fake.secret = config.secret;
+  let closed = false;
+  Object.assign(running, {
+    config,
+    workspace,
+    daemon,
+    async connect() {
+      const res = await fetch(`http://127.0.0.1:${daemon.port}/connect`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${config.secret}`, "content-type": "application/json" },
+        body: JSON.stringify({ base: fake.url }),
+      });
+      expect(res.status, await res.text()).toBe(200);
+      await fake.session();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await workspace.uploader.stop();
+      await daemon.close();
+      await workspace.close();
+    },
+  });
+  cleanups.push(() => running.close());
+  return running;
+}
+
+/** Writes a file through the mount, leaving it open (its data buffered) unless `close`. */
+function writeThroughMount(running: Running, path: string, text: string, close = true): void {
+  const fs = running.workspace.mount.fs;
+  const O_WRONLY_TRUNC = 0o1001;
+  const fh = fs.lookup(path) ? fs.open(path, O_WRONLY_TRUNC) : fs.create(path, 0o644).fh;
+  fs.write(fh, path, new TextEncoder().encode(text), 0);
+  if (close) {
+    fs.flush(fh);
+    fs.release(fh);
+  }
+}
+
+const decode = (data: Uint8Array) => new TextDecoder().decode(data);
+
+describe("MirrorSync", () => {
+  test("a push is applied to the mirror and committed before it is answered", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    fake.vfs.writeFile("/notes/hello.txt", "from the DO\n", { parents: true });
+    await fake.push();
+    // A second connection to the mirror file sees only what was committed.
+    const db = new DatabaseSync(daemon.workspace.mirror.file, { readOnly: true });
+    const rows = db.prepare("SELECT name FROM dirents WHERE name = 'hello.txt'").all();
+    db.close();
+    expect(rows).toHaveLength(1);
+    expect(daemon.workspace.mount.fs.lookup("/notes/hello.txt")?.size).toBe(12);
+  });
+
+  test("writes still buffered in the mount (file open) are in the DO when the fence answers", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    writeThroughMount(daemon, "/open.txt", "still open", false);
+    writeThroughMount(daemon, "/closed.txt", "closed");
+    const fence = await fake.fence();
+    expect(fence.rev).toBe(fake.vfs.rev());
+    expect(decode(fake.vfs.readFile("/open.txt"))).toBe("still open");
+    expect(decode(fake.vfs.readFile("/closed.txt"))).toBe("closed");
+  });
+
+  test("while a command runs, its writes stream to the DO before the fence", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    await fake.fence();
+    daemon.busy = true;
+    daemon.workspace.mount.fs.mkdir("/stream", 0o755);
+    for (let i = 0; i < 50; i++) writeThroughMount(daemon, `/stream/f${i}`, `${i}\n`);
+    await expect.poll(() => fake.vfs.exists("/stream/f49"), { timeout: 5000 }).toBe(true);
+    expect(daemon.workspace.uploader.counters.uploads).toBeGreaterThan(0);
+    daemon.busy = false;
+    await fake.fence();
+    expect(tree(fake.vfs)).toEqual(tree(daemon.workspace.mirror.vfs));
+  });
+
+  test("no link: the fence rejects (the DO leaves the sync pending); the next link uploads", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await expect(daemon.workspace.sync.fence()).rejects.toThrow("no link");
+    writeThroughMount(daemon, "/before-link.txt", "x");
+    daemon.workspace.mount.fs.flushAll();
+    await daemon.connect();
+    await expect.poll(() => fake.vfs.exists("/before-link.txt")).toBe(true);
+  });
+
+  test.each([
+    ["mid-upload (applied, answer lost)", "upload"],
+    ["mid-push (in flight)", "push"],
+  ] as const)("a link dropped %s reconnects and converges without conflicts", async (_name, direction) => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    fake.vfs.mkdir("/do", { recursive: true });
+    for (let i = 0; i < 30; i++) fake.vfs.writeFile(`/do/f${i}`, `do ${i}\n`);
+    await fake.fence();
+    fake.fault = { direction, after: (direction === "push" ? fake.pushes : fake.uploads) + 2 };
+    daemon.workspace.mount.fs.mkdir("/ct", 0o755);
+    for (let i = 0; i < 30; i++) writeThroughMount(daemon, `/ct/f${i}`, `ct ${i}\n`);
+    const limits = { limits: { maxChanges: 10 } };
+    const session = await fake.session();
+    const failed =
+      direction === "push" ? session.push.drain(limits) : daemon.workspace.sync.fence().then(() => undefined);
+    await expect(failed).rejects.toThrow();
+    await session.closed;
+    await daemon.connect();
+    await fake.push();
+    const fence = await fake.fence();
+    expect(fence.conflicts).toEqual([]);
+    await fake.push();
+    expect(tree(fake.vfs)).toEqual(tree(daemon.workspace.mirror.vfs));
+    expect(tree(fake.vfs).size).toBe(62);
+  });
+
+  test("a daemon restarted empty is re-seeded from the DO; one restarted with its state resumes", async () => {
+    const fake = await fakeDo();
+    const first = await start(fake);
+    await first.connect();
+    fake.vfs.writeFile("/kept.txt", "DO data");
+    await fake.push();
+    writeThroughMount(first, "/from-container.txt", "container data");
+    await fake.fence();
+    const stateDir = first.config.stateDir;
+    await first.close();
+
+    const resumed = await start(fake, { stateDir });
+    await resumed.connect();
+    await fake.push();
+    expect(tree(resumed.workspace.mirror.vfs)).toEqual(tree(fake.vfs));
+    await resumed.close();
+
+    const empty = await start(fake);
+    await empty.connect();
+    await fake.push();
+    expect(tree(empty.workspace.mirror.vfs)).toEqual(tree(fake.vfs));
+    expect(decode(empty.workspace.mirror.vfs.readFile("/from-container.txt"))).toBe("container data");
+    const fence = await fake.fence();
+    expect(fence.conflicts).toEqual([]);
+  });
+
+  test("a change on both sides is reported as a conflict by the fence; nothing is lost", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    fake.vfs.writeFile("/both.txt", "base");
+    await fake.push();
+    fake.vfs.writeFile("/both.txt", "DO version");
+    writeThroughMount(daemon, "/both.txt", "container version");
+    const fence = await fake.fence();
+    expect(fence.conflicts).toMatchObject([{ path: "/both.txt", winner: "do", reason: "content" }]);
+    await fake.push();
+    const mirror = daemon.workspace.mirror.vfs;
+    expect(decode(mirror.readFile("/both.txt"))).toBe("DO version");
+    const copy = fence.conflicts[0]?.copy ?? "";
+    expect(decode(mirror.readFile(copy))).toBe("container version");
+    expect(tree(fake.vfs)).toEqual(tree(mirror));
+  });
+});
