@@ -38,9 +38,10 @@ const UNCACHED_FLAGS = ["--attr-timeout", "0"];
 
 /**
  * Scripts fuse-native cannot pass: it carries times in milliseconds, never before
- * 1970, and passes the access time for both times (docs/mount.md, known gaps).
+ * 1970, and passes the access time for both times; it does not expose the caller's
+ * uid/gid, so new files cannot belong to the caller (docs/mount.md, known gaps).
  */
-const FUSE3_ONLY = new Set(["times.sh"]);
+const FUSE3_ONLY = new Set(["times.sh", "owners.sh"]);
 
 interface BackendCase {
   backend: "fuse" | "fuse3";

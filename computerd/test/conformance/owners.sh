@@ -1,0 +1,24 @@
+#!/bin/bash
+# Ownership of new files and the kernel's permission checks for an unprivileged
+# caller (uid/gid 4242 via setpriv): files, directories, symlinks and fifos belong to
+# the caller, a setgid directory passes on its group, chown/chmod by non-owners fail.
+# Runs as root on the fuse3 backend and tmpfs (fuse-native cannot see the caller).
+set -u
+cd "$1" || exit 1
+umask 022
+as_user() { setpriv --reuid=4242 --regid=4242 --clear-groups -- bash -c "$1" 2>&1 | sed "s|$PWD/||g"; }
+chmod 1777 .
+mkdir sg && chown 0:4343 sg && chmod 2777 sg
+echo secret > private && chmod 600 private
+as_user 'echo hi > mine; mkdir mydir; ln -s mine myln; mkfifo myfifo; touch sg/inherited; mkdir sg/sub'
+stat -c '%u:%g %a %F %n' mine mydir myln myfifo sg/inherited sg/sub
+as_user 'cat private || echo read-denied'
+as_user 'chown 0 mine || echo chown-denied'
+as_user 'chmod 777 private || echo chmod-denied'
+as_user 'rm private || echo sticky-denied'
+as_user 'chmod 640 mine && stat -c "%a" mine'
+as_user 'echo more >> mine && cat mine'
+chown 4242:4242 private
+as_user 'cat private'
+as_user 'touch -d "2001-01-01 00:00:00" mine && stat -c "%y" mine'
+as_user 'touch -d "2001-01-01 00:00:00" private 2>/dev/null; chmod 600 private; touch -d "2002-02-02" sg 2>&1 >/dev/null | head -1 | sed "s/.*: //"'
