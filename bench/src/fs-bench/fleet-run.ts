@@ -20,6 +20,8 @@ export interface FleetRun {
   scenario: FleetScenario;
   samples: FleetSample[];
   summary?: Summary;
+  /** Repetitions repeated because `wrangler dev` restarted the Worker under them (see below). */
+  restarts: number;
   error?: string;
 }
 
@@ -37,6 +39,13 @@ export interface FleetReport {
 }
 
 const COMPUTER_ID = "fs-bench";
+/**
+ * wrangler dev reloads the Worker whenever a source file changes (other work in a busy
+ * monorepo) and fails the requests in flight with this message; such a repetition is run again,
+ * at most MAX_RESTARTS times per scenario, and counted.
+ */
+const RESTARTED = "Your worker restarted mid-request";
+const MAX_RESTARTS = 3;
 const FLEET_MODULE = new URL("../../../test/e2e/fleet.ts", import.meta.url);
 const WRANGLER = new URL("../../../node_modules/wrangler/bin/wrangler.js", import.meta.url);
 
@@ -88,12 +97,22 @@ async function runOne(
   warmup: number,
   signal: AbortSignal | undefined,
 ): Promise<FleetRun> {
-  const run: FleetRun = { scenario, samples: [] };
+  const run: FleetRun = { scenario, samples: [], restarts: 0 };
   const warmups = warmup > 0 ? scenario.samples(warmup) : 0;
   const total = warmups + scenario.samples(reps);
   try {
     for (let i = 0; i < total && !signal?.aborted; i++) {
-      const sample = await scenario.measure(context, i < warmups ? `w${i}` : `r${i - warmups}`);
+      const label = `${i < warmups ? `w${i}` : `r${i - warmups}`}-${run.restarts}`;
+      let sample: FleetSample;
+      try {
+        sample = await scenario.measure(context, label);
+      } catch (err) {
+        if (!String(err).includes(RESTARTED) || run.restarts >= MAX_RESTARTS) throw err;
+        run.restarts++;
+        progress(`${scenario.name}: wrangler dev restarted the Worker; repeating that repetition`);
+        i--;
+        continue;
+      }
       if (i >= warmups) run.samples.push(sample);
     }
     if (run.samples.length > 0) run.summary = summarize(run.samples.map((s) => s.ms));

@@ -139,6 +139,7 @@ export function formatFsReport(scenarios: readonly ScenarioRun[], fleet?: FleetR
     });
   }
   const met = scenarios.map(verdictOf).filter((v) => v.met !== undefined);
+  if (scenarios.length === 0) return fleet ? formatFleet(fleet) : "No scenarios ran.";
   const lines = [
     renderTable(header, rows, 2),
     "",
@@ -180,20 +181,13 @@ export function formatFleet(fleet: FleetReport): string {
   if (fleet.unavailable) return `${title}\n  not run: ${fleet.unavailable}`;
   if (fleet.skipped && fleet.runs.length === 0) return `${title}\n  FAILED: ${excerpt(fleet.skipped)}`;
   const header = ["fleet scenario", "median", "p95", "min", "max", "n", "target", "verdict", "medians of"];
+  const failures: string[] = [];
   const rows = fleet.runs.map((run) => {
     const target = `< ${run.scenario.targetMs}`;
-    if (run.error || !run.summary)
-      return [
-        run.scenario.name,
-        `FAILED: ${(run.error ?? "no samples").slice(0, 120)}`,
-        "",
-        "",
-        "",
-        "",
-        target,
-        "-",
-        "",
-      ];
+    if (run.error || !run.summary) {
+      failures.push(`[${failures.length + 1}] ${run.scenario.name}: ${run.error ?? "no samples"}`);
+      return [run.scenario.name, `FAILED [${failures.length}]`, "", "", "", "", target, "-", ""];
+    }
     const s = run.summary;
     return [
       run.scenario.name,
@@ -204,7 +198,7 @@ export function formatFleet(fleet: FleetReport): string {
       String(s.n),
       target,
       s.median < run.scenario.targetMs ? "ok" : "MISS",
-      detailMedians(run),
+      detailMedians(run) + (run.restarts > 0 ? ` (${run.restarts} repeated: Worker restarted)` : ""),
     ];
   });
   const notes = [
@@ -220,5 +214,6 @@ export function formatFleet(fleet: FleetReport): string {
     "fence: from the command's last output to the exit event (the DO holds every file; the check lists them through the API);",
     "computerdFenceMs: computerd's own fence; commandMs: the command until its last output (fence) or as computerd timed it (true).",
     ...(notes.length > 0 ? [notes.join("; ")] : []),
+    ...(failures.length > 0 ? ["Failures:", ...failures.map(excerpt)] : []),
   ].join("\n");
 }
