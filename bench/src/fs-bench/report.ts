@@ -198,7 +198,8 @@ export function formatFleet(fleet: FleetReport): string {
       String(s.n),
       target,
       s.median < run.scenario.targetMs ? "ok" : "MISS",
-      detailMedians(run) + (run.restarts > 0 ? ` (${run.restarts} repeated: Worker restarted)` : ""),
+      detailMedians(run) +
+        (run.restarts > 0 ? ` (${run.restarts} repeated: Worker reloaded or stream cut)` : ""),
     ];
   });
   const notes = [
