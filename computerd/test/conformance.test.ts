@@ -39,9 +39,10 @@ const UNCACHED_FLAGS = ["--attr-timeout", "0"];
 /**
  * Scripts fuse-native cannot pass: it carries times in milliseconds, never before
  * 1970, and passes the access time for both times; it does not expose the caller's
- * uid/gid, so new files cannot belong to the caller (docs/mount.md, known gaps).
+ * uid/gid, so new files cannot belong to the caller; each hard link is its own kernel
+ * inode, so link() leaves a stale ctime on the other names (docs/mount.md, known gaps).
  */
-const FUSE3_ONLY = new Set(["times.sh", "owners.sh"]);
+const FUSE3_ONLY = new Set(["times.sh", "owners.sh", "posix.sh"]);
 
 interface BackendCase {
   backend: "fuse" | "fuse3";
