@@ -1,0 +1,105 @@
+/**
+ * The container runtime when things break, through the real stack (wrangler dev + computerd
+ * host + FUSE + bubblewrap), checked through the HTTP API: the Durable Object restarts
+ * (wrangler dev stopped and started on the same state) between execs; computerd is killed
+ * with SIGKILL during a write storm — every change of every exec that returned `complete` is
+ * still in the DO, the storm's exec is `pending` (never silently complete) and is completed
+ * once the relaunched daemon is fenced, and the container and the DO agree afterwards.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
+import { type Fleet, startFleet } from "./fleet.ts";
+
+function hasBwrap(): boolean {
+  try {
+    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
+let fleet: Fleet;
+
+/** The pid of computer `id`'s computerd, from its latest `listening` line in the host's output. */
+function daemonPid(id: string): number {
+  let pid: number | undefined;
+  for (const line of fleet.hostOutput().split("\n")) {
+    const at = line.indexOf(`[${id}] {`);
+    if (at < 0) continue;
+    try {
+      const event = JSON.parse(line.slice(at + id.length + 3)) as { event?: string; pid?: number };
+      if (event.event === "listening") pid = event.pid;
+    } catch {
+      // Not an event line.
+    }
+  }
+  if (pid === undefined) throw new Error(`no listening line for ${id}:\n${fleet.hostOutput()}`);
+  return pid;
+}
+
+const writeFiles = (dir: string, n: number) =>
+  `mkdir -p ${dir} && i=0; while [ $i -lt ${n} ]; do echo "${dir} $i" > ${dir}/f$i; i=$((i+1)); done`;
+
+describe.skipIf(!capable)("container runtime when things break", () => {
+  beforeAll(async () => {
+    fleet = await startFleet({ computerdHost: true });
+  }, 180_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+  });
+
+  it("a Durable Object restart between execs loses nothing and the next exec runs", async () => {
+    const api = new ComputerApi(fleet, "e2e-do-restart");
+    await api.create();
+    expectSynced(await api.exec("echo before > before.txt"));
+    await fleet.restartWorker();
+    const after = await api.exec("cat before.txt && echo after > after.txt");
+    expectSynced(after);
+    expect(after.stdout).toBe("before\n");
+    expect(await api.get("after.txt")).toEqual({ status: 200, text: "after\n" });
+    expect(await api.get("before.txt")).toEqual({ status: 200, text: "before\n" });
+  }, 300_000);
+
+  it("SIGKILL of computerd in a write storm: completed execs stay complete, the storm's is pending then complete, both sides agree", async () => {
+    const id = "e2e-kill";
+    const api = new ComputerApi(fleet, id);
+    await api.create();
+    for (let n = 0; n < 3; n++) expectSynced(await api.exec(writeFiles(`done${n}`, 200)));
+    const pid = daemonPid(id);
+    const storm = api.exec(writeFiles("storm", 20_000), 300_000);
+    // Let the storm run and stream for a while, then crash the daemon under it.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    process.kill(pid, "SIGKILL");
+    const stormResult: ExecResult = await storm;
+    expect(stormResult.sync.status, JSON.stringify(stormResult)).not.toBe("complete");
+
+    // The next exec relaunches computerd on the same state (the host clears the stale mount).
+    const counted = await api.exec("for d in done0 done1 done2; do ls $d | wc -l; done");
+    expectSynced(counted);
+    expect(counted.stdout).toBe("200\n200\n200\n");
+    expect(daemonPid(id)).not.toBe(pid);
+    for (let n = 0; n < 3; n++) {
+      expect((await api.list(`done${n}`)).size).toBe(200);
+      expect(await api.get(`done${n}/f199`)).toEqual({ status: 200, text: `done${n} 199\n` });
+    }
+    // Never a silent drop: the storm's exec is completed by the DO's retry once computerd is back.
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(api.url(`/exec/${stormResult.id}`), { headers: api.auth() });
+          return ((await res.json()) as ExecResult).sync.status;
+        },
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toBe("complete");
+    // Whatever of the storm survived in the mirror is what the DO has.
+    const inContainer = await api.exec("ls storm | wc -l");
+    expectSynced(inContainer);
+    expect((await api.list("storm")).size).toBe(Number(inContainer.stdout.trim()));
+  }, 600_000);
+});
