@@ -11,8 +11,11 @@ export interface Config {
   host: string;
   port: number;
   mountPoint: string;
-  /** `fuse`: the computer is FUSE-mounted at mountPoint; `none`: no mount (tests, hosts without /dev/fuse). */
-  mountBackend: "fuse" | "none";
+  /**
+   * `fuse`: the computer is FUSE-mounted at mountPoint (fuse-native); `fuse3`: the same through
+   * computerd's own libfuse3 addon (docs/mount.md); `none`: no mount (tests, hosts without /dev/fuse).
+   */
+  mountBackend: "fuse" | "fuse3" | "none";
   stateDir: string;
   /** The bearer secret shared with the Durable Object (never logged, never given to commands). */
   secret: string;
@@ -72,9 +75,9 @@ export const OPTIONS: readonly OptionSpec[] = [
     flag: "mount-backend",
     env: "MOUNT_BACKEND",
     kind: "choice",
-    choices: ["fuse", "none"],
+    choices: ["fuse", "fuse3", "none"],
     default: "fuse",
-    help: "fuse: mount the computer at the mount point; none: no mount (commands see a plain folder)",
+    help: "fuse: mount the computer at the mount point (fuse-native); fuse3: the same through computerd's own libfuse3 addon (npm run build:native -w computerd); none: no mount (commands see a plain folder)",
   },
   {
     key: "stateDir",

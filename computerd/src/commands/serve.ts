@@ -48,7 +48,7 @@ async function run(args: string[]): Promise<number> {
     daemon = await startDaemon(config, {
       sync: workspace.sync,
       onLink: (link) => workspace.sync.onLink(link),
-      mounted: () => mounted && config.mountBackend === "fuse",
+      mounted: () => mounted && config.mountBackend !== "none",
       sealedFds: [...fuseDeviceFds()],
     });
   } catch (err) {
