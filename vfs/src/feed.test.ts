@@ -145,6 +145,19 @@ describe("changes", () => {
     expect(byPath["/d"]?.chunks).toBeUndefined();
   });
 
+  vfsTest("describe: false gives the same paths, revisions and cursors without the states", (vfs) => {
+    vfs.mkdir("/d");
+    vfs.writeFile("/d/f", "content");
+    vfs.writeFile("/gone", "x");
+    vfs.unlink("/gone");
+    const full = vfs.changes("0", { limit: 2 });
+    const light = vfs.changes("0", { limit: 2, describe: false });
+    expect(light.changes).toEqual(full.changes.map((c) => ({ path: c.path, rev: c.rev })));
+    expect({ ...light, changes: [] }).toEqual({ ...full, changes: [] });
+    const rest = vfs.changes(light.cursor, { describe: false });
+    expect(rest.changes.map((c) => c.path)).toEqual(vfs.changes(full.cursor).changes.map((c) => c.path));
+  });
+
   vfsTest("coalesces: one entry per path with its latest state, deletes without stat", (vfs) => {
     vfs.writeFile("/stays", "1");
     vfs.writeFile("/recreated", "1");

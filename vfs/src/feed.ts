@@ -75,8 +75,10 @@ export function describe(ctx: Context, path: string, rev: number): Change {
 /**
  * Changes after `cursor` ("0" for everything), oldest first, at most `limit`.
  * `reset` says the cursor predates pruned deletions: start over from "0".
+ * `describeEach: false` leaves out each path's current state (path and revision only: no
+ * lookups), for readers that read the states themselves.
  */
-export function changes(ctx: Context, cursor: string, limit = 1000): ChangesPage {
+export function changes(ctx: Context, cursor: string, limit = 1000, describeEach = true): ChangesPage {
   if (!Number.isSafeInteger(limit) || limit < 1)
     throw new FsError("EINVAL", "changes", undefined, "invalid limit");
   const from = parseCursor(cursor);
@@ -97,7 +99,7 @@ export function changes(ctx: Context, cursor: string, limit = 1000): ChangesPage
   const more = rows.length > limit;
   const page = rows.slice(0, limit);
   const list = page.map((row) =>
-    row.deleted ? { path: row.path, rev: row.rev } : describe(ctx, row.path, row.rev),
+    row.deleted || !describeEach ? { path: row.path, rev: row.rev } : describe(ctx, row.path, row.rev),
   );
   const last = page[page.length - 1];
   let next = cursor;

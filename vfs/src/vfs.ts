@@ -190,8 +190,12 @@ export class Vfs {
   rev(): number {
     return this.ctx.currentRev();
   }
-  changes(cursor: string, options: { limit?: number } = {}): ChangesPage {
-    return changes(this.ctx, cursor, options.limit);
+  /**
+   * The change feed after `cursor`. `describe: false`: each change carries only its path and
+   * revision (no lookup per entry), for readers that read the states themselves (sync).
+   */
+  changes(cursor: string, options: { limit?: number; describe?: boolean } = {}): ChangesPage {
+    return changes(this.ctx, cursor, options.limit, options.describe ?? true);
   }
   checkpoint(name: string): CheckpointInfo {
     return checkpoints.createCheckpoint(this.ctx, name);

@@ -39,7 +39,13 @@ async function run(args: string[]): Promise<number> {
   const busy = () => (daemon?.table.running().length ?? 0) > 0;
   const onFence = (stats: FenceStats) => {
     const round = (ms: number) => Math.round(ms * 10) / 10;
-    const event = { event: "fence", ...stats, ms: round(stats.ms), flushMs: round(stats.flushMs) };
+    const event = {
+      event: "fence",
+      ...stats,
+      ms: round(stats.ms),
+      flushMs: round(stats.flushMs),
+      waitedMs: round(stats.waitedMs),
+    };
     console.log(JSON.stringify(event));
   };
   const workspace = await openWorkspace(config, { busy, log, onFence });

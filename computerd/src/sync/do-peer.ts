@@ -11,6 +11,8 @@ import type { RpcStub } from "capnweb";
 export class DoPeer implements SyncPeerApi {
   readonly #remote: RpcStub<DoSyncApi>;
   readonly #beforeCall: () => void;
+  /** Milliseconds spent waiting for the DO's answers (its apply time plus the round trips). */
+  waitedMs = 0;
 
   constructor(remote: RpcStub<DoSyncApi>, beforeCall: () => void) {
     this.#remote = remote;
@@ -19,27 +21,36 @@ export class DoPeer implements SyncPeerApi {
 
   async hello(hello: SyncHello): Promise<SyncHello> {
     this.#beforeCall();
-    return await this.#remote.hello(hello);
+    return await this.#timed(() => this.#remote.hello(hello));
   }
 
   async missingBlobs(hashes: string[]): Promise<string[]> {
     this.#beforeCall();
-    return await this.#remote.missingBlobs(hashes);
+    return await this.#timed(() => this.#remote.missingBlobs(hashes));
   }
 
   async putBlobs(blobs: BlobData[]): Promise<void> {
     this.#beforeCall();
-    await this.#remote.putBlobs(blobs);
+    await this.#timed(() => this.#remote.putBlobs(blobs));
   }
 
   async getBlobs(hashes: string[]): Promise<BlobData[]> {
     this.#beforeCall();
-    return await this.#remote.getBlobs(hashes);
+    return await this.#timed(() => this.#remote.getBlobs(hashes));
   }
 
   async applyBatch(batch: SyncBatch) {
     this.#beforeCall();
-    return await this.#remote.applyBatch(batch);
+    return await this.#timed(() => this.#remote.applyBatch(batch));
+  }
+
+  async #timed<T>(call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      this.waitedMs += performance.now() - started;
+    }
   }
 
   /** The DO's vfs revision (a fence that sent nothing reports it). */

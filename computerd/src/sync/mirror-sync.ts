@@ -48,6 +48,8 @@ export interface FenceStats {
   ms: number;
   /** Of which storing the mount's buffered writes. */
   flushMs: number;
+  /** Of which waiting for the Durable Object (its applying plus round trips). */
+  waitedMs: number;
   /** Batches and changes the fence itself sent (the rest went while the command ran). */
   batches: number;
   changes: number;
@@ -181,6 +183,7 @@ export class MirrorSync implements DaemonSync {
     const upload = this.#upload;
     if (!upload) throw new Error("computerd: no link to the Durable Object");
     const started = performance.now();
+    const waited = upload.peer.waitedMs;
     await this.#options.mount.flushAll();
     const flushMs = performance.now() - started;
     const report = await upload.sync.drain(this.#drainOptions());
@@ -188,7 +191,9 @@ export class MirrorSync implements DaemonSync {
     const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];
     const rev = report.rev ?? (await upload.peer.rev());
     const ms = performance.now() - started;
-    this.#options.onFence?.({ ms, flushMs, batches: report.batches, changes: report.changes, rev });
+    const waitedMs = upload.peer.waitedMs - waited;
+    const { batches, changes } = report;
+    this.#options.onFence?.({ ms, flushMs, waitedMs, batches, changes, rev });
     return { rev, conflicts };
   }
 

@@ -6,15 +6,22 @@
  */
 import { FsError } from "../errors.ts";
 import { CHUNK_SIZE } from "../limits.ts";
+import type { Stat } from "../types.ts";
 import type { Vfs } from "../vfs.ts";
 import type { DirAttributes } from "./local.ts";
 import { fromHex, type PathState, readXattrs, sameContent } from "./state.ts";
 import type { Xattr } from "./wire.ts";
 
-/** Reads a stored blob by hash; throws when it is missing (the batch then rolls back). */
-export function blobReader(vfs: Vfs): (hash: string) => Uint8Array {
+/**
+ * Reads a stored blob by hash (from `known` first: blobs that came inside the batch); throws
+ * when it is missing (the batch then rolls back).
+ */
+export function blobReader(
+  vfs: Vfs,
+  known: ReadonlyMap<string, Uint8Array> = new Map(),
+): (hash: string) => Uint8Array {
   return (hash) => {
-    const data = vfs.getBlob(hash);
+    const data = known.get(hash) ?? vfs.getBlob(hash);
     if (!data) throw new FsError("EINVAL", "sync", undefined, `missing blob ${hash}`);
     return data;
   };
@@ -55,24 +62,24 @@ function plainContent(state: PathState, readBlob: (hash: string) => Uint8Array):
   return out;
 }
 
-/** Rewrites a file's content from its chunk list: same offsets, same chunks, then the exact size. */
+/**
+ * Rewrites a file's content from its chunk list: same offsets, same chunks, then the exact size.
+ * Returns the file's attributes afterwards.
+ */
 function writeContent(
   vfs: Vfs,
   path: string,
   state: PathState,
   readBlob: (hash: string) => Uint8Array,
-): void {
+): Stat {
   const plain = plainContent(state, readBlob);
-  if (plain) {
-    vfs.writeFile(path, plain);
-    return;
-  }
+  if (plain) return vfs.writeFile(path, plain);
   vfs.truncate(path, 0);
   const chunks = state.chunks ?? [];
   chunks.forEach((hash, idx) => {
     if (hash !== "") vfs.pwrite(path, idx * CHUNK_SIZE, readBlob(hash));
   });
-  vfs.truncate(path, state.stat.size);
+  return vfs.truncate(path, state.stat.size);
 }
 
 /** Sets extended attributes to exactly `wanted` (not following a final symlink). */
@@ -90,11 +97,12 @@ export function setXattrs(vfs: Vfs, path: string, wanted: Xattr[]): void {
 
 /**
  * Owner, mode, xattrs and times of `path` set to those of `state` (in that order: chown clears
- * setuid). `fresh` says the node was just created, so it has no xattrs yet.
+ * setuid). `fresh` says the node was just created, so it has no xattrs yet; `known` is its
+ * current lstat when the caller has it.
  */
-function setAttributes(vfs: Vfs, path: string, state: PathState, fresh: boolean): void {
+function setAttributes(vfs: Vfs, path: string, state: PathState, fresh: boolean, known?: Stat): void {
   const want = state.stat;
-  let now = vfs.lstat(path);
+  let now = known ?? vfs.lstat(path);
   if (now.uid !== want.uid || now.gid !== want.gid) {
     vfs.chown(path, want.uid, want.gid, false);
     now = vfs.lstat(path);
@@ -127,6 +135,8 @@ export function materialize(
     existing = undefined;
   }
   const stat = state.stat;
+  // The node's attributes once written, when a write returned them (saves a lookup).
+  let written: Stat | undefined;
   switch (stat.type) {
     case "dir":
       if (!existing) vfs.mkdir(path, { mode: stat.mode });
@@ -134,9 +144,9 @@ export function materialize(
     case "file":
       if (!existing) {
         const plain = plainContent(state, readBlob);
-        vfs.writeFile(path, plain ?? new Uint8Array(0), { mode: stat.mode, exclusive: true });
-        if (!plain) writeContent(vfs, path, state, readBlob);
-      } else if (!sameContent(existing, state)) writeContent(vfs, path, state, readBlob);
+        written = vfs.writeFile(path, plain ?? new Uint8Array(0), { mode: stat.mode, exclusive: true });
+        if (!plain) written = writeContent(vfs, path, state, readBlob);
+      } else if (!sameContent(existing, state)) written = writeContent(vfs, path, state, readBlob);
       break;
     case "symlink":
       if (!existing) vfs.symlink(state.target ?? "", path);
@@ -145,12 +155,12 @@ export function materialize(
     case "socket":
     case "char":
     case "block":
-      if (!existing) vfs.mknod(path, stat.type, stat.mode, stat.rdev);
+      if (!existing) written = vfs.mknod(path, stat.type, stat.mode, stat.rdev);
       break;
     default:
       throw new FsError("EINVAL", "sync", path, `unknown type ${String(stat.type satisfies never)}`);
   }
-  setAttributes(vfs, path, state, existing === undefined);
+  setAttributes(vfs, path, state, existing === undefined, written ?? existing?.stat);
 }
 
 /** Creates directory `path` with stored attributes (or defaults when there are none). */

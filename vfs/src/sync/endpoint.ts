@@ -16,6 +16,7 @@ import {
   type Outgoing,
 } from "./outbox.ts";
 import { applyBatch } from "./receive.ts";
+import { missingBlobHashes } from "./state.ts";
 import type { ApplyResult, BlobData, SyncBatch, SyncHello, SyncPeerApi } from "./wire.ts";
 
 /** One side of the sync, over the same SqlLike its vfs was opened with. */
@@ -96,7 +97,7 @@ export class SyncEndpoint implements SyncPeerApi {
     if (!Array.isArray(hashes) || !hashes.every((h) => typeof h === "string")) {
       throw new FsError("EINVAL", "sync", undefined, "invalid hashes");
     }
-    return this.local.vfs.missingBlobs(hashes);
+    return missingBlobHashes(this.local.sql, hashes);
   }
 
   /** SyncPeerApi.putBlobs: stores blobs after checking each against its hash (EINVAL otherwise). */

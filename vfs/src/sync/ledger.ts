@@ -2,7 +2,8 @@
  * The sync ledger: what one side durably remembers about its peer, in `sync_*` tables of the
  * SAME database as its vfs (so a batch's changes and its bookkeeping commit together). Per path
  * the base fingerprint (last state both sides agreed on); paths that must be re-sent; the batch
- * in flight; recently applied batch ids; and the cursors of both directions.
+ * in flight; recently applied batch ids; the cursors of both directions; and echo records (the
+ * feed revision at which an applied batch left a path equal to its base).
  */
 import type { SqlLike } from "../sql.ts";
 import type { ApplyResult } from "./wire.ts";
@@ -13,7 +14,11 @@ const TABLES = [
   "CREATE TABLE IF NOT EXISTS sync_dirty (path TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID",
   "CREATE TABLE IF NOT EXISTS sync_applied (id TEXT PRIMARY KEY, seq INTEGER NOT NULL, result TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS sync_seen (path TEXT PRIMARY KEY) WITHOUT ROWID",
+  "CREATE TABLE IF NOT EXISTS sync_echo (path TEXT PRIMARY KEY, rev INTEGER NOT NULL) WITHOUT ROWID",
 ];
+
+/** Every sync table, for reset and destroy. */
+const ALL_TABLES = ["sync_meta", "sync_base", "sync_dirty", "sync_applied", "sync_seen", "sync_echo"];
 
 /** Batch ids remembered for idempotency; a sender has at most one batch in flight. */
 const APPLIED_KEPT = 64;
@@ -46,6 +51,11 @@ function below(path: string): [string, string] {
 /** Row access to the sync tables of one database. */
 export class Ledger {
   readonly sql: SqlLike;
+  /**
+   * Whether a full listing from the peer runs, while a batch is being applied (read once per
+   * batch instead of once per path); undefined outside `withListingKnown`.
+   */
+  #listing: boolean | undefined;
 
   constructor(sql: SqlLike) {
     this.sql = sql;
@@ -86,7 +96,7 @@ export class Ledger {
    * the peer runs, the path counts as listed: it was agreed after the listing began.
    */
   setBase(path: string, fp: string, dir: string | null = null): void {
-    if (this.meta("fullIn") === "1") this.markSeen(path);
+    if (this.#listing ?? this.meta("fullIn") === "1") this.markSeen(path);
     if (fp === "") this.sql.exec("DELETE FROM sync_base WHERE path = ?", path);
     else {
       this.sql.exec(
@@ -98,10 +108,25 @@ export class Ledger {
     }
   }
 
+  /**
+   * Runs `fn` (inside a transaction) with the listing state read once: many setBase calls in a
+   * row then cost one statement each.
+   */
+  withListingKnown<T>(fn: () => T): T {
+    if (this.#listing !== undefined) return fn();
+    this.#listing = this.meta("fullIn") === "1";
+    try {
+      return fn();
+    } finally {
+      this.#listing = undefined;
+    }
+  }
+
   /** Forgets the base of every path strictly below `path`. */
   clearBaseBelow(path: string): void {
     const [from, to] = below(path);
     this.sql.exec("DELETE FROM sync_base WHERE path >= ? AND path < ?", from, to);
+    this.sql.exec("DELETE FROM sync_echo WHERE path >= ? AND path < ?", from, to);
   }
 
   /** Base rows strictly below `path`, deepest last when sorted by path. */
@@ -116,6 +141,8 @@ export class Ledger {
 
   /** Marks `path` to be sent again even if the feed does not list it (a conflict kept our version). */
   markDirty(path: string): void {
+    // Its base no longer matches its state: it is not an echo any more.
+    this.sql.exec("DELETE FROM sync_echo WHERE path = ?", path);
     const seq = Number(this.meta("dirtySeq") ?? "0") + 1;
     this.setMeta("dirtySeq", String(seq));
     this.sql.exec(
@@ -178,6 +205,38 @@ export class Ledger {
   setListing(running: boolean): void {
     this.sql.exec("DELETE FROM sync_seen");
     this.setMeta("fullIn", running ? "1" : undefined);
+    if (this.#listing !== undefined) this.#listing = running;
+  }
+
+  /**
+   * Records that each of `paths`, as of its current change-feed revision, holds exactly its
+   * base (the state an applied batch just agreed on). The sender's scan skips such a feed
+   * entry without reading the path: it is the echo of what the peer sent. One statement.
+   */
+  recordEchoes(paths: readonly string[]): void {
+    if (paths.length === 0) return;
+    this.sql.exec(
+      "INSERT INTO sync_echo (path, rev) SELECT path, rev FROM changes WHERE path IN (SELECT value FROM json_each(?)) ON CONFLICT (path) DO UPDATE SET rev = excluded.rev",
+      JSON.stringify(paths),
+    );
+  }
+
+  /** The echo revisions recorded for `paths` (one statement). */
+  echoes(paths: readonly string[]): Map<string, number> {
+    const out = new Map<string, number>();
+    if (paths.length === 0) return out;
+    for (const row of this.sql.exec<{ path: string; rev: number }>(
+      "SELECT path, rev FROM sync_echo WHERE path IN (SELECT value FROM json_each(?))",
+      JSON.stringify(paths),
+    )) {
+      out.set(row.path, row.rev);
+    }
+    return out;
+  }
+
+  /** Forgets echo records the peer's cursor has passed (revisions below `rev`). */
+  pruneEchoes(rev: number): void {
+    this.sql.exec("DELETE FROM sync_echo WHERE rev < ?", rev);
   }
 
   /** Base rows a full listing did not mention, deepest first. */
@@ -191,16 +250,14 @@ export class Ledger {
 
   /** Forgets everything about the peer (a new peer: both sides re-seed from scratch). */
   reset(): void {
-    for (const table of ["sync_base", "sync_dirty", "sync_applied", "sync_seen"]) {
-      this.sql.exec(`DELETE FROM ${table}`);
+    for (const table of ALL_TABLES) {
+      if (table !== "sync_meta") this.sql.exec(`DELETE FROM ${table}`);
     }
     this.sql.exec("DELETE FROM sync_meta WHERE key <> 'id'");
   }
 
   /** Drops the sync tables (the computer is deleted). */
   destroy(): void {
-    for (const table of ["sync_meta", "sync_base", "sync_dirty", "sync_applied", "sync_seen"]) {
-      this.sql.exec(`DROP TABLE IF EXISTS ${table}`);
-    }
+    for (const table of ALL_TABLES) this.sql.exec(`DROP TABLE IF EXISTS ${table}`);
   }
 }

@@ -55,9 +55,12 @@ export class LocalSide {
     this.id = id;
   }
 
-  /** The literal state at `path` (undefined: nothing there). */
-  read(path: string): PathState | undefined {
-    return readState(this.vfs, this.sql, path);
+  /**
+   * The literal state at `path` (undefined: nothing there). `parentIsDir`: the caller knows the
+   * parent is a real directory (no symlink on the way), which saves resolving it again.
+   */
+  read(path: string, parentIsDir = false): PathState | undefined {
+    return readState(this.vfs, this.sql, path, parentIsDir);
   }
 
   fp(state: PathState | undefined): string {

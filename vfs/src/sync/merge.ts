@@ -6,26 +6,37 @@
  * knew below one as a deletion of its own, so whatever is left was never seen by the sender.
  */
 import { childPath } from "../paths.ts";
+import { AbsentNames } from "./absent-names.ts";
 import { blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
 import type { LocalSide } from "./local.ts";
-import { type PathState, sameContent, stateOf } from "./state.ts";
+import { type PathState, parentOf, sameContent, stateOf } from "./state.ts";
 import type { ConflictReason, SyncChange, SyncConflict } from "./wire.ts";
 
 /** The application of one batch's changes (inside the batch's transaction). */
 export class Merge {
   readonly conflicts: SyncConflict[] = [];
+  /** Paths this batch left holding exactly the state agreed on (see Ledger.recordEchoes). */
+  readonly echoes: string[] = [];
   private readonly local: LocalSide;
   private readonly readBlob: (hash: string) => Uint8Array;
   /** Whether this side's own version wins conflicts. */
   private readonly localWins: boolean;
   /** Paths known to be real directories in this batch (forgotten whenever something is removed). */
   private readonly dirs = new Set<string>();
+  /** The batch's paths known to be absent (forgotten whenever the tree changes elsewhere). */
+  private readonly absent: AbsentNames;
 
-  constructor(local: LocalSide) {
+  /** `changes`: the whole batch; `blobs`: its inline blobs by hash (verified), read from memory. */
+  constructor(
+    local: LocalSide,
+    changes: readonly SyncChange[] = [],
+    blobs: ReadonlyMap<string, Uint8Array> = new Map(),
+  ) {
     this.local = local;
-    this.readBlob = blobReader(local.vfs);
+    this.readBlob = blobReader(local.vfs, blobs);
     this.localWins = local.side === CONFLICT_WINNER;
+    this.absent = new AbsentNames(local, changes);
   }
 
   /** Applies one change. */
@@ -37,25 +48,34 @@ export class Merge {
       const target = this.prepareParents(path);
       if (target !== path) {
         // Our non-directory won over the peer's directory above `path`: its entry joins the copy.
+        this.absent.clear();
         this.placeCopy(target, incoming, fpIn);
         this.local.agree(path, incoming, fpIn);
         this.local.ledger.markDirty(path);
         return;
       }
     }
-    const current = this.local.read(path);
+    // Parents made real directories above: no need to check for a symlink among them again.
+    const parent = parentOf(path);
+    const parentIsDir = path !== "/" && (parent === "/" || this.dirs.has(parent));
+    const current = parentIsDir && this.absent.has(path) ? undefined : this.local.read(path, parentIsDir);
     const fpLocal = this.local.fp(current);
     if (fpLocal === fpIn) {
       this.local.agree(path, incoming, fpIn);
+      this.echoes.push(path);
       return;
     }
     const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
     const unchanged = fpLocal === change.base || (path === "/" && change.base === "");
     if (unchanged && (!removesDir || this.isEmptyDir(path))) {
       this.fastForward(path, current, incoming);
+      if (incoming) this.absent.created(path);
       this.local.agree(path, incoming, fpIn);
+      this.echoes.push(path);
       return;
     }
+    // Conflicts create copies and move things: earlier answers about absent names go.
+    this.absent.clear();
     if (this.localWins) this.keepLocal(path, current, incoming, fpIn);
     else this.takeIncoming(path, current, fpLocal, incoming, fpIn);
   }
@@ -70,7 +90,10 @@ export class Merge {
   }
 
   private fastForward(path: string, current: PathState | undefined, incoming: PathState | undefined): void {
-    if (current && (!incoming || current.stat.type !== incoming.stat.type)) this.dirs.clear();
+    if (current && (!incoming || current.stat.type !== incoming.stat.type)) {
+      this.dirs.clear();
+      this.absent.clear();
+    }
     if (incoming) materialize(this.local.vfs, path, incoming, current, this.readBlob);
     else if (current) removeNode(this.local.vfs, path, current);
     if (current?.stat.type === "dir" && incoming?.stat.type !== "dir") this.local.ledger.clearBaseBelow(path);
@@ -184,6 +207,7 @@ export class Merge {
         this.dirs.add(prefix);
         continue;
       }
+      this.absent.clear();
       if (!here) {
         makeDirectory(this.local.vfs, prefix, this.local.ledger.baseRow(prefix)?.dir ?? null);
         this.dirs.add(prefix);

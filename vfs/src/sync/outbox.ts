@@ -53,11 +53,16 @@ class Builder {
     );
   }
 
-  /** Adds `path` if the peer lacks its current state (its unsynced parents first). */
-  consider(path: string, rev: number): void {
+  /**
+   * Adds `path` if the peer lacks its current state (its unsynced parents first). `echoRev`:
+   * the feed revision at which an applied batch of the peer left the path equal to its base;
+   * when `rev` is still that, the path is the peer's own state echoed back and is not read.
+   */
+  consider(path: string, rev: number, echoRev?: number): void {
     this.scanned++;
     if (this.done.has(path)) return;
     this.done.add(path);
+    if (echoRev === rev && !this.listAll) return;
     const state = this.local.read(path);
     const fp = this.local.fp(state);
     const base = this.local.ledger.base(path);
@@ -122,19 +127,20 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
   let cursor = baseCursor;
   let caughtUp = false;
   while (!builder.full()) {
-    const page = vfs.changes(cursor, { limit: Math.min(256, limits.maxScan) });
+    const page = vfs.changes(cursor, { limit: Math.min(256, limits.maxScan), describe: false });
     if (page.reset && !fullPass) {
       // The feed was pruned past our cursor: deletions may be gone, so list the whole tree.
       fullPass = first = builder.listAll = true;
     }
     let taken = 0;
+    const echoes = fullPass ? new Map<string, number>() : ledger.echoes(page.changes.map((c) => c.path));
     for (const change of page.changes) {
       if (builder.full()) break;
-      builder.consider(change.path, change.rev);
+      builder.consider(change.path, change.rev, echoes.get(change.path));
       taken++;
     }
     if (taken < page.changes.length) {
-      if (taken > 0) cursor = vfs.changes(cursor, { limit: taken }).cursor;
+      if (taken > 0) cursor = vfs.changes(cursor, { limit: taken, describe: false }).cursor;
       break;
     }
     cursor = page.cursor;
@@ -188,10 +194,15 @@ export function commitInflight(local: LocalSide): void {
   const inflight = ledger.inflight();
   if (!inflight) return;
   local.sql.transaction(() => {
-    for (const [path, fp, dir] of inflight.entries) ledger.setBase(path, fp, dir);
+    ledger.withListingKnown(() => {
+      for (const [path, fp, dir] of inflight.entries) ledger.setBase(path, fp, dir);
+    });
     ledger.clearDirtyEntries(inflight.dirty);
     ledger.setMeta("sentCursor", inflight.cursor);
     ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);
     ledger.setInflight(undefined);
+    // Echo records the peer's cursor has passed will never be looked at again.
+    const rev = Number.parseInt(inflight.cursor, 10);
+    if (Number.isSafeInteger(rev)) ledger.pruneEchoes(rev);
   });
 }

@@ -9,7 +9,7 @@ import type { FileType } from "../types.ts";
 import type { LocalSide } from "./local.ts";
 import { Merge } from "./merge.ts";
 import { commitInflight } from "./outbox.ts";
-import { depthOf } from "./state.ts";
+import { depthOf, missingBlobHashes } from "./state.ts";
 import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
 
 const FILE_TYPES: ReadonlySet<FileType> = new Set([
@@ -22,6 +22,8 @@ const FILE_TYPES: ReadonlySet<FileType> = new Set([
   "block",
 ]);
 const HASH = /^[0-9a-f]{64}$/;
+/** Inline blobs up to this size are verified but stored only by the writes that use them. */
+const VERIFY_ONLY_BYTES = 64 << 10;
 
 function invalid(detail: string): FsError {
   return new FsError("EINVAL", "sync", undefined, `invalid batch: ${detail}`);
@@ -113,23 +115,35 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
     return { status: "stale", rev: vfs.rev(), cursor, conflicts: [] };
   }
   return local.sql.transaction((): ApplyResult => {
+    // Inline blobs: small ones are only checked here (writing the files that use them stores
+    // them, one statement less per small file); larger ones are stored at once.
+    const inline = new Map<string, Uint8Array>();
     for (const blob of batch.blobs ?? []) {
-      if (vfs.putBlob(blob.data) !== blob.hash) throw invalid(`blob ${blob.hash} does not match its content`);
+      const hash = blob.data.length <= VERIFY_ONLY_BYTES ? local.sha256(blob.data) : vfs.putBlob(blob.data);
+      if (hash !== blob.hash) throw invalid(`blob ${blob.hash} does not match its content`);
+      inline.set(hash, blob.data);
     }
-    const missing = vfs.missingBlobs(batchHashes(batch.changes));
+    const missing = missingBlobHashes(
+      local.sql,
+      batchHashes(batch.changes).filter((hash) => !inline.has(hash)),
+    );
     if (missing.length > 0) return { status: "missing", rev: vfs.rev(), cursor, conflicts: [], missing };
-    // The sender built this batch after applying our batch in flight: settle that one first.
-    if (batch.ack !== undefined && ledger.inflight()?.id === batch.ack) commitInflight(local);
-    const merge = new Merge(local);
-    if (batch.full?.first) ledger.setListing(true);
-    for (const change of applyOrder(batch.changes)) merge.apply(change);
-    if (batch.full) {
-      for (const change of batch.changes) ledger.markSeen(change.path);
-      if (batch.full.last) {
-        pruneUnlisted(local);
-        ledger.setListing(false);
+    const merge = ledger.withListingKnown(() => {
+      // The sender built this batch after applying our batch in flight: settle that one first.
+      if (batch.ack !== undefined && ledger.inflight()?.id === batch.ack) commitInflight(local);
+      const merge = new Merge(local, batch.changes, inline);
+      if (batch.full?.first) ledger.setListing(true);
+      for (const change of applyOrder(batch.changes)) merge.apply(change);
+      if (batch.full) {
+        for (const change of batch.changes) ledger.markSeen(change.path);
+        if (batch.full.last) {
+          pruneUnlisted(local);
+          ledger.setListing(false);
+        }
       }
-    }
+      return merge;
+    });
+    ledger.recordEchoes(merge.echoes);
     ledger.setMeta("receivedCursor", batch.cursor);
     ledger.setMeta("lastBatch", batch.id);
     const result: ApplyResult = {

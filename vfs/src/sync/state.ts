@@ -45,8 +45,9 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
- * Chunk hashes of a file inode, read from the vfs `chunks` table. This and `inodeXattrs` are
- * the only places sync reads below the Vfs API (a public `Vfs.describe(path)` would remove them).
+ * Chunk hashes of a file inode, read from the vfs `chunks` table. This, `missingBlobHashes` and
+ * `inodeXattrs` are where sync reads below the Vfs API (with the echo records and AbsentNames),
+ * to answer in one statement what the API answers in one per item.
  */
 export function chunkHashes(sql: SqlLike, ino: number): string[] {
   const hashes: string[] = [];
@@ -58,6 +59,20 @@ export function chunkHashes(sql: SqlLike, ino: number): string[] {
     hashes.push(row.hash);
   }
   return hashes;
+}
+
+/** Which of `hashes` lack a blob, read from the vfs `blobs` table in one statement. */
+export function missingBlobHashes(sql: SqlLike, hashes: readonly string[]): string[] {
+  if (hashes.length === 0) return [];
+  const present = new Set(
+    sql
+      .exec<{ hash: string }>(
+        "SELECT hash FROM blobs WHERE hash IN (SELECT value FROM json_each(?))",
+        JSON.stringify(hashes),
+      )
+      .map((row) => row.hash),
+  );
+  return hashes.filter((hash) => !present.has(hash));
 }
 
 /** Extended attributes of an inode from the vfs `xattrs` table, sorted by name. */
@@ -76,11 +91,14 @@ export function readXattrs(vfs: Vfs, path: string): Xattr[] | undefined {
   return [...names].sort().map((name) => ({ name, value: vfs.getxattr(path, name, false) }));
 }
 
-/** The state at `path`, or undefined when nothing exists there literally. */
-export function readState(vfs: Vfs, sql: SqlLike, path: string): PathState | undefined {
+/**
+ * The state at `path`, or undefined when nothing exists there literally. `parentIsDir`: the
+ * parent is known to be a real directory, so the symlink check on it is skipped.
+ */
+export function readState(vfs: Vfs, sql: SqlLike, path: string, parentIsDir = false): PathState | undefined {
   let stat: Stat;
   try {
-    if (path !== "/") {
+    if (path !== "/" && !parentIsDir) {
       const parent = parentOf(path);
       if (vfs.realpath(parent) !== parent) return undefined;
     }

@@ -1,0 +1,145 @@
+/**
+ * The statement-saving paths of applying and sending, two-sided: a directory of many new files
+ * is applied without a lookup per file (AbsentNames), also when conflicts in that directory
+ * create copies in the same batch; an applied batch is not read back when the receiver next
+ * sends (echo records), while a later local change to one of its paths is sent.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, describe, expect, test } from "vitest";
+import { sha256Hex } from "../node.ts";
+import { nodeSqlite } from "../node-sqlite.ts";
+import type { SqlLike } from "../sql.ts";
+import type { Vfs } from "../vfs.ts";
+import { conflictCopyPath } from "./conflict.ts";
+import { batchHashes } from "./receive.ts";
+import { fingerprint } from "./state.ts";
+import { linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
+import type { SyncConflict } from "./wire.ts";
+
+const open: DatabaseSync[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+/** A fresh database whose statements are counted. */
+function database(): SqlLike & { statements: number } {
+  const db = new DatabaseSync(":memory:");
+  open.push(db);
+  const sql = nodeSqlite(db);
+  const counted = {
+    statements: 0,
+    exec: ((query, ...bindings) => {
+      counted.statements++;
+      return sql.exec(query, ...bindings);
+    }) as SqlLike["exec"],
+    transaction: ((fn) => sql.transaction(fn)) as SqlLike["transaction"],
+  };
+  return counted;
+}
+
+function newPair(): { pair: SyncPair; doSql: SqlLike & { statements: number } } {
+  const doSql = database();
+  const pair = linkPair(openSide(doSql, "do", sha256Hex), openSide(database(), "container", sha256Hex));
+  return { pair, doSql };
+}
+
+const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
+
+describe("applying many new files in one directory", () => {
+  for (const order of ["push-first", "upload-first", "crossing"] as const) {
+    test(`${order}: with a conflict in the same directory, both sides end equal and the copy is kept`, async () => {
+      const { pair } = newPair();
+      pair.do.vfs.mkdir("/d");
+      pair.do.vfs.writeFile("/d/f.txt", "base");
+      await settle(pair);
+      pair.do.vfs.writeFile("/d/f.txt", "from the DO");
+      pair.mirror.vfs.writeFile("/d/f.txt", "from the container");
+      for (let i = 0; i < 20; i++) {
+        pair.do.vfs.writeFile(`/d/do-${i}`, `do ${i}`);
+        pair.mirror.vfs.writeFile(`/d/ct-${i}`, `ct ${i}`);
+      }
+      const conflicts: SyncConflict[] = [];
+      if (order === "crossing") {
+        const up = pair.mirror.endpoint.nextBatch();
+        const down = pair.do.endpoint.nextBatch();
+        if (!up || !down) throw new Error("expected batches");
+        const atDo = pair.do.endpoint.applyBatch(up.batch);
+        const atMirror = pair.mirror.endpoint.applyBatch(down.batch);
+        pair.mirror.endpoint.acknowledge(up.batch, atDo);
+        pair.do.endpoint.acknowledge(down.batch, atMirror);
+        conflicts.push(...atDo.conflicts, ...atMirror.conflicts);
+      }
+      if (order === "upload-first") conflicts.push(...(await pair.upload.drain()).conflicts);
+      for (const report of await settle(pair)) conflicts.push(...report.conflicts);
+      expect(conflicts[0]).toMatchObject({ path: "/d/f.txt", winner: "do", reason: "content" });
+      expect(pair.do.vfs.readText(conflicts[0]?.copy ?? "")).toBe("from the container");
+      expect(pair.do.vfs.readText("/d/f.txt")).toBe("from the DO");
+      expect(pair.do.vfs.list("/d")).toHaveLength(42);
+      expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+    });
+  }
+
+  test("a conflict that moves the local version to a copy the same batch also carries: the copy is found, not recreated", async () => {
+    const { pair } = newPair();
+    pair.do.vfs.mkdir("/d");
+    await settle(pair);
+    pair.mirror.vfs.writeFile("/d/p", "mine");
+    const mine = pair.mirror.endpoint.local.read("/d/p");
+    pair.do.vfs.writeFile("/d/p", "theirs");
+    for (let i = 0; i < 6; i++) pair.do.vfs.writeFile(`/d/q${i}`, `${i}`);
+    const out = pair.do.endpoint.nextBatch();
+    if (!out || !mine) throw new Error("expected a batch");
+    // The DO already holds the container's version as the copy the container will make itself.
+    const fp = fingerprint(mine, sha256Hex);
+    const copy = conflictCopyPath("/d/p", fp);
+    out.batch.changes.push({ path: copy, rev: 0, base: "", stat: mine.stat, chunks: mine.chunks ?? [] });
+    pair.do.vfs.writeFile(copy, "mine");
+    pair.do.vfs.utimes(copy, mine.stat.atime, mine.stat.mtime);
+    const result = pair.mirror.endpoint.applyBatch({
+      ...out.batch,
+      blobs: pair.do.endpoint.getBlobs(batchHashes(out.batch.changes)),
+    });
+    pair.do.endpoint.acknowledge(out.batch, result);
+    expect(result).toMatchObject({ status: "applied" });
+    expect(result.conflicts).toMatchObject([{ path: "/d/p", copy, reason: "content" }]);
+    expect(pair.mirror.vfs.readText(copy)).toBe("mine");
+    expect(pair.mirror.vfs.readText("/d/p")).toBe("theirs");
+    await settle(pair);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+});
+
+describe("echoes", () => {
+  test("after an upload the receiver's next scan reads no state; a later change to an applied path is sent", async () => {
+    const { pair, doSql } = newPair();
+    pair.mirror.vfs.mkdir("/out");
+    for (let i = 0; i < 300; i++) pair.mirror.vfs.writeFile(`/out/f${i}`, `${i}\n`);
+    await pair.upload.drain();
+    doSql.statements = 0;
+    const push = await pair.push.drain();
+    expect(push.changes).toBe(0);
+    // A handful per batch (feed page, echo lookup, ledger), nothing per path.
+    expect(doSql.statements).toBeLessThan(60);
+    pair.do.vfs.writeFile("/out/f7", "changed in the DO\n");
+    expect((await pair.push.drain()).changes).toBe(1);
+    expect(pair.mirror.vfs.readText("/out/f7")).toBe("changed in the DO\n");
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
+  test("a path applied from the peer and then changed back to its old state locally is still sent", async () => {
+    const { pair } = newPair();
+    pair.do.vfs.writeFile("/x", "one");
+    await settle(pair);
+    pair.mirror.vfs.writeFile("/x", "two");
+    await settle(pair);
+    const { mtime } = pair.do.vfs.stat("/x");
+    pair.do.vfs.writeFile("/x", "two");
+    pair.do.vfs.utimes("/x", mtime, mtime);
+    // Same content and times as applied: nothing to send, and nothing is lost either way.
+    await settle(pair);
+    pair.do.vfs.writeFile("/x", "three");
+    await settle(pair);
+    expect(pair.mirror.vfs.readText("/x")).toBe("three");
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+});
