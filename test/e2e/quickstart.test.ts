@@ -25,7 +25,8 @@ function readmeQuickStart(): string {
 let fleet: Fleet;
 
 beforeAll(async () => {
-  fleet = await startFleet();
+  // The quick start runs a container command too, so the fleet includes `computerd host`.
+  fleet = await startFleet({ computerdHost: true });
 });
 
 afterAll(async () => {
@@ -87,7 +88,7 @@ describe("README quick start as written", () => {
   const dir = mkdtempSync(join(tmpdir(), "computer-quickstart-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("runs the curl block and prints the file, the listing and the 404 error", async () => {
+  it("runs the curl block: the file, the listing, the 404 error and two execs", async () => {
     const tokenFile = join(dir, "admin-token");
     writeFileSync(tokenFile, `${fleet.adminToken}\n`, { mode: 0o600 });
     const script = readmeQuickStart()
@@ -96,7 +97,7 @@ describe("README quick start as written", () => {
     expect(script).toContain(fleet.url);
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], { cwd: dir });
     const lines = stdout.trim().split("\n");
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(7);
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ id: "demo" });
     expect(JSON.parse(lines[1] ?? "")).toMatchObject({ size: 15 });
     expect(lines[2]).toBe("hello, computer");
@@ -104,5 +105,18 @@ describe("README quick start as written", () => {
       entries: [expect.objectContaining({ name: "hello.txt" })],
     });
     expect(JSON.parse(lines[4] ?? "")).toMatchObject({ error: { code: "ENOENT" } });
+    expect(JSON.parse(lines[5] ?? "")).toMatchObject({
+      runtime: "container",
+      status: "completed",
+      exitCode: 0,
+      stdout: "hello, computer",
+      sync: { status: "complete" },
+    });
+    expect(JSON.parse(lines[6] ?? "")).toMatchObject({
+      runtime: "shell",
+      status: "completed",
+      exitCode: 0,
+      stdout: "made in a container\nbox.txt\nhello.txt\n",
+    });
   });
 });
