@@ -5,6 +5,7 @@
  * address to the Worker through worker/.dev.vars, persists state in .computer/state and
  * .computer/host. Needs no terminal.
  */
+import { chmodSync } from "node:fs";
 import { createServer } from "node:net";
 import { ensureAdminToken, upsertEnvFile } from "./admin-token.ts";
 import { hostVars, startComputerdHost, waitForHost } from "./computerd-host.ts";
@@ -82,6 +83,10 @@ async function main(): Promise<void> {
   }
   watchParent(() => void shutdown("parent process exited", 0));
 
+  // Sandboxed commands run as an unprivileged user, and bubblewrap must traverse to the
+  // per-computer mount points under .computer/host: search permission only, no listing
+  // (the admin token inside stays 0600).
+  chmodSync(`${REPO_ROOT}/.computer`, 0o711);
   const computerd = startComputerdHost(group, {
     port: HOST_PORT,
     dir: `${REPO_ROOT}/.computer/host`,

@@ -4,11 +4,11 @@
  * no host loopback when egress is none.
  */
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type BubblewrapOptions, bubblewrapArgs, bubblewrapWrapper } from "./bwrap.ts";
+import { type BubblewrapOptions, bubblewrapArgs, bubblewrapWrapper, reachableByOthers } from "./bwrap.ts";
 import { tempDir, testTable } from "./testing.ts";
 
 function bwrapWorks(): boolean {
@@ -107,5 +107,22 @@ describe.skipIf(!bwrapWorks())("a sandboxed command", () => {
     const result = await table("none", 300).start({ command: "sleep 30 & sleep 30" }).done;
     expect(result.status).toBe("timeout");
     expect(result.durationMs).toBeLessThan(5000);
+  });
+});
+
+describe("reachableByOthers", () => {
+  test("is false below a directory others cannot search, true where every step allows it", () => {
+    const root = tempDir();
+    const closed = join(root, "closed");
+    const open = join(root, "open");
+    mkdirSync(join(closed, "state"), { recursive: true, mode: 0o700 });
+    mkdirSync(join(open, "state"), { recursive: true });
+    chmodSync(root, 0o711);
+    chmodSync(closed, 0o700);
+    chmodSync(open, 0o711);
+    chmodSync(join(open, "state"), 0o711);
+    expect(reachableByOthers(join(closed, "state"))).toBe(false);
+    expect(reachableByOthers(join(open, "state"))).toBe(reachableByOthers(root));
+    expect(reachableByOthers(join(root, "missing"))).toBe(false);
   });
 });

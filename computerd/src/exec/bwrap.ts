@@ -3,7 +3,7 @@
  * host's system read-only, fresh /tmp, /proc and /dev, every namespace unshared (the network
  * too unless egress is allowed), no capabilities, and a host user that is not root.
  */
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { posix } from "node:path";
 import { type CommandWrapper, shellArgv } from "./wrapper.ts";
 
@@ -79,6 +79,20 @@ export function bubblewrapArgs(
   return args;
 }
 
+/** True when every directory from / down to `path` lets other users search it (o+x). */
+export function reachableByOthers(path: string): boolean {
+  let current = "";
+  for (const part of posix.resolve("/", path).split("/").filter(Boolean)) {
+    current += `/${part}`;
+    try {
+      if ((statSync(current).mode & 0o001) === 0) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 function resolvConfTarget(): string | undefined {
   try {
     return realpathSync("/etc/resolv.conf");
@@ -105,7 +119,14 @@ export function sandboxHostUser(options: Pick<BubblewrapOptions, "hostUid" | "ho
  */
 export function bubblewrapWrapper(options: BubblewrapOptions): CommandWrapper {
   const { uid: hostUid, gid: hostGid } = sandboxHostUser(options);
-  const args = bubblewrapArgs(options, hostRootEntries(), resolvConfTarget());
+  // A path the sandbox user cannot even reach is hidden already, and bwrap (running as that
+  // user) could not mount a tmpfs over it: hide only what others can traverse to.
+  const hide = hostUid === undefined ? options.hide : options.hide?.filter(reachableByOthers);
+  const args = bubblewrapArgs(
+    { ...options, ...(hide ? { hide } : {}) },
+    hostRootEntries(),
+    resolvConfTarget(),
+  );
   const bwrap = options.bwrap ?? "bwrap";
   return (input) => {
     const env = { ...input.env };
