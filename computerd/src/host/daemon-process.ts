@@ -18,7 +18,7 @@ export interface DaemonLaunch {
   stateDir: string;
   mountPoint: string;
   sandbox: "bwrap" | "none";
-  mount: "fuse" | "none";
+  mount: "fuse" | "fuse3" | "none";
   egress: "none" | "all";
   /** Extra environment (from the launch spec). */
   env: Record<string, string>;

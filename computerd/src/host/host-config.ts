@@ -3,7 +3,7 @@
  * holding every computer's state and mount point, how commands are sandboxed, and after how
  * long an idle daemon is stopped. Flags win over environment variables.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -18,8 +18,8 @@ export interface HostConfig {
   dir: string;
   /** How each daemon runs commands (`bwrap` by default, `none` for hosts without it). */
   sandbox: "bwrap" | "none";
-  /** How each daemon mounts its computer (`fuse` by default, `none` for hosts without /dev/fuse). */
-  mount: "fuse" | "none";
+  /** How each daemon mounts its computer (default `fuse`; `none` where /dev/fuse is missing). */
+  mount: "fuse" | "fuse3" | "none";
   /** A daemon with no running command and no request for this long is stopped. */
   idleMs: number;
   /** The command that runs `computerd` (default: this Node and computerd's bin). */
@@ -40,7 +40,7 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
   --dir PATH          COMPUTERD_HOST_DIR, default .computer/host
   --token-file PATH   COMPUTERD_HOST_TOKEN_FILE (or COMPUTERD_HOST_TOKEN itself); required
   --sandbox MODE      COMPUTERD_HOST_SANDBOX, bwrap|none, default bwrap
-  --mount MODE        COMPUTERD_HOST_MOUNT, fuse|none, default fuse
+  --mount MODE        COMPUTERD_HOST_MOUNT, fuse|fuse3|none, default fuse (none without /dev/fuse)
   --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
 `;
 
@@ -86,8 +86,10 @@ export function parseHostConfig(
     throw new HostConfigError("--idle-minutes must be a positive number");
   const sandbox = pick("sandbox", "COMPUTERD_HOST_SANDBOX", "bwrap");
   if (sandbox !== "bwrap" && sandbox !== "none") throw new HostConfigError("--sandbox must be bwrap or none");
-  const mount = pick("mount", "COMPUTERD_HOST_MOUNT", "fuse");
-  if (mount !== "fuse" && mount !== "none") throw new HostConfigError("--mount must be fuse or none");
+  const mount = pick("mount", "COMPUTERD_HOST_MOUNT", existsSync("/dev/fuse") ? "fuse" : "none");
+  if (mount !== "fuse" && mount !== "fuse3" && mount !== "none") {
+    throw new HostConfigError("--mount must be fuse, fuse3 or none");
+  }
   const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
   let token = env.COMPUTERD_HOST_TOKEN ?? "";
   delete env.COMPUTERD_HOST_TOKEN;

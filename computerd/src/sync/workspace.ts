@@ -60,7 +60,7 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
   const mirror = openMirror(config.stateDir, { owner: VFS_OWNER });
   let mount: Mount;
   try {
-    const owners = config.mountBackend === "fuse" ? ownerMapFor(config) : undefined;
+    const owners = config.mountBackend === "none" ? undefined : ownerMapFor(config);
     mount = await openMount({
       backend: config.mountBackend,
       mirror,
