@@ -12,7 +12,7 @@ import { changes } from "./feed.ts";
 import { type GcResult, gc } from "./gc.ts";
 import { ROOT_INO } from "./limits.ts";
 import * as namespace from "./namespace.ts";
-import { resolveExisting } from "./resolve.ts";
+import { pathsOf, resolveExisting } from "./resolve.ts";
 import { migrate, TABLES } from "./schema.ts";
 import * as search from "./search.ts";
 import type { SqlLike } from "./sql.ts";
@@ -239,6 +239,15 @@ export class Vfs {
   /** Inode attributes of an existing path, for callers that already resolved it. */
   inode(path: string): Stat {
     return toStat(resolveExisting(this.ctx, path, "stat", false).node);
+  }
+  /**
+   * Every path that names inode `ino` (one per hard link), sorted; empty when no name does.
+   * Sync uses it to tell the peer which names of a multiply-linked file are one inode.
+   */
+  namesOf(ino: number): string[] {
+    if (!Number.isSafeInteger(ino)) throw new FsError("EINVAL", "names", undefined, `invalid inode ${ino}`);
+    if (ino === ROOT_INO) return ["/"];
+    return pathsOf(this.ctx, ino).sort();
   }
   /** Drops every table of the filesystem (the computer is deleted). */
   destroy(): void {
