@@ -38,13 +38,14 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
   fi
 fi
 
-# computerd's FUSE 3 addon (optional at run time: without it the fuse-native backend serves
-# and the fuse3 tests skip). Rebuilt when missing or older than its source.
+# computerd's FUSE 3 addon, the default mount backend of computerd serve and computerd host
+# (without it they refuse to mount unless --mount-backend/--mount fuse is given, and the fuse3
+# tests skip). Rebuilt when missing or older than its source.
 addon=computerd/native/build/Release/fuse3.node
 if [[ ! -f $addon || computerd/native/fuse3.c -nt $addon || computerd/native/binding.gyp -nt $addon ]]; then
   echo "ensure-deps: building computerd/native"
   if ! build_log=$(npm run build:native -w computerd 2>&1); then
     echo "$build_log" | tail -20
-    echo "ensure-deps: WARNING: the FUSE 3 addon did not build; --backend fuse3 is unavailable"
+    echo "ensure-deps: WARNING: the FUSE 3 addon did not build; the default mount backend (fuse3) is unavailable"
   fi
 fi

@@ -17,7 +17,7 @@ describe("parseConfig", () => {
         host: "0.0.0.0",
         port: 8080,
         mountPoint: "/workspace",
-        mountBackend: "fuse",
+        mountBackend: "fuse3",
         stateDir: "/var/lib/computerd",
         secret: SECRET,
         execOutputCap: 1048576,

@@ -12,8 +12,9 @@ export interface Config {
   port: number;
   mountPoint: string;
   /**
-   * `fuse`: the computer is FUSE-mounted at mountPoint (fuse-native); `fuse3`: the same through
-   * computerd's own libfuse3 addon (docs/mount.md); `none`: no mount (tests, hosts without /dev/fuse).
+   * `fuse3` (default): the computer is FUSE-mounted at mountPoint through computerd's own
+   * libfuse3 addon (docs/mount.md); `fuse`: the same through fuse-native (libfuse 2); `none`: no
+   * mount (tests, hosts without /dev/fuse).
    */
   mountBackend: "fuse" | "fuse3" | "none";
   stateDir: string;
@@ -75,9 +76,9 @@ export const OPTIONS: readonly OptionSpec[] = [
     flag: "mount-backend",
     env: "MOUNT_BACKEND",
     kind: "choice",
-    choices: ["fuse", "fuse3", "none"],
-    default: "fuse",
-    help: "fuse: mount the computer at the mount point (fuse-native); fuse3: the same through computerd's own libfuse3 addon (npm run build:native -w computerd); none: no mount (commands see a plain folder)",
+    choices: ["fuse3", "fuse", "none"],
+    default: "fuse3",
+    help: "fuse3: mount the computer at the mount point with computerd's own libfuse3 addon (npm run build:native -w computerd); fuse: the same through fuse-native (libfuse 2: ms times, no caller ids); none: no mount (commands see a plain folder)",
   },
   {
     key: "stateDir",

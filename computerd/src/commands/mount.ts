@@ -1,5 +1,5 @@
 /**
- * `computerd mount --state DIR --mount-point DIR [--backend fuse|fuse3|none]`: serves
+ * `computerd mount --state DIR --mount-point DIR [--backend fuse3|fuse|none]`: serves
  * the mirror in DIR until SIGTERM/SIGINT, then flushes, unmounts and closes.
  * Prints one JSON line per lifecycle event on stdout ({"event":"mounted"},
  * {"event":"unmounted", counters}) for supervisors and tests.
@@ -10,12 +10,13 @@ import { openMirror } from "../mirror/open-mirror.ts";
 import { type MountBackend, openMount } from "../mount/backend.ts";
 
 const USAGE =
-  "usage: computerd mount --state DIR --mount-point DIR [--backend fuse|fuse3|none] [--attr-timeout SECONDS] [--debug]";
+  "usage: computerd mount --state DIR --mount-point DIR [--backend fuse3|fuse|none] [--attr-timeout SECONDS] [--debug]";
 
+/** The backend named by --backend; computerd's own libfuse3 addon when none is named. */
 function backendOf(value: string | undefined): MountBackend {
-  if (value === undefined || value === "fuse") return "fuse";
-  if (value === "none" || value === "fuse3") return value;
-  throw new Error(`unknown backend "${value}" (fuse | fuse3 | none)`);
+  if (value === undefined || value === "fuse3") return "fuse3";
+  if (value === "none" || value === "fuse") return value;
+  throw new Error(`unknown backend "${value}" (fuse3 | fuse | none)`);
 }
 
 function ownerOf(value: string | undefined): { uid: number; gid: number } | undefined {

@@ -4,6 +4,7 @@
  * line when listening ({"event":"listening","port":N}).
  */
 import type { Command } from "../main.ts";
+import { fuse3Unavailable } from "../mount/fuse3-native.ts";
 import { HOST_HELP, HostConfigError, parseHostConfig } from "./host-config.ts";
 import { startHost } from "./host-server.ts";
 
@@ -19,6 +20,12 @@ async function run(args: string[]): Promise<number> {
   if (config === "help") {
     console.log(HOST_HELP);
     return 0;
+  }
+  // Every daemon would fail to mount: say so once, at start, with the fix.
+  const unavailable = config.mount === "fuse3" ? fuse3Unavailable() : undefined;
+  if (unavailable !== undefined) {
+    console.error(`computerd host: --mount fuse3 (the default): ${unavailable}; or pass --mount fuse`);
+    return 2;
   }
   const host = await startHost(config);
   console.log(JSON.stringify({ event: "listening", host: config.listen, port: host.port, dir: config.dir }));

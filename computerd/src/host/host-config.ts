@@ -18,7 +18,7 @@ export interface HostConfig {
   dir: string;
   /** How each daemon runs commands (`bwrap` by default, `none` for hosts without it). */
   sandbox: "bwrap" | "none";
-  /** How each daemon mounts its computer (default `fuse`; `none` where /dev/fuse is missing). */
+  /** How each daemon mounts its computer (default `fuse3`; `none` where /dev/fuse is missing). */
   mount: "fuse" | "fuse3" | "none";
   /** A daemon with no running command and no request for this long is stopped. */
   idleMs: number;
@@ -40,11 +40,19 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
   --dir PATH          COMPUTERD_HOST_DIR, default .computer/host
   --token-file PATH   COMPUTERD_HOST_TOKEN_FILE (or COMPUTERD_HOST_TOKEN itself); required
   --sandbox MODE      COMPUTERD_HOST_SANDBOX, bwrap|none, default bwrap
-  --mount MODE        COMPUTERD_HOST_MOUNT, fuse|fuse3|none, default fuse (none without /dev/fuse)
+  --mount MODE        COMPUTERD_HOST_MOUNT, fuse3|fuse|none, default fuse3 (none without /dev/fuse)
   --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
 `;
 
 const MIN_TOKEN_LENGTH = 16;
+
+/**
+ * The mount backend when none is asked for: computerd's own libfuse3 addon where the kernel
+ * offers FUSE, no mount (a plain folder) where it does not.
+ */
+export function defaultHostMount(hasFuseDevice: boolean): HostConfig["mount"] {
+  return hasFuseDevice ? "fuse3" : "none";
+}
 
 function computerdCommand(): string[] {
   return [process.execPath, new URL("../../bin/computerd.js", import.meta.url).pathname];
@@ -86,9 +94,9 @@ export function parseHostConfig(
     throw new HostConfigError("--idle-minutes must be a positive number");
   const sandbox = pick("sandbox", "COMPUTERD_HOST_SANDBOX", "bwrap");
   if (sandbox !== "bwrap" && sandbox !== "none") throw new HostConfigError("--sandbox must be bwrap or none");
-  const mount = pick("mount", "COMPUTERD_HOST_MOUNT", existsSync("/dev/fuse") ? "fuse" : "none");
+  const mount = pick("mount", "COMPUTERD_HOST_MOUNT", defaultHostMount(existsSync("/dev/fuse")));
   if (mount !== "fuse" && mount !== "fuse3" && mount !== "none") {
-    throw new HostConfigError("--mount must be fuse, fuse3 or none");
+    throw new HostConfigError("--mount must be fuse3, fuse or none");
   }
   const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
   let token = env.COMPUTERD_HOST_TOKEN ?? "";

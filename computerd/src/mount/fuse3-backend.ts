@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ErrorLogger } from "./errno.ts";
 import type { FuseMount, FuseTuning } from "./fuse-backend.ts";
-import { loadFuse3 } from "./fuse3-native.ts";
+import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
 import { fuse3Listener } from "./fuse3-ops.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
@@ -52,7 +52,7 @@ export async function mountFuse3(
   tuning: Partial<FuseTuning> = {},
 ): Promise<FuseMount> {
   const addon = loadFuse3();
-  if (!addon) throw new Error("the fuse3 backend needs computerd/native (npm run build:native -w computerd)");
+  if (!addon) throw new Error(`the fuse3 mount backend cannot start: ${fuse3Unavailable()}`);
   const settings = {
     entryTimeout: 1,
     attrTimeout: 1,

@@ -1,7 +1,8 @@
 /**
  * Typed access to computerd's own FUSE 3 addon (computerd/native, the libfuse3
- * low-level API over N-API). The addon is optional: loadFuse3() returns undefined
- * when it was not built, and callers fall back to fuse-native.
+ * low-level API over N-API), the default mount backend. It must be built
+ * (`npm run build:native -w computerd`); loadFuse3() returns undefined when it was
+ * not, and fuse3Unavailable() says why, for the error the operator sees.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -104,12 +105,29 @@ export const FUSE3_ADDON_PATH = fileURLToPath(
   new URL("../../native/build/Release/fuse3.node", import.meta.url),
 );
 
+type Loaded = { addon: Fuse3Addon } | { problem: string };
+let loaded: Loaded | undefined;
+
+/** Loads the addon at `path` (once per process for the real one), or says why it cannot. */
+export function loadFuse3At(path: string): Loaded {
+  const build = "build it with `npm run build:native -w computerd` (needs libfuse3-dev and pkg-config)";
+  if (!existsSync(path)) return { problem: `computerd's libfuse3 addon is not built (${path}): ${build}` };
+  try {
+    return { addon: createRequire(import.meta.url)(path) as Fuse3Addon };
+  } catch (err) {
+    // Built elsewhere, or libfuse3.so.3 (apt libfuse3-3) is missing on this machine.
+    return { problem: `computerd's libfuse3 addon does not load (${(err as Error).message}): ${build}` };
+  }
+}
+
 /** The addon, or undefined when it was not built (or libfuse3 is missing). */
 export function loadFuse3(): Fuse3Addon | undefined {
-  if (!existsSync(FUSE3_ADDON_PATH)) return undefined;
-  try {
-    return createRequire(import.meta.url)(FUSE3_ADDON_PATH) as Fuse3Addon;
-  } catch {
-    return undefined;
-  }
+  loaded ??= loadFuse3At(FUSE3_ADDON_PATH);
+  return "addon" in loaded ? loaded.addon : undefined;
+}
+
+/** Why the fuse3 backend cannot serve here (naming the build command), or undefined when it can. */
+export function fuse3Unavailable(): string | undefined {
+  loaded ??= loadFuse3At(FUSE3_ADDON_PATH);
+  return "problem" in loaded ? loaded.problem : undefined;
 }
