@@ -2,12 +2,12 @@
  * The `/files/<path>` routes: streamed upload, ranged download or directory listing,
  * stat as headers, and delete. Every vfs call is one atomic mutation or a read.
  */
-import { toIso } from "@computer/vfs";
+
 import { ApiError } from "../http/errors.ts";
 import { formatMode } from "../http/mode.ts";
 import { parseRange } from "../http/range.ts";
 import type { ComputerHost } from "./host.ts";
-import { entryJson, etag, httpDate } from "./stat-json.ts";
+import { entryJson, etag, httpDate, isoOf } from "./stat-json.ts";
 
 function emptyBody(): ReadableStream<Uint8Array> {
   return new ReadableStream({ start: (controller) => controller.close() });
@@ -30,7 +30,7 @@ export async function putFile(
   }
   await host.touched();
   return Response.json(
-    { path, size: stat.size, mtime: toIso(stat.mtime), mode: formatMode(stat.mode) },
+    { path, size: stat.size, mtime: isoOf(stat.mtime), mode: formatMode(stat.mode) },
     { status: 201 },
   );
 }

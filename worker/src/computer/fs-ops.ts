@@ -19,8 +19,10 @@ import { parseBodyPath, parseSymlinkTarget } from "../http/paths.ts";
 import { requireWrite } from "./authorize.ts";
 import type { ComputerHost } from "./host.ts";
 import { entryJson, statJson } from "./stat-json.ts";
+import { XATTR_OPS } from "./xattr-ops.ts";
 
-interface OpSpec {
+/** One op of POST /fs. */
+export interface OpSpec {
   /** True if the op mutates the filesystem (needs a rw token). */
   writes: boolean;
   run(vfs: Vfs, body: JsonObject): object;
@@ -36,16 +38,29 @@ function lstatOf(vfs: Vfs, p: string): object {
   return statJson(p, vfs.lstat(p));
 }
 
+/** `{ sec, nsec }` as the stat op answers it: whole seconds (negative before 1970), nsec 0–999999999. */
+function isTimespec(value: unknown): value is { sec: number; nsec: number } {
+  if (typeof value !== "object" || value === null) return false;
+  const { sec, nsec } = value as { sec?: unknown; nsec?: unknown };
+  return (
+    Number.isSafeInteger(sec) && Number.isInteger(nsec) && Number(nsec) >= 0 && Number(nsec) <= 999_999_999
+  );
+}
+
 function timeArg(body: JsonObject, key: string): TimeArg {
   const value = body[key];
   if (value === undefined || value === "omit") return "omit";
   if (value === "now") return "now";
   if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (isTimespec(value)) return { sec: value.sec, nsec: value.nsec };
   if (typeof value === "string") {
     const ms = Date.parse(value);
     if (!Number.isNaN(ms)) return ms;
   }
-  throw new ApiError("EINVAL", `'${key}' must be milliseconds, an ISO-8601 time, "now" or "omit"`);
+  throw new ApiError(
+    "EINVAL",
+    `'${key}' must be milliseconds, an ISO-8601 time, { sec, nsec }, "now" or "omit"`,
+  );
 }
 
 function checkRegex(pattern: string, ignoreCase: boolean): void {
@@ -205,6 +220,7 @@ export const FS_OPS = {
       return { matches };
     },
   },
+  ...XATTR_OPS,
 } satisfies Record<string, OpSpec>;
 
 /** The name of an op of POST /fs. */

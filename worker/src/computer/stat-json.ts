@@ -1,9 +1,19 @@
 /**
  * How stats and directory entries look on the wire: modes as octal strings, times as
- * ISO-8601, paths absolute from the workspace root ("/a/b").
+ * ISO-8601 (milliseconds) plus exact `{ sec, nsec }` timespecs, paths absolute from the
+ * workspace root ("/a/b").
  */
-import { type DirEntry, type Stat, type Timespec, toIso, toMs } from "@computer/vfs";
+import type { DirEntry, Stat, Timespec } from "@computer/vfs";
 import { formatMode } from "../http/mode.ts";
+
+/**
+ * ISO-8601 of a Timespec, truncated to the millisecond it falls in. Integer arithmetic:
+ * a fractional millisecond count would round across a second boundary (and Date truncates
+ * toward zero, which moves a time just before 1970 to 1970-01-01T00:00:00.000Z).
+ */
+export function isoOf(time: Timespec): string {
+  return new Date(time.sec * 1000 + Math.floor(time.nsec / 1e6)).toISOString();
+}
 
 /** A stat in a JSON response. */
 export interface StatJson {
@@ -15,9 +25,18 @@ export interface StatJson {
   gid: number;
   nlink: number;
   ino: number;
+  /** Device number of a char/block device (Linux `dev_t` encoding); 0 for other types. */
+  rdev: number;
+  rdevMajor: number;
+  rdevMinor: number;
+  /** Bytes of stored content (holes of a sparse file do not count). */
+  allocated: number;
+  /** Millisecond ISO-8601 times, kept for readers of v1 before `timespec` existed. */
   mtime: string;
   atime: string;
   ctime: string;
+  /** The exact times: seconds since the epoch (negative before 1970) and nanoseconds 0–999999999. */
+  timespec: { atime: Timespec; mtime: Timespec; ctime: Timespec };
 }
 
 /** A directory entry in a JSON listing. */
@@ -40,10 +59,37 @@ export function statJson(path: string, stat: Stat): StatJson {
     gid: stat.gid,
     nlink: stat.nlink,
     ino: stat.ino,
-    mtime: toIso(stat.mtime),
-    atime: toIso(stat.atime),
-    ctime: toIso(stat.ctime),
+    rdev: stat.rdev,
+    rdevMajor: rdevMajor(stat.rdev),
+    rdevMinor: rdevMinor(stat.rdev),
+    allocated: stat.allocated,
+    mtime: isoOf(stat.mtime),
+    atime: isoOf(stat.atime),
+    ctime: isoOf(stat.ctime),
+    timespec: {
+      atime: { sec: stat.atime.sec, nsec: stat.atime.nsec },
+      mtime: { sec: stat.mtime.sec, nsec: stat.mtime.nsec },
+      ctime: { sec: stat.ctime.sec, nsec: stat.ctime.nsec },
+    },
   };
+}
+
+// glibc's gnu_dev_major/gnu_dev_minor over a 64-bit dev_t. Division instead of shifts:
+// JS shifts truncate to 32 bits and rdev may use the high word.
+const TWO_32 = 2 ** 32;
+
+/** The major number of a Linux `dev_t`. */
+export function rdevMajor(rdev: number): number {
+  const low = rdev % TWO_32;
+  const high = Math.floor(rdev / TWO_32);
+  return ((low >>> 8) & 0xfff) | ((high & ~0xfff) >>> 0);
+}
+
+/** The minor number of a Linux `dev_t`. */
+export function rdevMinor(rdev: number): number {
+  const low = rdev % TWO_32;
+  const high = Math.floor(rdev / TWO_32);
+  return ((low & 0xff) | ((low >>> 12) & 0xfff00) | ((high & 0xfff) << 20)) >>> 0;
 }
 
 /** A directory entry as JSON (the vfs type string is kept for fifos, sockets and devices). */
@@ -53,13 +99,13 @@ export function entryJson(entry: DirEntry): EntryJson {
     type: entry.type,
     size: entry.size,
     mode: formatMode(entry.mode),
-    mtime: toIso(entry.mtime),
+    mtime: isoOf(entry.mtime),
   };
 }
 
 /** An HTTP date (`Last-Modified`) of a Timespec. */
 export function httpDate(time: Timespec): string {
-  return new Date(toMs(time)).toUTCString();
+  return new Date(time.sec * 1000 + Math.floor(time.nsec / 1e6)).toUTCString();
 }
 
 /** A strong ETag for a file's current content: inode, size and change time. */

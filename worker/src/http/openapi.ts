@@ -69,19 +69,54 @@ const schemas: Schema = {
     mode: { type: "string", examples: ["0644"] },
     mtime: str,
   }),
-  Stat: object({
-    path: str,
-    type: str,
-    size: int,
-    mode: str,
-    uid: int,
-    gid: int,
-    nlink: int,
-    ino: int,
-    mtime: str,
-    atime: str,
-    ctime: str,
-  }),
+  Timespec: {
+    ...object({ sec: int, nsec: { type: "integer", minimum: 0, maximum: 999_999_999 } }, ["sec", "nsec"]),
+    description: "Seconds since the epoch (negative before 1970) and nanoseconds.",
+  },
+  Stat: object(
+    {
+      path: str,
+      type: { enum: ["file", "dir", "symlink", "fifo", "socket", "char", "block"] },
+      size: int,
+      allocated: { type: "integer", description: "Stored bytes; holes of sparse files do not count." },
+      mode: {
+        type: "string",
+        description: "Permission bits incl. setuid/setgid/sticky, octal.",
+        examples: ["4755"],
+      },
+      uid: int,
+      gid: int,
+      nlink: int,
+      ino: int,
+      rdev: { type: "integer", description: "Linux dev_t of a char/block device; 0 otherwise." },
+      rdevMajor: int,
+      rdevMinor: int,
+      mtime: { type: "string", description: "ISO-8601, millisecond precision (exact: timespec.mtime)." },
+      atime: str,
+      ctime: str,
+      timespec: object({ atime: ref("Timespec"), mtime: ref("Timespec"), ctime: ref("Timespec") }, [
+        "atime",
+        "mtime",
+        "ctime",
+      ]),
+      target: { type: "string", description: "A symlink's target (stat with follow: false)." },
+    },
+    [
+      "path",
+      "type",
+      "size",
+      "mode",
+      "uid",
+      "gid",
+      "nlink",
+      "ino",
+      "rdev",
+      "mtime",
+      "atime",
+      "ctime",
+      "timespec",
+    ],
+  ),
   Checkpoint: object({ name: str, rev: int, createdAt: str }, ["name", "rev", "createdAt"]),
   ...ARTIFACT_SCHEMAS,
   FsOp: {
@@ -91,7 +126,9 @@ const schemas: Schema = {
       "mkdir {path, recursive?, mode?} | rename {from, to} | symlink {target, path} | link {existing, path} | " +
       "chmod {path, mode} | chown {path, uid, gid} | utimes {path, atime?, mtime?} | truncate {path, length} | " +
       "rm {path, recursive?, force?} | stat {path, follow?} | readdir {path, after?, limit?} | readlink {path} | " +
-      "realpath {path} | du {path} | find {path, glob, limit?} | grep {path, pattern, regex?, ignoreCase?, context?, limit?}",
+      "realpath {path} | du {path} | find {path, glob, limit?} | grep {path, pattern, regex?, ignoreCase?, context?, limit?} | " +
+      "listxattr {path, follow?} | getxattr {path, name, follow?} | setxattr {path, name, value (base64), flag?, follow?} | " +
+      'removexattr {path, name, follow?}. utimes times: milliseconds, ISO-8601, {sec, nsec}, "now" or "omit".',
     properties: {
       op: {
         enum: [
@@ -111,6 +148,10 @@ const schemas: Schema = {
           "du",
           "find",
           "grep",
+          "listxattr",
+          "getxattr",
+          "setxattr",
+          "removexattr",
         ],
       },
       path: str,
@@ -124,6 +165,16 @@ const schemas: Schema = {
       pattern: str,
       regex: bool,
       ignoreCase: bool,
+      follow: bool,
+      name: { type: "string", description: "Extended attribute name, e.g. user.mime (xattr ops)." },
+      value: {
+        type: "string",
+        contentEncoding: "base64",
+        description: "Extended attribute value (setxattr).",
+      },
+      flag: { enum: ["create", "replace"] },
+      atime: { oneOf: [int, str, ref("Timespec")] },
+      mtime: { oneOf: [int, str, ref("Timespec")] },
     },
   },
   ExecRequest: object(
@@ -264,7 +315,14 @@ export const OPENAPI: Schema = {
     "/v1/computers/{id}/fs": computerId({
       post: {
         requestBody: body(ref("FsOp")),
-        responses: { "200": json({ type: "object" }, "The op's result"), ...std },
+        responses: {
+          "200": json(
+            { oneOf: [ref("Stat"), { type: "object" }] },
+            "The op's result: a Stat for stat, mkdir, chmod, chown, utimes, truncate, link, symlink, rename",
+          ),
+          "409": error("EEXIST, ENOTEMPTY, ENOTDIR, EISDIR, EBUSY, EMLINK"),
+          ...std,
+        },
       },
     }),
     "/v1/computers/{id}/exec": computerId({
