@@ -13,13 +13,19 @@ import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from ".
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
+import type { OwnerMap } from "./owner-map.ts";
 
-/** Kernel cache lifetimes (seconds) and page-cache policy, as in FuseTuning. */
+/** Kernel cache lifetimes (seconds), page-cache policy and owner map, as in FuseTuning. */
 export interface Fuse3Timeouts {
   entryTimeout: number;
   attrTimeout: number;
   negativeTimeout: number;
   pageCache: "auto" | "keep";
+  /**
+   * Owner ids shown to the kernel instead of the vfs's (owner-map.ts): applied to every
+   * attribute reply, to chown, and to the caller who becomes the owner of a new node.
+   */
+  owners?: OwnerMap | undefined;
 }
 
 const SET_MODE = 1 << 0;
@@ -60,12 +66,14 @@ export function fuse3Listener(
   let nextDir = 1;
   let hiddenSeq = 0;
 
+  const owners = timeouts.owners;
   function fill(stat: Stat): Float64Array {
+    const kernel = owners ? owners.toKernel(stat) : stat;
     attr[0] = stat.ino;
     attr[1] = TYPE_BITS[stat.type] | stat.mode;
     attr[2] = stat.nlink;
-    attr[3] = stat.uid;
-    attr[4] = stat.gid;
+    attr[3] = kernel.uid;
+    attr[4] = kernel.gid;
     attr[5] = stat.rdev;
     attr[6] = stat.size;
     attr[7] = Math.ceil(stat.allocated / 512);
@@ -91,8 +99,10 @@ export function fuse3Listener(
     nodes.looked(stat.ino, parent, name);
     addon.replyEntry(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout);
   }
-  /** New files belong to the caller; the group of a setgid directory wins. */
-  function own(path: string, uid: number, gid: number): Stat {
+  /** New files belong to the caller (kernel ids, mapped to the vfs); the group of a setgid directory wins. */
+  function own(path: string, callerUid: number, callerGid: number): Stat {
+    const caller = { uid: callerUid, gid: callerGid };
+    const { uid, gid } = owners ? owners.fromKernel(caller) : caller;
     const stat = fs.stat(path);
     const dir = fs.stat(splitParent(path).parent);
     const group = dir.mode & S_ISGID ? dir.gid : gid;
@@ -167,8 +177,11 @@ export function fuse3Listener(
         const flags = n(1);
         const fh = n(10) >= 0 ? n(10) : undefined;
         if (flags & SET_MODE) fs.chmod(path, n(2));
-        if (flags & (SET_UID | SET_GID))
-          fs.chown(path, flags & SET_UID ? n(3) : -1, flags & SET_GID ? n(4) : -1);
+        if (flags & (SET_UID | SET_GID)) {
+          const asked = { uid: flags & SET_UID ? n(3) : -1, gid: flags & SET_GID ? n(4) : -1 };
+          const owner = owners ? owners.fromKernel(asked) : asked;
+          fs.chown(path, owner.uid, owner.gid);
+        }
         if (flags & SET_SIZE) fs.truncate(path, n(5), fh);
         if (flags & (SET_ATIME | SET_MTIME | SET_ATIME_NOW | SET_MTIME_NOW)) {
           fs.utimens(

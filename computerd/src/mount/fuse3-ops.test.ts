@@ -1,0 +1,244 @@
+/**
+ * The fuse3 request handlers against a recording stand-in for the addon: the owner map on
+ * attribute replies, chown and new nodes, and renameat2 flags (NOREPLACE → EEXIST, EXCHANGE
+ * and WHITEOUT → EINVAL, nothing changed).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
+import type { Fuse3Addon, RequestHandle, RequestListener } from "./fuse3-native.ts";
+import { OP } from "./fuse3-native.ts";
+import { ROOT_INO } from "./fuse3-nodes.ts";
+import { fuse3Listener } from "./fuse3-ops.ts";
+import { LocalFs } from "./local-fs.ts";
+import { type OwnerMap, swapOwners } from "./owner-map.ts";
+
+/** One reply the handlers gave: its kind, the attributes (uid, gid, ino) or the errno. */
+interface Reply {
+  kind: string;
+  ino?: number;
+  uid?: number;
+  gid?: number;
+  errno?: number;
+}
+
+function recordingAddon(replies: Reply[]): Fuse3Addon {
+  const attrs = (kind: string, attr: Float64Array): number => {
+    replies.push({ kind, ino: attr[0] ?? 0, uid: attr[3] ?? -1, gid: attr[4] ?? -1 });
+    return 0;
+  };
+  const unused = () => {
+    throw new Error("not expected in these tests");
+  };
+  return {
+    mount: unused,
+    unmount: unused,
+    destroy: unused,
+    replyErr: (_req, errno) => {
+      replies.push({ kind: "err", errno });
+      return 0;
+    },
+    replyEntry: (_req, attr) => attrs("entry", attr),
+    replyCreate: (_req, attr) => attrs("create", attr),
+    replyAttr: (_req, attr) => attrs("attr", attr),
+    replyOpen: unused,
+    replyBuf: unused,
+    replyWrite: unused,
+    replyReadlink: unused,
+    replyStatfs: unused,
+    replyXattrSize: unused,
+    replyDir: unused,
+    replyNone: unused,
+    notifyInvalInode: unused,
+    notifyInvalEntry: unused,
+  };
+}
+
+const SANDBOX = { uid: 65534, gid: 65534 };
+const ROOT = { uid: 0, gid: 0 };
+const SET_UID = 1 << 1;
+const SET_GID = 1 << 2;
+const RENAME_NOREPLACE = 1;
+const RENAME_EXCHANGE = 2;
+const RENAME_WHITEOUT = 4;
+
+let dir: string;
+let mirror: Mirror;
+let fs: LocalFs;
+let replies: Reply[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "computerd-fuse3-ops-"));
+  mirror = openMirror(dir);
+  fs = new LocalFs(mirror.vfs, { commit: () => mirror.sql.commit(), log: () => {} });
+  replies = [];
+});
+
+afterEach(() => {
+  fs.stop();
+  mirror.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A listener over `fs`; `call` sends one request as `caller` and returns its reply. */
+function handlers(owners?: OwnerMap) {
+  const timeouts = {
+    entryTimeout: 1,
+    attrTimeout: 1,
+    negativeTimeout: 1,
+    pageCache: "auto" as const,
+    owners,
+  };
+  const { listener } = fuse3Listener(
+    recordingAddon(replies),
+    fs,
+    () => {},
+    {},
+    timeouts,
+    () => {},
+  );
+  const req = {} as RequestHandle;
+  return (op: number, caller: { uid: number; gid: number }, ...args: (number | string)[]): Reply => {
+    (listener as RequestListener)(op, req, caller.uid, caller.gid, 1, 0o022, ...args);
+    const reply = replies.at(-1);
+    if (!reply) throw new Error("no reply");
+    return reply;
+  };
+}
+
+/** Setattr arguments: ino, flags, mode, uid, gid, size, atime s/ns, mtime s/ns, fh. */
+function chownArgs(ino: number, uid: number, gid: number): number[] {
+  return [ino, (uid >= 0 ? SET_UID : 0) | (gid >= 0 ? SET_GID : 0), 0, uid, gid, 0, 0, 0, 0, 0, -1];
+}
+
+describe("fuse3 handlers with the owner map (vfs 0:0 ⇄ sandbox user 65534)", () => {
+  const owners = swapOwners(ROOT, SANDBOX);
+
+  it("shows the vfs owner as the sandbox user in lookup, getattr and setattr replies", () => {
+    mirror.vfs.writeFile("/f", "x");
+    mirror.vfs.chown("/f", 1000, 1000, false);
+    mirror.vfs.writeFile("/root-owned", "y");
+    const call = handlers(owners);
+    expect(call(OP.lookup, SANDBOX, ROOT_INO, "root-owned")).toMatchObject({ kind: "entry", ...SANDBOX });
+    const rootOwned = mirror.vfs.stat("/root-owned").ino;
+    expect(call(OP.getattr, SANDBOX, rootOwned, -1)).toMatchObject({ kind: "attr", ...SANDBOX });
+    // Other owners pass through unchanged.
+    expect(call(OP.lookup, SANDBOX, ROOT_INO, "f")).toMatchObject({ uid: 1000, gid: 1000 });
+    expect(call(OP.getattr, SANDBOX, ROOT_INO, -1)).toMatchObject({ kind: "attr", ...SANDBOX });
+  });
+
+  it("stores a node created by the sandbox user as the vfs owner, and shows it as the caller", () => {
+    const call = handlers(owners);
+    expect(call(OP.create, SANDBOX, ROOT_INO, 0o644, 0o101, "made")).toMatchObject({
+      kind: "create",
+      ...SANDBOX,
+    });
+    expect(call(OP.mkdir, SANDBOX, ROOT_INO, 0o755, "dir")).toMatchObject({ kind: "entry", ...SANDBOX });
+    expect(call(OP.symlink, SANDBOX, ROOT_INO, "sym", "made")).toMatchObject({ kind: "entry", ...SANDBOX });
+    expect(call(OP.mknod, SANDBOX, ROOT_INO, 0o010644, 0, "fifo")).toMatchObject({
+      kind: "entry",
+      ...SANDBOX,
+    });
+    fs.flushAll();
+    for (const path of ["/made", "/dir", "/sym", "/fifo"]) {
+      const { uid, gid } = mirror.vfs.lstat(path);
+      expect({ path, uid, gid }).toEqual({ path, ...ROOT });
+    }
+    // A kernel root caller is the other side of the swap.
+    call(OP.mkdir, ROOT, ROOT_INO, 0o755, "by-root");
+    fs.flushAll();
+    expect(mirror.vfs.stat("/by-root")).toMatchObject(SANDBOX);
+    // Any other caller is stored as is.
+    call(OP.mkdir, { uid: 1000, gid: 1001 }, ROOT_INO, 0o755, "by-user");
+    fs.flushAll();
+    expect(mirror.vfs.stat("/by-user")).toMatchObject({ uid: 1000, gid: 1001 });
+  });
+
+  it("maps chown ids from the kernel to the vfs (-1 keeps an id)", () => {
+    mirror.vfs.writeFile("/f", "x");
+    mirror.vfs.chown("/f", 1000, 1000, false);
+    const ino = mirror.vfs.stat("/f").ino;
+    const call = handlers(owners);
+    call(OP.lookup, ROOT, ROOT_INO, "f");
+    expect(call(OP.setattr, ROOT, ...chownArgs(ino, SANDBOX.uid, -1))).toMatchObject({
+      kind: "attr",
+      uid: SANDBOX.uid,
+      gid: 1000,
+    });
+    fs.flushAll();
+    expect(mirror.vfs.stat("/f")).toMatchObject({ uid: 0, gid: 1000 });
+    expect(call(OP.setattr, ROOT, ...chownArgs(ino, 0, 0))).toMatchObject({ kind: "attr", ...ROOT });
+    fs.flushAll();
+    expect(mirror.vfs.stat("/f")).toMatchObject(SANDBOX);
+  });
+
+  it("gives a setgid directory's group (a vfs id) to new nodes, shown through the map", () => {
+    mirror.vfs.mkdir("/shared");
+    mirror.vfs.chown("/shared", 1000, 0, false);
+    mirror.vfs.chmod("/shared", 0o2775);
+    const call = handlers(owners);
+    const shared = call(OP.lookup, SANDBOX, ROOT_INO, "shared").ino ?? 0;
+    expect(call(OP.mkdir, { uid: 1000, gid: 1000 }, shared, 0o755, "sub")).toMatchObject({
+      uid: 1000,
+      gid: SANDBOX.gid,
+    });
+    fs.flushAll();
+    expect(mirror.vfs.stat("/shared/sub")).toMatchObject({ uid: 1000, gid: 0 });
+  });
+});
+
+describe("fuse3 handlers without an owner map", () => {
+  it("store and show the caller's ids as they are", () => {
+    const call = handlers();
+    expect(call(OP.create, SANDBOX, ROOT_INO, 0o644, 0o101, "made")).toMatchObject(SANDBOX);
+    fs.flushAll();
+    expect(mirror.vfs.stat("/made")).toMatchObject(SANDBOX);
+    expect(call(OP.lookup, ROOT, ROOT_INO, "made")).toMatchObject(SANDBOX);
+  });
+});
+
+describe("fuse3 rename flags", () => {
+  function twoFiles() {
+    mirror.vfs.writeFile("/a", "A");
+    mirror.vfs.writeFile("/b", "B");
+    const call = handlers();
+    call(OP.lookup, ROOT, ROOT_INO, "a");
+    call(OP.lookup, ROOT, ROOT_INO, "b");
+    return call;
+  }
+  const contents = () => [mirror.vfs.readText("/a"), mirror.vfs.readText("/b")];
+
+  it("RENAME_NOREPLACE onto an existing name is EEXIST and changes nothing", () => {
+    const call = twoFiles();
+    expect(call(OP.rename, ROOT, ROOT_INO, ROOT_INO, RENAME_NOREPLACE, "a", "b")).toEqual({
+      kind: "err",
+      errno: 17,
+    });
+    fs.flushAll();
+    expect(contents()).toEqual(["A", "B"]);
+  });
+
+  it("RENAME_NOREPLACE onto a free name renames", () => {
+    const call = twoFiles();
+    expect(call(OP.rename, ROOT, ROOT_INO, ROOT_INO, RENAME_NOREPLACE, "a", "c")).toEqual({
+      kind: "err",
+      errno: 0,
+    });
+    fs.flushAll();
+    expect(mirror.vfs.readText("/c")).toBe("A");
+    expect(mirror.vfs.exists("/a")).toBe(false);
+  });
+
+  it.each([
+    ["RENAME_EXCHANGE", RENAME_EXCHANGE],
+    ["RENAME_WHITEOUT", RENAME_WHITEOUT],
+    ["NOREPLACE|EXCHANGE", RENAME_NOREPLACE | RENAME_EXCHANGE],
+  ])("%s is EINVAL (not supported, as on a filesystem without it) and changes nothing", (_name, flags) => {
+    const call = twoFiles();
+    expect(call(OP.rename, ROOT, ROOT_INO, ROOT_INO, flags, "a", "b")).toEqual({ kind: "err", errno: 22 });
+    fs.flushAll();
+    expect(contents()).toEqual(["A", "B"]);
+  });
+});
