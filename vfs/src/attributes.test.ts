@@ -216,6 +216,16 @@ describe("chown", () => {
     expect(vfs.stat("/d").mode).toBe(0o2775);
   });
 
+  vfsTest("keeps setgid without group-exec (the mandatory-locking mark) through chown", (vfs) => {
+    vfs.writeFile("/f", "x");
+    vfs.chmod("/f", 0o6745);
+    vfs.chown("/f", 1, 1);
+    expect(vfs.stat("/f").mode).toBe(0o2745);
+    vfs.chmod("/f", 0o2710);
+    vfs.chown("/f", -1, -1);
+    expect(vfs.stat("/f").mode).toBe(0o710);
+  });
+
   vfsTest("follows symlinks unless follow is false (lchown)", (vfs) => {
     vfs.writeFile("/f", "x");
     vfs.symlink("f", "/l");

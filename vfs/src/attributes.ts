@@ -64,7 +64,11 @@ export function chmod(ctx: Context, path: string, mode: number): void {
   });
 }
 
-/** chown/lchown; -1 leaves an id unchanged. Clears setuid/setgid on non-directories, as Linux does. */
+/**
+ * chown/lchown; -1 leaves an id unchanged. On non-directories it clears setuid, and setgid
+ * when group-exec is set, as Linux does (setgid without group-exec marks mandatory locking
+ * and stays).
+ */
 export function chown(ctx: Context, path: string, uid: number, gid: number, follow = true): void {
   for (const id of [uid, gid]) {
     if (!Number.isInteger(id) || id < -1 || id > 0xffffffff)
@@ -74,7 +78,7 @@ export function chown(ctx: Context, path: string, uid: number, gid: number, foll
     const loc = resolveExisting(ctx, path, "chown", follow);
     const node = loc.node;
     const now = ctx.clock();
-    const mode = node.type === "dir" ? node.mode : node.mode & ~0o6000;
+    const mode = node.type === "dir" ? node.mode : node.mode & ~(node.mode & 0o010 ? 0o6000 : 0o4000);
     ctx.store.updateNode(node.ino, {
       uid: uid === -1 ? node.uid : uid,
       gid: gid === -1 ? node.gid : gid,
