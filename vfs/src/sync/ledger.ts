@@ -86,6 +86,11 @@ export class Ledger {
     return this.baseRow(path)?.fp ?? "";
   }
 
+  /** True when any path other than the root has an agreed state. */
+  hasBase(): boolean {
+    return this.sql.exec("SELECT 1 FROM sync_base WHERE path <> '/' LIMIT 1").length > 0;
+  }
+
   /** The base row of `path`, with the directory attributes recorded for it. */
   baseRow(path: string): BaseRow | undefined {
     return this.sql.exec<BaseRow>("SELECT path, fp, dir FROM sync_base WHERE path = ?", path)[0];

@@ -9,6 +9,7 @@ import { childPath } from "../paths.ts";
 import { AbsentNames } from "./absent-names.ts";
 import { blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
+import { involvesLinks, settleLink } from "./links.ts";
 import type { LocalSide } from "./local.ts";
 import { type PathState, parentOf, sameContent, stateOf } from "./state.ts";
 import type { ConflictReason, SyncChange, SyncConflict } from "./wire.ts";
@@ -44,6 +45,12 @@ export class Merge {
     const path = change.path;
     const incoming = stateOf(change);
     const fpIn = this.local.fp(incoming);
+    if (fpIn === change.base && path !== "/" && this.local.fp(this.local.read(path)) !== fpIn) {
+      // The sender has nothing new here (a hard-linked name re-sent for its group, or a full
+      // listing): this side's own change stands, no conflict, and goes out with its next batch.
+      this.local.ledger.markDirty(path);
+      return;
+    }
     if (incoming && path !== "/") {
       const target = this.prepareParents(path);
       if (target !== path) {
@@ -61,23 +68,46 @@ export class Merge {
     const current = parentIsDir && this.absent.has(path) ? undefined : this.local.read(path, parentIsDir);
     const fpLocal = this.local.fp(current);
     if (fpLocal === fpIn) {
+      const relinked = incoming !== undefined && this.place(change, incoming, fpIn, current, true);
       this.local.agree(path, incoming, fpIn);
-      this.echoes.push(path);
+      // A path whose links changed is read again by the next scan, which sends its group back
+      // if it still has one: crossing batches can otherwise leave the sides with swapped groups.
+      if (!relinked) this.echoes.push(path);
       return;
     }
     const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
     const unchanged = fpLocal === change.base || (path === "/" && change.base === "");
     if (unchanged && (!removesDir || this.isEmptyDir(path))) {
-      this.fastForward(path, current, incoming);
+      const relinked = this.fastForward(change, current, incoming, fpIn);
       if (incoming) this.absent.created(path);
       this.local.agree(path, incoming, fpIn);
-      this.echoes.push(path);
+      if (!relinked) this.echoes.push(path);
       return;
     }
     // Conflicts create copies and move things: earlier answers about absent names go.
     this.absent.clear();
     if (this.localWins) this.keepLocal(path, current, incoming, fpIn);
-    else this.takeIncoming(path, current, fpLocal, incoming, fpIn);
+    else this.takeIncoming(change, current, fpLocal, incoming, fpIn);
+  }
+
+  /**
+   * Makes `path` hold `incoming` (`holds`: it already does), through a hard link to a local name
+   * of its group when the change names one (links.ts). True when the path's links changed.
+   */
+  private place(
+    change: SyncChange,
+    incoming: PathState,
+    fpIn: string,
+    current: PathState | undefined,
+    holds = false,
+  ): boolean {
+    const write = (now: PathState | undefined) =>
+      materialize(this.local.vfs, change.path, incoming, now, this.readBlob);
+    if (incoming.stat.type === "dir" || !involvesLinks(change, current)) {
+      if (!holds) write(current);
+      return false;
+    }
+    return settleLink(this.local, change, fpIn, current, holds, write);
   }
 
   private report(path: string, reason: ConflictReason, copy?: string): void {
@@ -89,14 +119,23 @@ export class Merge {
     );
   }
 
-  private fastForward(path: string, current: PathState | undefined, incoming: PathState | undefined): void {
+  /** Brings the path from the base to `incoming`; true when its links changed. */
+  private fastForward(
+    change: SyncChange,
+    current: PathState | undefined,
+    incoming: PathState | undefined,
+    fpIn: string,
+  ): boolean {
+    const path = change.path;
     if (current && (!incoming || current.stat.type !== incoming.stat.type)) {
       this.dirs.clear();
       this.absent.clear();
     }
-    if (incoming) materialize(this.local.vfs, path, incoming, current, this.readBlob);
+    let relinked = false;
+    if (incoming) relinked = this.place(change, incoming, fpIn, current);
     else if (current) removeNode(this.local.vfs, path, current);
     if (current?.stat.type === "dir" && incoming?.stat.type !== "dir") this.local.ledger.clearBaseBelow(path);
+    return relinked;
   }
 
   /** This side wins: its version stays; the peer's is kept as a copy; the path is re-sent. */
@@ -120,12 +159,13 @@ export class Merge {
 
   /** The peer wins: this side's version moves aside (or stays, for a directory with unsynced entries). */
   private takeIncoming(
-    path: string,
+    change: SyncChange,
     current: PathState | undefined,
     fpLocal: string,
     incoming: PathState | undefined,
     fpIn: string,
   ): void {
+    const path = change.path;
     let reason: ConflictReason = "delete";
     let copy: string | undefined;
     let now = current;
@@ -157,7 +197,7 @@ export class Merge {
         this.local.ledger.clearBaseBelow(path);
       }
     }
-    if (incoming) materialize(this.local.vfs, path, incoming, now, this.readBlob);
+    if (incoming) this.place(change, incoming, fpIn, now);
     this.local.agree(path, incoming, fpIn);
     this.report(path, reason, copy);
   }

@@ -4,6 +4,7 @@
  * whose state the peer already has (echoes of what it sent us), adds unsynced parent
  * directories, and records the batch as in flight until the peer's answer is known.
  */
+import { isLinked, otherNames } from "./links.ts";
 import { dirAttributes, type LocalSide } from "./local.ts";
 import { contentBytes, type PathState, parentOf } from "./state.ts";
 import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
@@ -61,12 +62,16 @@ class Builder {
   consider(path: string, rev: number, echoRev?: number): void {
     this.scanned++;
     if (this.done.has(path)) return;
-    this.done.add(path);
+    // A path skipped here is not marked done: a full listing that starts later in this batch
+    // (the feed turned out pruned) must still list it.
     if (echoRev === rev && !this.listAll) return;
     const state = this.local.read(path);
     const fp = this.local.fp(state);
     const base = this.local.ledger.base(path);
-    if (fp === base && !this.listAll) return;
+    // A hard-linked name goes out even unchanged: a link, unlink or rename in its group put it
+    // in the feed, and the peer learns the group from it (nlink and inode are not in fp).
+    if (fp === base && !this.listAll && !isLinked(state)) return;
+    this.done.add(path);
     if (state && path !== "/") this.addParents(path, rev);
     this.add(path, rev, state, fp, base);
     // Whatever the peer has below a path that is no longer a directory goes too, in this same
@@ -99,11 +104,22 @@ class Builder {
       if (state.target !== undefined) change.target = state.target;
       if (state.chunks !== undefined) change.chunks = state.chunks;
       if (state.xattrs !== undefined) change.xattrs = state.xattrs;
+      const links = otherNames(this.local, path, state);
+      if (links) change.links = links;
     }
     this.changes.push(change);
     this.entries.push([path, fp, dirAttributes(state)]);
     this.bytes += contentBytes(state);
   }
+}
+
+/**
+ * Whether the feed has pruned deletion records. Read from "0" the feed never says so (a new
+ * reader missed nothing); "1/0:" is the same position (after nothing of revision 1, no floor)
+ * written as a cursor that has seen nothing, which the feed answers with `reset` once pruned.
+ */
+function feedPruned(local: LocalSide): boolean {
+  return local.vfs.changes("1/0:", { limit: 1, describe: false }).reset;
 }
 
 /**
@@ -119,6 +135,11 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
   let first = false;
   const builder = new Builder(local, limits);
   builder.listAll = fullPass;
+  if (baseCursor === "0" && !fullPass && ledger.hasBase() && feedPruned(local)) {
+    // The peer has read none of our feed, yet agreed on paths with us (through its own
+    // batches): a deletion of one of those may be among the pruned records, so list everything.
+    fullPass = first = builder.listAll = true;
+  }
   const rev = vfs.rev();
   for (const [path, seq] of ledger.dirtyEntries(limits.maxChanges)) {
     builder.dirty.push([path, seq]);
@@ -199,6 +220,7 @@ export function commitInflight(local: LocalSide): void {
     });
     ledger.clearDirtyEntries(inflight.dirty);
     ledger.setMeta("sentCursor", inflight.cursor);
+    ledger.setMeta("committed", inflight.id);
     ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);
     ledger.setInflight(undefined);
     // Echo records the peer's cursor has passed will never be looked at again.

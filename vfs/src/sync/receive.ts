@@ -29,6 +29,18 @@ function invalid(detail: string): FsError {
   return new FsError("EINVAL", "sync", undefined, `invalid batch: ${detail}`);
 }
 
+/** Other names of a hard-linked non-directory: distinct normalised paths, never the path itself or "/". */
+function checkLinks(path: string, type: FileType, links: unknown): void {
+  if (type === "dir" || !Array.isArray(links)) throw invalid(`links of ${path}`);
+  const seen = new Set<string>([path, "/"]);
+  for (const name of links) {
+    if (typeof name !== "string" || seen.has(name) || normalizePath(name, "sync") !== name) {
+      throw invalid(`link ${String(name)} of ${path}`);
+    }
+    seen.add(name);
+  }
+}
+
 function checkChange(change: SyncChange): void {
   if (typeof change.path !== "string" || normalizePath(change.path, "sync") !== change.path) {
     throw invalid(`path ${String(change.path)}`);
@@ -37,6 +49,7 @@ function checkChange(change: SyncChange): void {
   const stat = change.stat;
   if (!stat) {
     if (change.path === "/") throw invalid("the root cannot be deleted");
+    if (change.links !== undefined) throw invalid(`links of deleted ${change.path}`);
     return;
   }
   if (!FILE_TYPES.has(stat.type) || (change.path === "/" && stat.type !== "dir")) {
@@ -49,6 +62,7 @@ function checkChange(change: SyncChange): void {
       throw invalid(`chunks of ${change.path}`);
     }
   }
+  if (change.links !== undefined) checkLinks(change.path, stat.type, change.links);
   for (const x of change.xattrs ?? []) {
     if (typeof x.name !== "string" || !(x.value instanceof Uint8Array))
       throw invalid(`xattr of ${change.path}`);
@@ -92,11 +106,14 @@ export function applyOrder(changes: readonly SyncChange[]): SyncChange[] {
 /**
  * After a full listing: every path this side had agreed on that the listing did not mention
  * was deleted by the peer. Agreed (unchanged) ones go; changed ones stay and are re-sent.
+ * `current`: the listing's last batch was built after the peer applied our last batch; if not,
+ * a path that batch agreed on may be missing from the listing only because the peer had not
+ * applied it yet, so every unlisted path stays and is re-sent (the peer settles it).
  */
-function pruneUnlisted(local: LocalSide): void {
+function pruneUnlisted(local: LocalSide, current: boolean): void {
   for (const row of local.ledger.unseenBase()) {
     const state = local.read(row.path);
-    const unchanged = state !== undefined && local.fp(state) === row.fp;
+    const unchanged = current && state !== undefined && local.fp(state) === row.fp;
     if (unchanged && state.stat.type !== "dir") local.vfs.unlink(row.path);
     else if (unchanged && local.vfs.list(row.path).length === 0) local.vfs.rmdir(row.path);
     else if (state) local.ledger.markDirty(row.path);
@@ -137,7 +154,7 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
       if (batch.full) {
         for (const change of batch.changes) ledger.markSeen(change.path);
         if (batch.full.last) {
-          pruneUnlisted(local);
+          pruneUnlisted(local, (batch.ack ?? null) === (ledger.meta("committed") ?? null));
           ledger.setListing(false);
         }
       }

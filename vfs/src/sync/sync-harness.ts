@@ -77,6 +77,10 @@ export interface NodeSnapshot {
   gid: number;
   size: number;
   rdev: number;
+  /** Link count (directories: 2 + subdirectories). */
+  nlink: number;
+  /** Hard-linked non-directories: the other paths naming the same inode, sorted. */
+  links?: string[];
   /** Files: digest of the content; symlinks: the target. */
   content?: string;
   /** Files and symlinks: mtime as "sec.nsec". */
@@ -88,7 +92,8 @@ const decoder = new TextDecoder();
 
 /**
  * Every path of a tree (literally, not following symlinks) with its synced attributes and
- * content (file contents as `digest` of their bytes).
+ * content (file contents as `digest` of their bytes), its link count and the other names of a
+ * hard-linked inode: two equal snapshots have the same names sharing the same inodes.
  */
 export function snapshot(vfs: Vfs, digest: (data: Uint8Array) => string): Record<string, NodeSnapshot> {
   const out: Record<string, NodeSnapshot> = {};
@@ -101,6 +106,7 @@ export function snapshot(vfs: Vfs, digest: (data: Uint8Array) => string): Record
       gid: st.gid,
       size: st.type === "dir" ? 0 : st.size,
       rdev: st.rdev,
+      nlink: st.nlink,
       xattrs: vfs
         .listxattr(path, false)
         .sort()
@@ -109,6 +115,7 @@ export function snapshot(vfs: Vfs, digest: (data: Uint8Array) => string): Record
     if (st.type === "file") node.content = digest(vfs.readFile(path));
     if (st.type === "symlink") node.content = vfs.readlink(path);
     if (st.type !== "dir") node.mtime = `${st.mtime.sec}.${st.mtime.nsec}`;
+    if (st.type !== "dir" && st.nlink > 1) node.links = vfs.namesOf(st.ino).filter((name) => name !== path);
     out[path] = node;
     if (st.type === "dir") {
       for (const entry of vfs.list(path)) visit(path === "/" ? `/${entry.name}` : `${path}/${entry.name}`);
