@@ -47,7 +47,12 @@ export function freePort(): Promise<number> {
  * wrangler's output; it is included in the error either way if the Worker never comes up.
  */
 export async function startFleet(
-  options: { computerdHost?: boolean; vars?: Record<string, string> } = {},
+  options: {
+    computerdHost?: boolean;
+    /** How the host sandboxes commands: `bwrap` (default, commands run as nobody) or `none` (as root). */
+    hostSandbox?: "bwrap" | "none";
+    vars?: Record<string, string>;
+  } = {},
 ): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), "computer-e2e-"));
   // Sandboxed commands run as nobody, and bubblewrap must reach the mount points below.
@@ -63,7 +68,8 @@ export async function startFleet(
     const hostPort = await freePort();
     const hostToken = generateToken();
     hostDir = join(dir, "host");
-    host = startComputerdHost(group, { port: hostPort, dir: hostDir, token: hostToken, echo });
+    const sandbox = options.hostSandbox ?? "bwrap";
+    host = startComputerdHost(group, { port: hostPort, dir: hostDir, token: hostToken, sandbox, echo });
     Object.assign(vars, hostVars(hostPort, hostToken));
     try {
       await waitForHost(hostPort, host);

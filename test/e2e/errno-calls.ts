@@ -1,0 +1,75 @@
+/**
+ * Failing operations run both ways for the errno e2e test: as syscalls in the container (a
+ * python script that prints the errno name of each call) and as the matching HTTP API request
+ * (its error code). Each case names the code both sides must give.
+ */
+import { type ComputerApi, expectSynced } from "./computer-api.ts";
+
+/** A syscall in the container; paths are relative to the workspace root. */
+export type Call = [op: string, ...args: (string | number)[]];
+
+/** The HTTP request that does the same as a Call. */
+export type Request =
+  | { fs: Record<string, unknown> }
+  | { method: "PUT" | "DELETE"; path: string; body?: string };
+
+/** One failing operation and the code both sides must answer. */
+export interface ErrnoCase {
+  code: string;
+  call: Call;
+  /** Absent when no API request does the same (the test says why). */
+  request?: Request;
+}
+
+/** Runs `calls` in one process, in order; prints a JSON list of errno names ("OK" on success). */
+const RUNNER = `
+import errno, json, os, sys
+def run(op, *a):
+    if op == "write":
+        fd = os.open(a[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            os.write(fd, b"x" * a[1]); os.fsync(fd)
+        finally:
+            os.close(fd)
+    elif op == "open":
+        os.close(os.open(a[0], sum(getattr(os, f) for f in a[1].split("|")), 0o644))
+    else:
+        getattr(os, op)(*a)
+out = []
+for c in json.loads(sys.argv[1]):
+    try:
+        run(*c); out.append("OK")
+    except OSError as e:
+        out.append(errno.errorcode.get(e.errno, str(e.errno)))
+print(json.dumps(out))
+`;
+
+/** Runs the calls in the container (one exec); answers each call's errno name. */
+export async function containerErrnos(api: ComputerApi, calls: Call[]): Promise<string[]> {
+  const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+  const result = await api.exec(`python3 -c ${quote(RUNNER)} ${quote(JSON.stringify(calls))}`);
+  expectSynced(result);
+  return JSON.parse(result.stdout) as string[];
+}
+
+/** Sends the request; answers the error code of its response ("OK" for a 2xx). */
+export async function apiCode(api: ComputerApi, request: Request): Promise<string> {
+  const res =
+    "fs" in request
+      ? await fetch(api.url("/fs"), {
+          method: "POST",
+          headers: { ...api.auth(), "Content-Type": "application/json" },
+          body: JSON.stringify(request.fs),
+        })
+      : await fetch(api.url(`/files/${request.path}`), {
+          method: request.method,
+          headers: api.auth(),
+          ...(request.body === undefined ? {} : { body: request.body }),
+        });
+  if (res.ok) {
+    await res.body?.cancel();
+    return "OK";
+  }
+  const body = (await res.json()) as { error?: { code?: string } };
+  return body.error?.code ?? `HTTP ${res.status}`;
+}
