@@ -65,7 +65,8 @@ describe("container runtime over the computerd link", () => {
     expect(result.sync.status).toBe("complete");
     expect(result.sync.rev).toBeGreaterThan(0);
     expect(await readText(ctx.id, "copy.txt")).toBe("from the API");
-    expect(ctx.daemon.execs[0]).toMatchObject({ id: result.id, cwd: "/workspace", timeoutMs: 600_000 });
+    // The cwd goes relative to the workspace: computerd knows where its workspace is mounted.
+    expect(ctx.daemon.execs[0]).toMatchObject({ id: result.id, cwd: ".", timeoutMs: 600_000 });
     // The link stays up: the next exec neither relaunches nor reconnects.
     await writeFile(ctx.id, "b.txt", "second");
     const second = (await (await exec(ctx.id, "out again")).json()) as Result;

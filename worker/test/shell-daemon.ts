@@ -92,7 +92,13 @@ class ShellDaemon extends RpcTarget implements DaemonApi {
   async #run(spec: ExecSpec, sink: RpcStub<ExecSink>, abort: AbortController): Promise<void> {
     const started = Date.now();
     const channel = new OutputChannel(new SinkOutput(sink, spec.id), Number.MAX_SAFE_INTEGER);
-    const cwd = spec.cwd ?? "/workspace";
+    // As computerd does: a relative cwd is resolved against the workspace.
+    const relative = spec.cwd ?? ".";
+    const cwd = relative.startsWith("/")
+      ? relative
+      : relative === "."
+        ? "/workspace"
+        : `/workspace/${relative}`;
     const base = new InMemoryFs();
     base.mkdirSync(cwd, { recursive: true });
     base.mkdirSync("/tmp", { recursive: true });

@@ -7,6 +7,7 @@
  */
 import type { ExecSpec, FenceResult, SyncConflict } from "@computer/vfs/sync";
 import type { LinkSession } from "./computerd-link.ts";
+import { WORKSPACE_DIR } from "./exec-request.ts";
 import { ExecSinkState, ExecSinkTarget } from "./exec-sink-target.ts";
 import type { ExecRequest, Runtime, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "./runtime.ts";
 
@@ -16,6 +17,17 @@ export interface ContainerRuntimeDeps {
   connect(): Promise<LinkSession>;
   /** Called when an exec's sync is left pending (schedules the retry). */
   pending(): void;
+}
+
+/**
+ * A cwd under /workspace as a path relative to the workspace ("." for the root): computerd
+ * resolves it against wherever the computer is mounted on its side, which is /workspace in the
+ * image and in the bubblewrap sandbox, but the host folder when `computerd host` runs commands
+ * unsandboxed (`--sandbox none`), where an absolute /workspace does not exist.
+ */
+export function workspaceRelative(cwd: string): string {
+  if (cwd === WORKSPACE_DIR) return ".";
+  return cwd.startsWith(`${WORKSPACE_DIR}/`) ? cwd.slice(WORKSPACE_DIR.length + 1) : cwd;
 }
 
 function describe(err: unknown): string {
@@ -55,7 +67,7 @@ export class ContainerRuntime implements Runtime {
     const spec: ExecSpec = {
       id: request.id,
       command: request.source,
-      cwd: request.cwd,
+      cwd: workspaceRelative(request.cwd),
       env: request.env,
       timeoutMs: request.timeoutMs,
       outputCap: request.outputCap,
