@@ -128,6 +128,13 @@ describe("blobs and validation", () => {
       [{ path: "/", rev: 1, base: "" }],
       [{ ...ok, chunks: ["not-a-hash"] }],
       [{ ...ok, path: "/", stat: ok.stat }],
+      [{ ...ok, links: ["/a"] }],
+      [{ ...ok, links: ["/b", "/b"] }],
+      [{ ...ok, links: ["/", "/b"] }],
+      [{ ...ok, links: ["b"] }],
+      [{ ...ok, links: "/b" as unknown as string[] }],
+      [{ path: "/gone", rev: 1, base: "", links: ["/b"] }],
+      [{ ...changeFrom(vfs, sql, "/", "/d"), links: ["/b"] }],
     ];
     for (const changes of bad) {
       let error: unknown;
@@ -140,6 +147,27 @@ describe("blobs and validation", () => {
     }
     expect(vfs.exists("/a")).toBe(false);
   });
+
+  vfsTest(
+    "a change naming links takes the inode of a local name holding its state, never another's",
+    (vfs, { sql }) => {
+      vfs.writeFile("/src", "shared");
+      vfs.writeFile("/elsewhere", "different");
+      const endpoint = receiver(vfs, sql);
+      const shared = changeFrom(vfs, sql, "/src", "/a");
+      const result = endpoint.applyBatch(
+        batch("links", [
+          { ...shared, path: "/x/b", links: ["/a", "/elsewhere"] },
+          { ...shared, links: ["/elsewhere", "/x/b"] },
+        ]),
+      );
+      expect(result.status).toBe("applied");
+      expect(vfs.lstat("/x/b")).toMatchObject({ ino: vfs.lstat("/a").ino, nlink: 2 });
+      expect(vfs.lstat("/src").nlink).toBe(1);
+      expect(vfs.readText("/elsewhere")).toBe("different");
+      expect(vfs.lstat("/elsewhere").nlink).toBe(1);
+    },
+  );
 
   vfsTest("a new peer id resets what was agreed with the old one", (vfs, { sql }) => {
     vfs.writeFile("/src", "x");
