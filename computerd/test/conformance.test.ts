@@ -1,28 +1,36 @@
 /**
- * FUSE conformance: every script in conformance/ runs against the computerd
- * mount and against a tmpfs directory, and must print the same output and exit
- * the same way. Then: data written through the mount is in the mirror after
- * unmount and survives a remount; a killed daemon's stale mount is cleared; the
- * mount reports real statfs numbers. All of it runs for each mount backend
- * (fuse-native and computerd's own fuse3 addon). Skips only when /dev/fuse is
- * absent, and the fuse3 half when the addon is not built (said loudly).
+ * FUSE conformance: every script in conformance/ runs as root and as an unprivileged
+ * user, against the computerd mount and against a tmpfs directory, and must print the
+ * same output and exit the same way for each caller; a marker per caller proves it did
+ * its real work. Then: statfs follows the quota; data written through the mount is in
+ * the mirror after unmount and survives a remount; a killed daemon's stale mount is
+ * cleared. All of it runs for each mount backend (fuse-native and computerd's own fuse3
+ * addon). Skips only when /dev/fuse is absent, and the fuse3 half when the addon is not
+ * built (said loudly).
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { link, lstat, mkdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { openNodeVfs } from "@computer/vfs/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIRROR_FILE } from "../src/mirror/open-mirror.ts";
+import { MIRROR_FILE, openMirror } from "../src/mirror/open-mirror.ts";
 import { fuse3Available } from "../src/mount/fuse3-backend.ts";
 import { fuseMountsAt } from "../src/mount/stale.ts";
+import { MARKERS } from "./conformance/markers.ts";
+import {
+  CALLERS,
+  type Caller,
+  compilePosixHelper,
+  packTinyPackage,
+  runConformanceScript,
+  SCRIPTS,
+} from "./conformance/runner.ts";
 import { type Daemon, startDaemon } from "./daemon.ts";
 
 const run = promisify(execFile);
-const SCRIPTS = fileURLToPath(new URL("./conformance/", import.meta.url));
 const scripts = readdirSync(SCRIPTS)
   .filter((name) => name.endsWith(".sh"))
   .sort();
@@ -37,12 +45,17 @@ const UNCACHED = new Set(["hardlinks.sh"]);
 const UNCACHED_FLAGS = ["--attr-timeout", "0"];
 
 /**
- * Scripts fuse-native cannot pass: it carries times in milliseconds, never before
- * 1970, and passes the access time for both times; it does not expose the caller's
- * uid/gid, so new files cannot belong to the caller; each hard link is its own kernel
- * inode, so link() leaves a stale ctime on the other names (docs/mount.md, known gaps).
+ * What fuse-native cannot pass (docs/mount.md, known gaps). It does not expose the
+ * caller's uid/gid, so every file an unprivileged caller creates belongs to the mirror's
+ * owner and the caller cannot write it afterwards: no script can run as the user. As root
+ * it carries times in milliseconds, never before 1970, and passes the access time for both
+ * times; each hard link is its own kernel inode, so link() leaves a stale ctime on the
+ * other names; new files do not take the caller's or a setgid directory's group.
  */
-const FUSE3_ONLY = new Set(["times.sh", "owners.sh", "posix.sh"]);
+const FUSE_NATIVE_GAPS = {
+  user: "all" as const,
+  root: new Set(["times.sh", "owners.sh", "posix.sh"]),
+};
 
 interface BackendCase {
   backend: "fuse" | "fuse3";
@@ -50,7 +63,8 @@ interface BackendCase {
   flags: string[];
   /** Scripts run on a second daemon with attr_timeout 0. */
   uncached: ReadonlySet<string>;
-  skipped: ReadonlySet<string>;
+  /** Known gaps: skipped per caller ("all": every script). */
+  skipped: Record<Caller, ReadonlySet<string> | "all">;
 }
 
 const hasFuse3 = fuse3Available();
@@ -61,61 +75,25 @@ if (!hasFuse3) {
 }
 
 const BACKENDS: BackendCase[] = [
-  { backend: "fuse", available: true, flags: [], uncached: UNCACHED, skipped: FUSE3_ONLY },
+  { backend: "fuse", available: true, flags: [], uncached: UNCACHED, skipped: FUSE_NATIVE_GAPS },
   // One kernel inode per vfs inode: hard links need no uncached daemon.
   {
     backend: "fuse3",
     available: hasFuse3,
     flags: ["--backend", "fuse3"],
     uncached: new Set(),
-    skipped: new Set(),
+    skipped: { root: new Set(), user: new Set() },
   },
 ];
 
-/** Output that proves a script did its real work (so a failure on both sides cannot pass). */
-const MARKERS: Record<string, string> = {
-  "git.sh": "initial commit",
-  "npm.sh": "added 1 package",
-  "data.sh": "binary-ran",
-};
 const hasFuse = existsSync("/dev/fuse");
 
-interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+/** Quota of the statfs daemon: 96 MiB, a whole number of 4 KiB blocks. */
+const QUOTA = 96 << 20;
 
-async function runScript(script: string, dir: string, env: Record<string, string>): Promise<Outcome> {
-  try {
-    const { stdout, stderr } = await run("bash", [join(SCRIPTS, script), dir], {
-      cwd: "/",
-      env: { ...process.env, LC_ALL: "C.UTF-8", TZ: "UTC", ...env },
-      maxBuffer: 16 << 20,
-      timeout: 300_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-  }
-}
-
-/** Packs a tiny package for npm.sh (an offline install needs a local tarball). */
-async function packTinyPackage(root: string): Promise<string> {
-  const pkg = join(root, "tiny-pkg");
-  mkdirSync(pkg, { recursive: true });
-  writeFileSync(
-    join(pkg, "package.json"),
-    JSON.stringify({ name: "tiny-conformance-pkg", version: "1.0.0", main: "index.js", license: "MIT" }),
-  );
-  writeFileSync(join(pkg, "index.js"), "exports.double = (n) => n * 2;\n");
-  writeFileSync(join(pkg, "README.md"), "tiny\n");
-  const { stdout } = await run("npm", ["pack", "--silent", "--pack-destination", root], {
-    cwd: pkg,
-    env: { ...process.env, npm_config_cache: join(root, "npm-cache") },
-  });
-  return join(root, stdout.trim().split("\n").pop() ?? "");
+function isSkipped(skipped: BackendCase["skipped"], caller: Caller, script: string): boolean {
+  const set = skipped[caller];
+  return set === "all" || set.has(script);
 }
 
 for (const { backend, available, flags, uncached: uncachedScripts, skipped } of BACKENDS) {
@@ -133,11 +111,14 @@ for (const { backend, available, flags, uncached: uncachedScripts, skipped } of 
 
       beforeAll(async () => {
         root = mkdtempSync(join(tmpdir(), "computerd-conformance-"));
+        // The unprivileged caller must reach the mounts, the helper and the tarball.
+        chmodSync(root, 0o755);
         const shm = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
         reference = mkdtempSync(join(shm, "computerd-reference-"));
+        chmodSync(reference, 0o755);
         stateDir = join(root, "state");
         mountPoint = join(root, "mnt");
-        env = { PKG_TGZ: await packTinyPackage(root) };
+        env = { PKG_TGZ: await packTinyPackage(root), POSIX_HELPER: await compilePosixHelper(root) };
         daemon = await startDaemon(stateDir, mountPoint, flags);
         uncachedMount = join(root, "mnt-uncached");
         uncached = await startDaemon(join(root, "state-uncached"), uncachedMount, [
@@ -154,26 +135,29 @@ for (const { backend, available, flags, uncached: uncachedScripts, skipped } of 
       });
 
       for (const script of scripts) {
-        it.skipIf(skipped.has(script))(`${script} behaves as on tmpfs`, async () => {
-          const name = script.replace(/\.sh$/, "");
-          const mount = uncachedScripts.has(script) ? uncachedMount : mountPoint;
-          mkdirSync(join(reference, name));
-          await mkdir(join(mount, name));
-          const expected = await runScript(script, join(reference, name), env);
-          const actual = await runScript(script, join(mount, name), env);
-          expect(
-            expected.stdout.length,
-            `reference run printed nothing:\n${expected.stderr}`,
-          ).toBeGreaterThan(0);
-          expect(expected.stdout, `reference run:\n${expected.stderr}`).toContain(MARKERS[script] ?? "");
-          expect(
-            { code: actual.code, stdout: actual.stdout },
-            `stderr on the mount:\n${actual.stderr}`,
-          ).toEqual({
-            code: expected.code,
-            stdout: expected.stdout,
-          });
-        });
+        for (const caller of CALLERS) {
+          it.skipIf(isSkipped(skipped, caller, script))(
+            `${script} as ${caller} behaves as on tmpfs`,
+            async () => {
+              const name = `${script.replace(/\.sh$/, "")}-${caller}`;
+              const mount = uncachedScripts.has(script) ? uncachedMount : mountPoint;
+              const expected = await runConformanceScript(script, reference, name, caller, env);
+              const actual = await runConformanceScript(script, mount, name, caller, env);
+              const markers = MARKERS[script]?.[caller];
+              expect(markers, `no markers for ${script} as ${caller} (conformance/markers.ts)`).toBeDefined();
+              for (const marker of markers ?? []) {
+                expect(expected.stdout, `reference run:\n${expected.stderr}`).toContain(marker);
+              }
+              expect(
+                { code: actual.code, stdout: actual.stdout },
+                `stderr on the mount:\n${actual.stderr}`,
+              ).toEqual({
+                code: expected.code,
+                stdout: expected.stdout,
+              });
+            },
+          );
+        }
       }
 
       it("reports statfs capacity", async () => {
@@ -181,6 +165,45 @@ for (const { backend, available, flags, uncached: uncachedScripts, skipped } of 
         const [blocks, size, namemax] = stdout.trim().split(" ").map(Number);
         expect((blocks ?? 0) * (size ?? 0)).toBeGreaterThan(1 << 30);
         expect(namemax).toBe(255);
+      });
+
+      it("reports the quota as statfs capacity and the usage as used blocks", async () => {
+        const quotaState = join(root, "state-quota");
+        const seed = openMirror(quotaState);
+        seed.vfs.setQuota(QUOTA);
+        seed.sql.commit();
+        seed.close();
+        const quotaMount = join(root, "mnt-quota");
+        const quotaDaemon = await startDaemon(quotaState, quotaMount, flags);
+        try {
+          const statfs = async () => {
+            const { stdout } = await run("stat", ["-f", "-c", "%b %f %a %S", quotaMount]);
+            const [blocks = 0, free = 0, avail = 0, size = 0] = stdout.trim().split(" ").map(Number);
+            return { total: blocks * size, free: free * size, avail: avail * size };
+          };
+          const empty = await statfs();
+          expect(empty.total).toBe(QUOTA);
+          expect(QUOTA - empty.free).toBeLessThan(64 << 10);
+          await run("dd", ["if=/dev/urandom", `of=${quotaMount}/data`, "bs=1M", "count=40", "conv=fsync"]);
+          const used = await statfs();
+          expect(used.total).toBe(QUOTA);
+          expect(empty.free - used.free).toBeGreaterThanOrEqual(40 << 20);
+          expect(empty.free - used.free).toBeLessThan(41 << 20);
+          expect(used.avail).toBe(used.free);
+          const full = await run("dd", [
+            "if=/dev/zero",
+            `of=${quotaMount}/more`,
+            "bs=1M",
+            "count=80",
+            "conv=fsync",
+          ]).then(
+            () => "written",
+            (err: { stderr?: string }) => err.stderr ?? "",
+          );
+          expect(full).toContain("No space left on device");
+        } finally {
+          await quotaDaemon.stop();
+        }
       });
 
       it("puts what was written into the mirror, and it survives unmount and remount", async () => {

@@ -1,7 +1,7 @@
 /**
  * Quota errors surface where a program can see them: ENOSPC from close() for a
  * small file (stored on FLUSH) and from fsync() for a big one; the mount keeps
- * working and nothing half-written is left behind in the mirror.
+ * working and nothing half-written is left behind in the mirror. On both backends.
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
 import { type Mount, openMount } from "../src/mount/backend.ts";
+import { fuse3Available } from "../src/mount/fuse3-backend.ts";
 
 const hasFuse = existsSync("/dev/fuse");
 
@@ -21,38 +22,45 @@ function sh(script: string): Promise<{ code: number; out: string }> {
   });
 }
 
-describe.skipIf(!hasFuse)("quota through the mount", () => {
-  let root: string;
-  let mirror: Mirror;
-  let mount: Mount;
-  let mnt: string;
+const BACKENDS = [
+  { backend: "fuse" as const, available: true },
+  { backend: "fuse3" as const, available: fuse3Available() },
+];
 
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "computerd-quota-"));
-    mnt = join(root, "mnt");
-    mirror = openMirror(join(root, "state"));
-    mirror.vfs.setQuota(64 * 1024);
-    mount = await openMount({ backend: "fuse", mirror, mountPoint: mnt, log: () => {} });
-  });
+for (const { backend, available } of BACKENDS) {
+  describe.skipIf(!hasFuse || !available)(`quota through the ${backend} mount`, () => {
+    let root: string;
+    let mirror: Mirror;
+    let mount: Mount;
+    let mnt: string;
 
-  afterAll(async () => {
-    await mount?.unmount();
-    mirror?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), "computerd-quota-"));
+      mnt = join(root, "mnt");
+      mirror = openMirror(join(root, "state"));
+      mirror.vfs.setQuota(64 * 1024);
+      mount = await openMount({ backend, mirror, mountPoint: mnt, log: () => {} });
+    });
 
-  it("reports ENOSPC from close() for a small file and from fsync() for a big one", async () => {
-    const small = await sh(`head -c 100000 /dev/zero > ${mnt}/small`);
-    expect(small.code).not.toBe(0);
-    expect(small.out).toContain("No space left on device");
-    const big = await sh(`dd if=/dev/zero of=${mnt}/big bs=1M count=3 conv=fsync 2>&1`);
-    expect(big.code).not.toBe(0);
-    expect(big.out).toContain("No space left on device");
-    const fits = await sh(`echo fits > ${mnt}/ok && cat ${mnt}/ok && stat -f -c '%b' ${mnt}`);
-    expect(fits.out).toBe("fits\n16\n");
-    await sh(`rm -f ${mnt}/small ${mnt}/big`);
-    await mount.flushAll();
-    expect(mirror.vfs.exists("/small")).toBe(false);
-    expect(mirror.vfs.usage().usedBytes).toBeLessThan(64 * 1024);
+    afterAll(async () => {
+      await mount?.unmount();
+      mirror?.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    it("reports ENOSPC from close() for a small file and from fsync() for a big one", async () => {
+      const small = await sh(`head -c 100000 /dev/zero > ${mnt}/small`);
+      expect(small.code).not.toBe(0);
+      expect(small.out).toContain("No space left on device");
+      const big = await sh(`dd if=/dev/zero of=${mnt}/big bs=1M count=3 conv=fsync 2>&1`);
+      expect(big.code).not.toBe(0);
+      expect(big.out).toContain("No space left on device");
+      const fits = await sh(`echo fits > ${mnt}/ok && cat ${mnt}/ok && stat -f -c '%b' ${mnt}`);
+      expect(fits.out).toBe("fits\n16\n");
+      await sh(`rm -f ${mnt}/small ${mnt}/big`);
+      await mount.flushAll();
+      expect(mirror.vfs.exists("/small")).toBe(false);
+      expect(mirror.vfs.usage().usedBytes).toBeLessThan(64 * 1024);
+    });
   });
-});
+}

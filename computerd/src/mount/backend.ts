@@ -93,10 +93,20 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     async unmount() {
       if (!open) return;
       open = false;
-      fs.flushAll();
+      // Data that cannot be stored (ENOSPC: its writer already got the error from close or
+      // fsync) must not keep the mount alive: it is logged and dropped, as a kernel drops
+      // failed write-back at unmount.
+      const flush = () => {
+        try {
+          fs.flushAll();
+        } catch (err) {
+          log("unmount: unflushed data dropped", err);
+        }
+      };
+      flush();
       await fuse?.unmount();
       // Requests that raced the unmount may have written more.
-      fs.flushAll();
+      flush();
       fs.stop();
       stopCommits();
     },

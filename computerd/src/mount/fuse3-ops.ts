@@ -3,14 +3,15 @@
  * caller's uid/gid) turned into LocalFs calls on paths, and the answers into the
  * addon's reply functions. Times cross in nanoseconds both ways; new files belong
  * to the caller (the group of a setgid directory); a lookup miss is a cached
- * negative entry, not an error. Files unlinked while open keep a hidden name
- * (`.fuse_hidden*`, as libfuse does) until their last release.
+ * negative entry, not an error. Files unlinked while open and removed directories still
+ * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
 import { FsError, type Stat, type TimeArg } from "@computer/vfs";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { TYPE_BITS } from "./fuse-ops.ts";
 import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
+import { Orphans } from "./fuse3-orphans.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
@@ -40,6 +41,13 @@ const XATTR_CREATE = 1;
 const XATTR_REPLACE = 2;
 const RENAME_NOREPLACE = 1;
 const S_ISGID = 0o2000;
+/** Longest name (bytes) in a directory, as on ext4/tmpfs. */
+const NAME_MAX = 255;
+/**
+ * Extended attribute namespaces Linux knows; any other name is EOPNOTSUPP, as on ext4/tmpfs
+ * (the vfs itself stores any name, so the mount answers this one itself).
+ */
+const XATTR_NAMESPACE = /^(user|trusted|security|system)\./;
 
 const OP_NAMES = Object.fromEntries(Object.entries(OP).map(([name, code]) => [code, name])) as Record<
   number,
@@ -59,19 +67,17 @@ export function fuse3Listener(
   const attr = new Float64Array(14);
   const miss = new Float64Array(14);
   let scratch = Buffer.alloc(1 << 20);
-  const openCount = new Map<number, number>();
-  const hidden = new Map<number, string>();
+  const orphans = new Orphans();
   const seenAtOpen = new Map<number, string>();
   const dirs = new Map<number, { names: string[]; inos: number[]; modes: number[] }>();
   let nextDir = 1;
-  let hiddenSeq = 0;
 
   const owners = timeouts.owners;
   function fill(stat: Stat): Float64Array {
     const kernel = owners ? owners.toKernel(stat) : stat;
     attr[0] = stat.ino;
     attr[1] = TYPE_BITS[stat.type] | stat.mode;
-    attr[2] = stat.nlink;
+    attr[2] = orphans.isHidden(stat.ino) ? 0 : stat.nlink;
     attr[3] = kernel.uid;
     attr[4] = kernel.gid;
     attr[5] = stat.rdev;
@@ -117,35 +123,21 @@ export function fuse3Listener(
     return "omit";
   }
   /**
-   * Keeps a file that is still open under a hidden name instead of removing its last
-   * name; true when it did. The node follows the file to the hidden name.
+   * Keeps a file that is still open under a hidden name in the root instead of removing
+   * its last name; true when it did. The node follows the file to the hidden name.
    */
   function hideIfOpen(parentIno: number, name: string): boolean {
     const path = childPath(parentIno, name);
     const stat = fs.lookup(path);
-    if (!stat || stat.type === "dir" || stat.nlink > 1 || !(openCount.get(stat.ino) ?? 0)) return false;
-    const hiddenName = `.fuse_hidden${stat.ino.toString(16)}${(hiddenSeq++).toString(16)}`;
-    const hiddenPath = childPath(parentIno, hiddenName);
-    fs.rename(path, hiddenPath);
-    hidden.set(stat.ino, hiddenPath);
-    nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: parentIno, name: hiddenName });
+    if (!stat || stat.type === "dir" || stat.nlink > 1 || !orphans.isOpen(stat.ino)) return false;
+    const hiddenName = orphans.hide(stat.ino);
+    fs.rename(path, `/${hiddenName}`);
+    nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: ROOT_INO, name: hiddenName });
     return true;
   }
-  function opened(ino: number): void {
-    openCount.set(ino, (openCount.get(ino) ?? 0) + 1);
-  }
   function released(ino: number): void {
-    const left = (openCount.get(ino) ?? 1) - 1;
-    if (left > 0) {
-      openCount.set(ino, left);
-      return;
-    }
-    openCount.delete(ino);
-    const path = hidden.get(ino);
-    if (path !== undefined) {
-      hidden.delete(ino);
-      fs.unlink(path);
-    }
+    const path = orphans.released(ino);
+    if (path !== undefined) fs.unlink(path);
   }
   function xattrReply(req: RequestHandle, size: number, value: Uint8Array): void {
     if (size === 0) addon.replyXattrSize(req, value.length);
@@ -164,14 +156,19 @@ export function fuse3Listener(
     const s = (i: number) => a[i] as string;
     switch (op) {
       case OP.lookup: {
-        const stat = fs.lookup(childPath(n(0), s(1)));
+        // The kernel leaves name length to the filesystem: a miss here would say ENOENT.
+        if (Buffer.byteLength(s(1)) > NAME_MAX) throw new FsError("ENAMETOOLONG", "lookup", s(1));
+        const stat = orphans.conceals(n(0), s(1)) ? undefined : fs.lookup(childPath(n(0), s(1)));
         if (stat) entry(req, n(0), s(1), stat);
         else addon.replyEntry(req, miss, timeouts.negativeTimeout, 0);
         return;
       }
-      case OP.getattr:
-        addon.replyAttr(req, fill(fs.stat(pathOf(n(0)))), timeouts.attrTimeout);
+      case OP.getattr: {
+        const path = nodes.pathOf(n(0));
+        const removed = path === undefined ? orphans.removedDir(n(0)) : undefined;
+        addon.replyAttr(req, fill(removed ?? fs.stat(pathOf(n(0)))), timeouts.attrTimeout);
         return;
+      }
       case OP.setattr: {
         const path = pathOf(n(0));
         const flags = n(1);
@@ -224,8 +221,10 @@ export function fuse3Listener(
       case OP.rmdir: {
         const path = childPath(n(0), s(1));
         const stat = fs.stat(path);
-        if (op === OP.rmdir) fs.rmdir(path);
-        else if (hideIfOpen(n(0), s(1))) {
+        if (op === OP.rmdir) {
+          fs.rmdir(path);
+          orphans.dirRemoved(stat);
+        } else if (hideIfOpen(n(0), s(1))) {
           addon.replyErr(req, 0);
           return;
         } else fs.unlink(path);
@@ -254,7 +253,7 @@ export function fuse3Listener(
         const path = childPath(n(0), s(3));
         const { fh } = fs.create(path, n(1));
         const stat = own(path, uid, gid);
-        opened(stat.ino);
+        orphans.opened(stat.ino);
         nodes.looked(stat.ino, n(0), s(3));
         addon.replyCreate(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
         return;
@@ -266,7 +265,7 @@ export function fuse3Listener(
         const version = `${stat.mtime.sec}.${stat.mtime.nsec}:${stat.size}`;
         const keep = timeouts.pageCache === "keep" || seenAtOpen.get(stat.ino) === version;
         seenAtOpen.set(stat.ino, version);
-        opened(n(0));
+        orphans.opened(n(0));
         addon.replyOpen(req, fh, keep);
         return;
       }
@@ -302,6 +301,7 @@ export function fuse3Listener(
         const parentIno = path === "/" ? ROOT_INO : fs.stat(splitParent(path).parent).ino;
         const listing = { names: [".", ".."], inos: [ino, parentIno], modes: [TYPE_BITS.dir, TYPE_BITS.dir] };
         for (const [name, dentry] of fs.readdir(path)) {
+          if (orphans.conceals(ino, name)) continue;
           listing.names.push(name);
           listing.inos.push(dentry.ino);
           listing.modes.push(TYPE_BITS[dentry.type]);
@@ -330,6 +330,10 @@ export function fuse3Listener(
         return;
       }
       case OP.setxattr: {
+        if (!XATTR_NAMESPACE.test(s(2))) {
+          addon.replyErr(req, -ERRNO.EOPNOTSUPP);
+          return;
+        }
         const flags = n(1);
         fs.setxattr(pathOf(n(0)), s(2), new Uint8Array(a[3] as Buffer), {
           create: (flags & XATTR_CREATE) !== 0,
@@ -339,6 +343,10 @@ export function fuse3Listener(
         return;
       }
       case OP.getxattr: {
+        if (!XATTR_NAMESPACE.test(s(2))) {
+          addon.replyErr(req, -ERRNO.EOPNOTSUPP);
+          return;
+        }
         const value = fs.getxattr(pathOf(n(0)), s(2));
         if (value) xattrReply(req, n(1), value);
         else addon.replyErr(req, -ERRNO.ENODATA);
@@ -350,6 +358,10 @@ export function fuse3Listener(
         return;
       }
       case OP.removexattr:
+        if (!XATTR_NAMESPACE.test(s(1))) {
+          addon.replyErr(req, -ERRNO.EOPNOTSUPP);
+          return;
+        }
         fs.removexattr(pathOf(n(0)), s(1));
         addon.replyErr(req, 0);
         return;
@@ -363,6 +375,7 @@ export function fuse3Listener(
     counters[name] = (counters[name] ?? 0) + 1;
     if (op === OP.forget) {
       nodes.forget(args[0] as number, args[1] as number);
+      if (!nodes.has(args[0] as number)) orphans.forgotten(args[0] as number);
       return;
     }
     if (op === OP.exit) {

@@ -1,14 +1,17 @@
 #!/bin/bash
 # Ownership of new files and the kernel's permission checks for an unprivileged
-# caller (uid/gid 4242 via setpriv): files, directories, symlinks and fifos belong to
-# the caller, a setgid directory passes on its group, chown/chmod by non-owners fail.
-# Runs as root on the fuse3 backend and tmpfs (fuse-native cannot see the caller).
+# caller (uid/gid 4242 with group 4343: via setpriv when the script runs as root, else the
+# caller itself): files, directories, symlinks and fifos belong to the caller, a setgid
+# directory passes on its group, chown/chmod by non-owners fail.
 set -u
 cd "$1" || exit 1
 umask 022
-as_user() { setpriv --reuid=4242 --regid=4242 --clear-groups -- bash -c "$1" 2>&1 | sed "s|$PWD/||g"; }
+as_user() {
+  if [ "$(id -u)" = 0 ]; then setpriv --reuid=4242 --regid=4242 --groups=4343 -- bash -c "$1"; else bash -c "$1"; fi 2>&1 |
+    sed "s|$PWD/||g"
+}
 chmod 1777 .
-mkdir sg && chown 0:4343 sg && chmod 2777 sg
+mkdir sg && chgrp 4343 sg && chmod 2777 sg
 echo secret > private && chmod 600 private
 as_user 'echo hi > mine; mkdir mydir; ln -s mine myln; mkfifo myfifo; touch sg/inherited; mkdir sg/sub'
 stat -c '%u:%g %a %F %n' mine mydir myln myfifo sg/inherited sg/sub

@@ -1,0 +1,77 @@
+/**
+ * Files and directories of the FUSE 3 backend that lost their last name while still in use.
+ * An open file whose last name goes (unlink, rename over it) moves to a hidden name in the
+ * root (`.fuse_hidden*`, which the sync client skips) until its last release: the kernel
+ * keeps using it by node id, fstat shows nlink 0, and neither readdir nor lookup show the
+ * hidden name, so the directory it left can still be removed. A removed directory that a
+ * process still uses (its working directory) answers getattr with its last attributes and
+ * nlink 0 until the kernel forgets it.
+ */
+import type { Stat } from "@computer/vfs";
+import { ROOT_INO } from "./fuse3-nodes.ts";
+
+/** Bookkeeping of open counts, hidden files and removed directories (by vfs inode). */
+export class Orphans {
+  private readonly openCount = new Map<number, number>();
+  private readonly hiddenPaths = new Map<number, string>();
+  private readonly hiddenNames = new Set<string>();
+  private readonly removedDirs = new Map<number, Stat>();
+  private seq = 0;
+
+  /** An open (or create) of `ino`. */
+  opened(ino: number): void {
+    this.openCount.set(ino, (this.openCount.get(ino) ?? 0) + 1);
+  }
+
+  /** A release of `ino`; the hidden path to remove when it was the last one of a hidden file. */
+  released(ino: number): string | undefined {
+    const left = (this.openCount.get(ino) ?? 1) - 1;
+    if (left > 0) {
+      this.openCount.set(ino, left);
+      return undefined;
+    }
+    this.openCount.delete(ino);
+    const path = this.hiddenPaths.get(ino);
+    if (path === undefined) return undefined;
+    this.hiddenPaths.delete(ino);
+    this.hiddenNames.delete(path.slice(1));
+    return path;
+  }
+
+  isOpen(ino: number): boolean {
+    return (this.openCount.get(ino) ?? 0) > 0;
+  }
+
+  /** Picks the hidden name (in the root) for `ino`, whose last name is going. */
+  hide(ino: number): string {
+    const name = `.fuse_hidden${ino.toString(16)}${(this.seq++).toString(16)}`;
+    this.hiddenPaths.set(ino, `/${name}`);
+    this.hiddenNames.add(name);
+    return name;
+  }
+
+  /** Whether `ino` lives on only under a hidden name (its link count shows as 0). */
+  isHidden(ino: number): boolean {
+    return this.hiddenPaths.has(ino);
+  }
+
+  /** Whether `name` in directory `parent` is a hidden name (neither listed nor found). */
+  conceals(parent: number, name: string): boolean {
+    return parent === ROOT_INO && this.hiddenNames.has(name);
+  }
+
+  /** `stat` is a directory just removed; the kernel may still ask for its attributes. */
+  dirRemoved(stat: Stat): void {
+    this.removedDirs.set(stat.ino, { ...stat, nlink: 0 });
+  }
+
+  /** The last attributes of a removed directory, if `ino` is one. */
+  removedDir(ino: number): Stat | undefined {
+    return this.removedDirs.get(ino);
+  }
+
+  /** The kernel dropped its last reference to `ino`. */
+  forgotten(ino: number): void {
+    this.removedDirs.delete(ino);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Output that proves a conformance script did its real work, per caller: a script that
+ * fails the same way on the mount and on tmpfs prints the same (wrong) output on both, so
+ * equality alone cannot pass it. Every script needs markers for both callers; where root
+ * and the unprivileged user must see different answers, the markers say which.
+ */
+import type { Caller } from "./runner.ts";
+
+const both = (...markers: string[]): Record<Caller, string[]> => ({ root: markers, user: markers });
+
+export const MARKERS: Record<string, Record<Caller, string[]>> = {
+  "attrs.sh": {
+    root: ["1000:2000\n0:0\n1234 755", "['user.size']", "fifo 644"],
+    user: ["4242:4242\n4242:4242\n4242 755", "['user.size']", "fifo 644"],
+  },
+  "data.sh": both("binary-ran", "script ran with arg", "copy-equal"),
+  "dirs.sh": both("dot-is-self", "dotdot-is-parent", "/x/y"),
+  "files.sh": both("copy-equal", "abcdef", "4000\n4001\n4002"),
+  "git.sh": both("initial commit", "in-pack: "),
+  "hardlinks.sh": both("2 5\n2 5\n3\n3\n3\n10\n10\n10\n2\n2\n3\n3\n3\n1\n"),
+  "links.sh": both("same-inode", "is-link", "inside"),
+  "npm.sh": both("added 1 package", "42\n", "tiny-conformance-pkg@1.0.0"),
+  "nlink.sh": both(
+    "same-inode",
+    "ctime by link advanced",
+    "ctime by unlink advanced",
+    "ctime by rename advanced",
+  ),
+  "owners.sh": {
+    root: ["4242:4343 2755 directory sg/sub", "read-denied", "chown-denied", "sticky-denied"],
+    user: ["4242:4343 2755 directory sg/sub", "chown-denied", "640\nhi\nmore"],
+  },
+  "ownership.sh": {
+    root: ["m2745 file 2745", "m6755 file 0755", "follow f file 0644 nlink=1 4242:4343", "suid file 4777"],
+    user: ["chown EPERM", "m2745 file 2745", "usergroup0 file 0755", "suid file 0777", "sgid file 0777"],
+  },
+  "permissions.sh": {
+    root: ["list-searchonly", "noexec-refused", "link ok\nlink ok"],
+    user: [
+      "nosearch/f EACCES",
+      "no-list-searchonly",
+      "unlink EPERM\nunlink EPERM\nrename EPERM\nrmdir EPERM",
+    ],
+  },
+  "posix.sh": {
+    root: [
+      "dir-nlink 4",
+      "character special file 1:3",
+      "5368709120",
+      "nofollow ELOOP",
+      "Operation not permitted",
+    ],
+    user: ["dir-nlink 4", "ctime-link", "5368709120", "nofollow ELOOP", "256 ENAMETOOLONG"],
+  },
+  "rename.sh": both("./z/moved", "rename missing: 2"),
+  "renames.sh": {
+    root: ["rename ENOTEMPTY", "rename EINVAL", "k1-is-h2", "h1\nh2"],
+    user: ["rename ENOTEMPTY", "rename EINVAL", "k1-is-h2", "rename EACCES\nrename EACCES\nrename EACCES"],
+  },
+  "sparse.sh": both("sparse", "zeros-before"),
+  "sizes.sh": both("17179869192", "across4g", "open ELOOP", "open ENAMETOOLONG", "onetwoX"),
+  "special.sh": {
+    root: [
+      "null char 0644 nlink=1 0:0 rdev=1:3",
+      "bigdev char 0644 nlink=1 0:0 rdev=259:65537",
+      "through-the-fifo",
+    ],
+    user: ["mknod EPERM", "bound.sock socket", "through-the-fifo"],
+  },
+  "times.sh": both("2001-02-03 04:05:06.123456789", "now-is-recent True"),
+  "timestamps.sh": both("m=16725225600.000000007", "a=-1.000000000", "link       file: c  dir: m c"),
+  "unlinked.sh": both("after unlink: nlink=0 size=6", "names while open: 0", "cwd nlink 0"),
+  "writers.sh": both("600\n", "b'line4\\n'"),
+  "xattrs.sh": {
+    root: ["big len 60000", "create existing EEXIST"],
+    user: ["big len 60000", "setxattr EACCES"],
+  },
+};
