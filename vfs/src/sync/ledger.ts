@@ -244,6 +244,17 @@ export class Ledger {
     this.sql.exec("DELETE FROM sync_echo WHERE rev < ?", rev);
   }
 
+  /**
+   * Forgets the base of every path this side's change feed no longer knows (its deletion record
+   * was pruned). Called when this side starts a full listing: the peer removes those paths as
+   * unlisted, so they are agreed absent, and a path re-created here later is sent as new.
+   */
+  forgetPruned(): void {
+    this.sql.exec(
+      "DELETE FROM sync_base WHERE path <> '/' AND NOT EXISTS (SELECT 1 FROM changes c WHERE c.path = sync_base.path)",
+    );
+  }
+
   /** Base rows a full listing did not mention, deepest first. */
   unseenBase(): BaseRow[] {
     return this.sql

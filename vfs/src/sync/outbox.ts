@@ -170,6 +170,7 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
       break;
     }
   }
+  if (first) ledger.forgetPruned();
   const last = fullPass && caughtUp;
   const moreDirty = ledger.dirtyEntries(limits.maxChanges + 1).length > builder.dirty.length;
   if (builder.changes.length === 0 && cursor === baseCursor && !first && !last) {
