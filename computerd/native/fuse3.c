@@ -5,6 +5,11 @@
  * answers later with the exported reply functions. Kernel notifications run on the
  * libuv thread pool, because the kernel may hold a directory lock that a pending
  * request (answered by the JS thread) waits on.
+ *
+ * Lifetime: unmount ends the loop (waking its read with WAKE_SIGNAL when a process still
+ * holds the detached mount open); destroy joins the loop thread, and the session itself is
+ * destroyed once the last request handed to JS has been answered, so a late reply never
+ * touches a freed session. The session struct goes when JS drops its handle.
  */
 #define FUSE_USE_VERSION 34
 #define NAPI_VERSION 8
@@ -12,6 +17,7 @@
 #include <fuse_lowlevel.h>
 #include <node_api.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,13 +49,29 @@ struct session {
   napi_threadsafe_function tsfn;
   pthread_t thread;
   int running;
+  int loop_done;   /* set by the loop thread as it ends (atomic) */
+  int joined;      /* destroy joined the loop thread */
+  long pending;    /* requests handed to JS and not answered yet (atomic) */
+  int destroying;  /* destroy was called: the last answer destroys the session */
+  int released;    /* JS dropped the handle: free once destroyed */
 };
+
+/* Interrupts the loop thread's read of /dev/fuse on unmount (0: no signal was free). */
+static int wake_signal;
+static void on_wake(int sig) { (void)sig; }
 
 static char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
 
+/* The session of a request is destroyed only when no answer is still to come: this runs
+   after every reply to a request that make() counted. */
+static void finish(struct session *s);
+static void answered(struct session *s) {
+  if (__atomic_sub_fetch(&s->pending, 1, __ATOMIC_ACQ_REL) == 0 && s->destroying) finish(s);
+}
+
 static void enqueue(struct session *s, struct request *r) {
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
-    if (r->req) fuse_reply_err(r->req, EIO);
+    if (r->req) { fuse_reply_err(r->req, EIO); answered(s); }
     free(r->s1); free(r->s2); free(r->data); free(r);
   }
 }
@@ -59,6 +81,7 @@ static struct request *make(fuse_req_t req, enum op op) {
   r->op = op;
   r->req = req;
   if (req) {
+    __atomic_add_fetch(&((struct session *)fuse_req_userdata(req))->pending, 1, __ATOMIC_ACQ_REL);
     const struct fuse_ctx *ctx = fuse_req_ctx(req);
     r->uid = ctx->uid; r->gid = ctx->gid; r->pid = ctx->pid; r->umask = ctx->umask;
   }
@@ -217,7 +240,11 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   (void)context;
   struct request *r = data;
   if (env == NULL) {
-    if (r->req) fuse_reply_err(r->req, EIO);
+    if (r->req) {
+      struct session *s = fuse_req_userdata(r->req);
+      fuse_reply_err(r->req, EIO);
+      answered(s);
+    }
     free(r->s1); free(r->s2); free(r->data); free(r);
     return;
   }
@@ -254,7 +281,14 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
 
 static void *loop_thread(void *arg) {
   struct session *s = arg;
+  if (wake_signal) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, wake_signal);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  }
   fuse_session_loop(s->se);
+  __atomic_store_n(&s->loop_done, 1, __ATOMIC_RELEASE);
   struct request *r = make(NULL, OP_EXIT);
   napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_blocking);
   napi_release_threadsafe_function(s->tsfn, napi_tsfn_release);
@@ -265,6 +299,20 @@ static struct session *get_session(napi_env env, napi_value v) {
   void *p = NULL;
   if (napi_get_value_external(env, v, &p) != napi_ok) return NULL;
   return p;
+}
+
+static void finish(struct session *s) {
+  fuse_session_destroy(s->se);
+  s->se = NULL;
+  if (s->released) free(s);
+}
+
+/* The JS handle is gone: free the struct now if the session was destroyed, else at finish(). */
+static void session_released(napi_env env, void *data, void *hint) {
+  (void)env; (void)hint;
+  struct session *s = data;
+  s->released = 1;
+  if (s->joined && !s->se) free(s);
 }
 
 /* mount(mountPoint: string, options: string, handler: Function) -> session */
@@ -296,39 +344,54 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   CHECK(napi_create_threadsafe_function(env, argv[2], NULL, name, 0, 1, NULL, NULL, s, call_js, &s->tsfn));
   s->running = 1;
   if (pthread_create(&s->thread, NULL, loop_thread, s) != 0) {
+    napi_release_threadsafe_function(s->tsfn, napi_tsfn_abort);
     fuse_session_unmount(s->se);
     fuse_session_destroy(s->se);
+    free(s);
     napi_throw_error(env, NULL, "pthread_create failed");
     return NULL;
   }
   napi_value result;
-  CHECK(napi_create_external(env, s, NULL, NULL, &result));
+  CHECK(napi_create_external(env, s, session_released, NULL, &result));
   return result;
 }
 
-/* unmount(session): ends the loop (the handler then gets OP_EXIT). */
+/*
+ * unmount(session): ends the loop (the handler then gets OP_EXIT). The mount is detached;
+ * when no process uses it the kernel ends the connection and the loop's read returns. A
+ * process still holding a file open keeps the connection, so the read is also interrupted
+ * with WAKE_SIGNAL. The signal can land just before the read starts: call again (each call
+ * only wakes) until OP_EXIT arrives.
+ */
 static napi_value js_unmount(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
-  if (!s || !s->running) return NULL;
-  s->running = 0;
-  fuse_session_exit(s->se);
-  fuse_session_unmount(s->se);
+  if (!s || !s->se || s->joined) return NULL;
+  if (s->running) {
+    s->running = 0;
+    fuse_session_exit(s->se);
+    fuse_session_unmount(s->se);
+  }
+  if (wake_signal && !__atomic_load_n(&s->loop_done, __ATOMIC_ACQUIRE)) pthread_kill(s->thread, wake_signal);
   return NULL;
 }
 
-/* destroy(session): after OP_EXIT; joins the loop thread and frees the session. */
+/*
+ * destroy(session): after OP_EXIT; joins the loop thread. The libfuse session goes now, or
+ * with the last answer to a request JS still holds (a reply after this is still safe).
+ */
 static napi_value js_destroy(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
-  if (!s || !s->se) return NULL;
+  if (!s || s->joined) return NULL;
   pthread_join(s->thread, NULL);
-  fuse_session_destroy(s->se);
-  s->se = NULL;
+  s->joined = 1;
+  s->destroying = 1;
+  if (__atomic_load_n(&s->pending, __ATOMIC_ACQUIRE) == 0) finish(s);
   return NULL;
 }
 
@@ -362,14 +425,18 @@ static void fill_stat(napi_env env, napi_value arr, struct stat *st) {
   st->st_ctim.tv_sec = (time_t)a[12]; st->st_ctim.tv_nsec = (long)a[13];
 }
 
-static napi_value ret_int(napi_env env, int r) {
+/* Every reply function answers one request make() counted: the session learns it after the reply. */
+#define ARGS(n) size_t argc = n; napi_value argv[n]; CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL)); \
+  fuse_req_t req = get_req(env, argv[0]); \
+  struct session *req_session = fuse_req_userdata(req)
+#define ret_int(env, r) replied(env, req_session, (r))
+
+static napi_value replied(napi_env env, struct session *s, int r) {
+  answered(s);
   napi_value v;
   napi_create_int32(env, r, &v);
   return v;
 }
-
-#define ARGS(n) size_t argc = n; napi_value argv[n]; CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL)); \
-  fuse_req_t req = get_req(env, argv[0])
 
 /* replyErr(req, errno) — 0 for success of ops without data. */
 static napi_value js_reply_err(napi_env env, napi_callback_info info) {
@@ -513,6 +580,7 @@ static napi_value js_reply_dir(napi_env env, napi_callback_info info) {
 static napi_value js_reply_none(napi_env env, napi_callback_info info) {
   ARGS(1);
   fuse_reply_none(req);
+  answered(req_session);
   return NULL;
 }
 
@@ -572,6 +640,19 @@ static napi_value js_notify_inode(napi_env env, napi_callback_info info) { retur
 static napi_value js_notify_entry(napi_env env, napi_callback_info info) { return notify(env, info, 1); }
 
 NAPI_MODULE_INIT() {
+  /* A real-time signal nobody handles yet, without SA_RESTART, so a read it hits fails with EINTR. */
+  for (int sig = SIGRTMIN + 8; !wake_signal && sig <= SIGRTMAX - 8; sig++) {
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) != 0) continue;
+    if (old.sa_handler == on_wake) wake_signal = sig;
+    else if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL) {
+      struct sigaction act;
+      memset(&act, 0, sizeof act);
+      act.sa_handler = on_wake;
+      sigemptyset(&act.sa_mask);
+      if (sigaction(sig, &act, NULL) == 0) wake_signal = sig;
+    }
+  }
   napi_property_descriptor props[] = {
     {"mount", NULL, js_mount, NULL, NULL, NULL, napi_enumerable, NULL},
     {"unmount", NULL, js_unmount, NULL, NULL, NULL, napi_enumerable, NULL},

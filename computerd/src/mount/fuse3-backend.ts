@@ -28,6 +28,11 @@ export function fuse3OptionString(tuning: Pick<FuseTuning, "allowOther" | "debug
   return options.join(",");
 }
 
+/** How often unmount wakes the FUSE loop until it has ended. */
+const WAKE_RETRY_MS = 50;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Kernel readahead of the mount (KiB): the default 128 KiB would split every read into 128 KiB requests. */
 const READ_AHEAD_KB = 1024;
 
@@ -72,6 +77,14 @@ export async function mountFuse3(
   const { listener, nodes } = fuse3Listener(addon, fs, log, counters, settings, () => exited());
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
   let mounted = true;
+  // Notifications in flight: unmount waits for them while the loop still answers requests
+  // (a notification can wait on a directory lock held by a request not yet answered).
+  const notifying = new Set<Promise<unknown>>();
+  const track = (notification: Promise<number>) => {
+    notifying.add(notification);
+    void notification.finally(() => notifying.delete(notification));
+    return notification;
+  };
   await raiseReadahead(mountPoint).catch(() => {});
   return {
     mountPoint,
@@ -83,17 +96,20 @@ export async function mountFuse3(
         if (path === "/") continue;
         const { parent, name } = splitParent(path);
         const dir = fs.lookup(parent);
-        if (dir && nodes.has(dir.ino)) pending.push(addon.notifyInvalEntry(session, dir.ino, name));
+        if (dir && nodes.has(dir.ino)) pending.push(track(addon.notifyInvalEntry(session, dir.ino, name)));
         const stat = fs.lookup(path);
-        if (stat && nodes.has(stat.ino)) pending.push(addon.notifyInvalInode(session, stat.ino));
+        if (stat && nodes.has(stat.ino)) pending.push(track(addon.notifyInvalInode(session, stat.ino)));
       }
       await Promise.all(pending);
     },
     async unmount() {
       if (!mounted) return;
       mounted = false;
+      await Promise.allSettled([...notifying]);
       addon.unmount(session);
-      await exit;
+      // A process holding a file open keeps the detached mount alive: wake the loop until it ends.
+      while (!(await Promise.race([exit.then(() => true), sleep(WAKE_RETRY_MS).then(() => false)])))
+        addon.unmount(session);
       addon.destroy(session);
       await clearStaleMount(mountPoint).catch(() => lazyUnmount(mountPoint));
     },

@@ -69,7 +69,16 @@ export type RequestListener = (
  */
 export interface Fuse3Addon {
   mount(mountPoint: string, options: string, listener: RequestListener): SessionHandle;
+  /**
+   * Detaches the mount and ends the request loop; the listener then gets OP.exit. A process
+   * holding a file open keeps the connection, so each call also interrupts the loop's read
+   * (a real-time signal): call again until OP.exit arrives.
+   */
   unmount(session: SessionHandle): void;
+  /**
+   * After OP.exit: joins the loop thread. libfuse's session is freed once every request
+   * handed to the listener has been answered, so a late reply stays safe.
+   */
   destroy(session: SessionHandle): void;
   replyErr(req: RequestHandle, errno: number): number;
   replyEntry(req: RequestHandle, attr: Float64Array, entryTimeout: number, attrTimeout: number): number;
