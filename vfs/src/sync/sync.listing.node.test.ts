@@ -1,0 +1,114 @@
+/**
+ * Full listings (the sender's feed was pruned past what the receiver read) in the corners the
+ * property test found: a sender whose first batch starts over a pruned feed, a path marked for
+ * re-sending before the listing began, a listing built before the peer's crossing batch, and a
+ * path deleted, pruned and re-created on the sender. Each ends with both trees equal.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, describe, expect, test } from "vitest";
+import { sha256Hex } from "../node.ts";
+import { nodeSqlite } from "../node-sqlite.ts";
+import type { Vfs } from "../vfs.ts";
+import { batchHashes } from "./receive.ts";
+import { linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
+
+const open: DatabaseSync[] = [];
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+/** Both sides on one manual clock, and a way to prune a side's feed history. */
+function newPair(): { pair: SyncPair; prune(vfs: Vfs): void } {
+  const clock = { ms: Date.UTC(2026, 0, 1) };
+  const side = (name: "do" | "container") => {
+    const db = new DatabaseSync(":memory:");
+    open.push(db);
+    return openSide(nodeSqlite(db), name, sha256Hex, () => clock.ms);
+  };
+  return {
+    pair: linkPair(side("do"), side("container")),
+    prune(vfs) {
+      vfs.gc({ windowMs: 0 });
+      clock.ms += 10_000;
+      expect(vfs.gc({ windowMs: 1 }).changesPruned).toBeGreaterThan(0);
+    },
+  };
+}
+
+/** Both sides build a batch before either applies the other's. */
+async function crossing(pair: SyncPair): Promise<void> {
+  await pair.push.connect();
+  await pair.upload.connect();
+  const up = pair.mirror.endpoint.nextBatch();
+  const down = pair.do.endpoint.nextBatch();
+  if (up) up.batch.blobs = pair.mirror.endpoint.getBlobs(batchHashes(up.batch.changes));
+  if (down) down.batch.blobs = pair.do.endpoint.getBlobs(batchHashes(down.batch.changes));
+  if (up) pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(structuredClone(up.batch)));
+  if (down)
+    pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(structuredClone(down.batch)));
+}
+
+const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
+
+describe("full listings", () => {
+  test("a sender that never sent, whose feed lost the deletion of a path the peer gave it, lists everything", async () => {
+    const { pair, prune } = newPair();
+    pair.mirror.vfs.writeFile("/b", "from the container");
+    await pair.upload.drain();
+    pair.do.vfs.unlink("/b");
+    prune(pair.do.vfs);
+    const pushed = await pair.push.drain();
+    expect(pushed.batches).toBeGreaterThan(0);
+    expect(pair.mirror.vfs.exists("/b")).toBe(false);
+    await settle(pair);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
+  test("a path marked for re-sending before the listing began is still listed", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.writeFile("/a/a", "base", { parents: true });
+    await pair.push.drain();
+    pair.mirror.vfs.appendFile("/a/a", "+container");
+    pair.do.vfs.rm("/a", { recursive: true });
+    pair.do.vfs.mkdir("/a/a", { recursive: true });
+    pair.do.vfs.writeFile("/c", "a deletion for the pruning");
+    pair.do.vfs.unlink("/c");
+    // The container's file loses against the DO's directory: the DO marks /a/a for re-sending.
+    await crossing(pair);
+    prune(pair.do.vfs);
+    await settle(pair);
+    expect(pair.mirror.vfs.lstat("/a/a").type).toBe("dir");
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
+  test("a listing built before the peer applied its crossing batch does not delete that batch's paths", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.writeFile("/b", "b");
+    pair.do.vfs.unlink("/b");
+    await pair.push.drain();
+    prune(pair.do.vfs);
+    pair.mirror.vfs.writeFile("/a", "new in the container");
+    await crossing(pair);
+    expect(pair.mirror.vfs.readText("/a")).toBe("new in the container");
+    await settle(pair);
+    expect(pair.do.vfs.readText("/a")).toBe("new in the container");
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
+  test("a path deleted, pruned and re-created on the sender is sent as new", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.mkdir("/a");
+    await pair.push.drain();
+    pair.do.vfs.rmdir("/a");
+    prune(pair.do.vfs);
+    await pair.push.drain();
+    expect(pair.mirror.vfs.exists("/a")).toBe(false);
+    pair.do.vfs.writeFile("/a/a", "again", { parents: true });
+    await pair.push.drain();
+    // The container removes the directory it now has: the DO must learn of it.
+    pair.mirror.vfs.rm("/a", { recursive: true });
+    await settle(pair);
+    expect(pair.do.vfs.exists("/a")).toBe(false);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+});
