@@ -16,7 +16,7 @@ inputs_hash() {
   {
     echo "$base"
     sha256sum images/computerd/Dockerfile .dockerignore package.json
-    git ls-files -co --exclude-standard -- vfs/src computerd/src computerd/bin \
+    git ls-files -co --exclude-standard -- vfs/src computerd/src computerd/bin computerd/native/fuse3.c \
       | grep -v -E '(\.test\.ts|/testing\.ts)$' | sort | xargs -r sha256sum
     for pkg in $(grep -E '^!node_modules/' .dockerignore | cut -c2-); do
       if [[ -f $pkg/package.json ]]; then echo "$pkg $(node -p "require('./$pkg/package.json').version")"; fi

@@ -58,6 +58,14 @@ function imageTests(client: ContractClient): void {
     expect(node).toMatch(/^v24\./);
   }, 120_000);
 
+  it("serves the mount with computerd's libfuse3 addon (nanosecond times, which fuse-native rounds to ms)", async () => {
+    const result = await client.exec(
+      "touch -d '2001-02-03 04:05:06.123456789 UTC' ns && TZ=UTC stat -c %y ns",
+    );
+    expectCompleted(result);
+    expect(result.stdout.trim()).toBe("2001-02-03 04:05:06.123456789 +0000");
+  }, 120_000);
+
   it("renders Markdown to a PDF with pandoc and its PDF engine, synced back to the API", async () => {
     const put = await fetch(client.url("/files/doc/report.md"), {
       method: "PUT",
