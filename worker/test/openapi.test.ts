@@ -1,6 +1,7 @@
 /** GET /v1/openapi.json describes every route of docs/API.md. */
 import { describe, expect, it } from "vitest";
-import { api } from "./helpers.ts";
+import { FS_OPS } from "../src/computer/fs-ops.ts";
+import { api, createComputer, fsOp } from "./helpers.ts";
 
 /** Every route of docs/API.md, as OpenAPI path templates with their methods. */
 const ROUTES: Record<string, string[]> = {
@@ -44,5 +45,16 @@ describe("openapi", () => {
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? [];
     for (const ref of new Set(refs))
       expect(doc.components.schemas).toHaveProperty(ref.split("/").at(-1) ?? "");
+  });
+
+  it("lists every op of POST /fs and every field of the stat op's answer", async () => {
+    const doc = (await api("/v1/openapi.json").then((r) => r.json())) as {
+      components: { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> };
+    };
+    const { FsOp, Stat } = doc.components.schemas;
+    expect([...(FsOp?.properties.op?.enum ?? [])].sort()).toEqual(Object.keys(FS_OPS).sort());
+    const id = await createComputer();
+    const stat = (await (await fsOp(id, { op: "stat", path: "/" })).json()) as Record<string, unknown>;
+    for (const key of Object.keys(stat)) expect(Stat?.properties, key).toHaveProperty(key);
   });
 });
