@@ -1,8 +1,9 @@
 /**
  * The computerd mount as fs-bench runs it by default: exactly what `computerd mount --state DIR
  * --mount-point DIR` does (computerd/src/commands/mount.ts: openMirror, then openMount with the
- * fuse backend and default tuning), plus a control channel, because `computerd mount` reports
- * its counters only when it exits. Run as a child of the bench:
+ * default backend, fuse3 — or fuse-native with MOUNT_BACKEND=fuse — and default tuning), plus a
+ * control channel, because `computerd mount` reports its counters only when it exits. Run as a
+ * child of the bench:
  *
  *   node mount-daemon.ts --state DIR --mount-point DIR
  *
@@ -31,15 +32,17 @@ async function main(): Promise<number> {
     console.error("usage: mount-daemon.ts --state DIR --mount-point DIR");
     return 2;
   }
+  // computerd's default backend unless MOUNT_BACKEND (as for computerd serve) names another.
+  const backend = process.env.MOUNT_BACKEND === "fuse" ? "fuse" : "fuse3";
   const mirror = openMirror(stateDir);
   const mount = await openMount({
-    backend: "fuse",
+    backend,
     mirror,
     mountPoint,
     fuse: { debug: false, pageCache: "auto" },
   });
   const snapshot = () => ({ fuse: { ...mount.counters }, sql: { ...mirror.sql.counters } });
-  emit({ event: "mounted", backend: "fuse", mountPoint: mount.mountPoint ?? null, pid: process.pid });
+  emit({ event: "mounted", backend, mountPoint: mount.mountPoint ?? null, pid: process.pid });
 
   const reason = await new Promise<string>((resolve) => {
     for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
