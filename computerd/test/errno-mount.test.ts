@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
 import { type Mount, openMount } from "../src/mount/backend.ts";
 import { fuse3Available } from "../src/mount/fuse3-backend.ts";
+import { clearStaleMount } from "../src/mount/stale.ts";
 
 const hasFuse = existsSync("/dev/fuse");
 const NOBODY = 65534;
@@ -224,7 +225,12 @@ describe.each(backends)("errno through the $backend mount", ({ backend, availabl
   });
 
   afterAll(async () => {
-    await mount?.unmount();
+    try {
+      await mount?.unmount();
+    } finally {
+      // A failed case can leave data the fence cannot store: never leave the mount behind.
+      if (mnt) await clearStaleMount(mnt);
+    }
     mirror?.close();
     if (root) rmSync(root, { recursive: true, force: true });
   });
