@@ -39,22 +39,33 @@ const scripts = readdirSync(SCRIPTS)
  * Scripts that run against a second daemon with kernel attribute caching off.
  * libfuse 2's high-level (path-based) API gives every hard link its own kernel
  * inode, so after a change through one name the others show cached attributes
- * for up to attr_timeout; the daemon itself answers correctly.
+ * (nlink, ctime) for up to attr_timeout; the daemon itself answers correctly.
  */
-const UNCACHED = new Set(["hardlinks.sh"]);
+const UNCACHED = new Set(["hardlinks.sh", "nlink.sh", "renames.sh"]);
 const UNCACHED_FLAGS = ["--attr-timeout", "0"];
 
 /**
  * What fuse-native cannot pass (docs/mount.md, known gaps). It does not expose the
  * caller's uid/gid, so every file an unprivileged caller creates belongs to the mirror's
- * owner and the caller cannot write it afterwards: no script can run as the user. As root
- * it carries times in milliseconds, never before 1970, and passes the access time for both
- * times; each hard link is its own kernel inode, so link() leaves a stale ctime on the
- * other names; new files do not take the caller's or a setgid directory's group.
+ * owner and the caller cannot write it afterwards: no script can run as the user. As root:
+ * times cross in milliseconds, never before 1970, with the access time passed for both
+ * (times.sh, timestamps.sh, posix.sh); new files do not take a setgid directory's group
+ * (owners.sh); a lookup of a name over 255 bytes answers ENOENT, not ENAMETOOLONG
+ * (sizes.sh); libfuse keeps unlinked open files under visible `.fuse_hidden*` names with
+ * nlink 1 (unlinked.sh); big listxattr answers fail with EIO and unknown namespaces are
+ * accepted (xattrs.sh).
  */
 const FUSE_NATIVE_GAPS = {
   user: "all" as const,
-  root: new Set(["times.sh", "owners.sh", "posix.sh"]),
+  root: new Set([
+    "times.sh",
+    "timestamps.sh",
+    "posix.sh",
+    "owners.sh",
+    "sizes.sh",
+    "unlinked.sh",
+    "xattrs.sh",
+  ]),
 };
 
 interface BackendCase {
@@ -75,7 +86,13 @@ if (!hasFuse3) {
 }
 
 const BACKENDS: BackendCase[] = [
-  { backend: "fuse", available: true, flags: [], uncached: UNCACHED, skipped: FUSE_NATIVE_GAPS },
+  {
+    backend: "fuse",
+    available: true,
+    flags: ["--backend", "fuse"],
+    uncached: UNCACHED,
+    skipped: FUSE_NATIVE_GAPS,
+  },
   // One kernel inode per vfs inode: hard links need no uncached daemon.
   {
     backend: "fuse3",
