@@ -191,8 +191,9 @@ static void ll_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info 
   struct request *r = make(req, OP_RELEASEDIR); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
 }
 static void ll_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
-  (void)ino; (void)datasync; (void)fi;
-  fuse_reply_err(req, 0);
+  /* JS commits the mirror: answering here would claim durability nobody provided. */
+  struct request *r = make(req, OP_FSYNCDIR); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, datasync);
+  enqueue(sess(req), r);
 }
 static void ll_statfs(fuse_req_t req, fuse_ino_t ino) {
   struct request *r = make(req, OP_STATFS); PUSH(r, ino); enqueue(sess(req), r);

@@ -6,8 +6,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openNodeVfs } from "@computer/vfs/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
+import { MIRROR_FILE, type Mirror, openMirror } from "../mirror/open-mirror.ts";
 import type { Fuse3Addon, RequestHandle, RequestListener } from "./fuse3-native.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
@@ -196,6 +197,18 @@ describe("fuse3 handlers without an owner map", () => {
     fs.flushAll();
     expect(mirror.vfs.stat("/made")).toMatchObject(SANDBOX);
     expect(call(OP.lookup, ROOT, ROOT_INO, "made")).toMatchObject(SANDBOX);
+  });
+});
+
+describe("fuse3 fsyncdir", () => {
+  it("commits the directory's new entries before it answers", () => {
+    const call = handlers();
+    call(OP.mkdir, ROOT, ROOT_INO, 0o755, "dir");
+    // A second connection sees only what was committed.
+    const other = openNodeVfs(join(dir, MIRROR_FILE));
+    expect(other.exists("/dir")).toBe(false);
+    expect(call(OP.fsyncdir, ROOT, ROOT_INO, 1, 0)).toEqual({ kind: "err", errno: 0 });
+    expect(other.exists("/dir")).toBe(true);
   });
 });
 

@@ -295,6 +295,10 @@ export function fuse3Listener(
         fs.fsync(n(1), nodes.pathOf(n(0)) ?? "");
         addon.replyErr(req, 0);
         return;
+      case OP.fsyncdir:
+        fs.fsyncDir(pathOf(n(0)));
+        addon.replyErr(req, 0);
+        return;
       case OP.opendir: {
         const ino = n(0);
         const path = pathOf(ino);

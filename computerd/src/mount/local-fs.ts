@@ -169,6 +169,15 @@ export class LocalFs {
     this.commit();
   }
 
+  /**
+   * fsync of a directory: its entries are in the vfs as soon as each operation returns, so
+   * committing the grouped SQL writes makes them durable.
+   */
+  fsyncDir(path: string): void {
+    this.stat(path, "fsync");
+    this.commit();
+  }
+
   /** truncate / ftruncate. */
   truncate(path: string, length: number, fh?: number): void {
     const ino = (fh !== undefined ? this.files.inoOf(fh) : undefined) ?? this.stat(path, "truncate").ino;
