@@ -34,8 +34,10 @@ export function involvesLinks(change: SyncChange, current: PathState | undefined
 }
 
 /**
- * Gives `path` the incoming state with fingerprint `fp` and the inode the sender's group says,
- * and returns true when that changed which names share an inode. `current`: the local node at
+ * Gives `path` the incoming state with fingerprint `fp` and the inode the sender's group says.
+ * Returns true when that regrouped names beyond what the change describes: the path already
+ * held the state and moved, left an inode with strangers, or other names joined it (the caller
+ * then leaves the path for its next scan to send back, see merge.ts). `current`: the local node at
  * `path`; `holds`: it already has fingerprint `fp`; `write(now)` makes the path hold the state
  * from what is there now (undefined: nothing). The group is the path and `change.links`.
  *
@@ -81,7 +83,7 @@ export function settleLink(
       break;
     }
   }
-  let changed = false;
+  let regrouped = false;
   let ino: number;
   const chosen = holder === undefined || holder === path ? undefined : holding.get(holder);
   if (holder !== undefined && chosen) {
@@ -89,7 +91,7 @@ export function settleLink(
     if (current?.stat.ino !== ino) {
       if (current) removeNode(local.vfs, path, current);
       local.vfs.link(holder, path);
-      changed = true;
+      regrouped = holds;
     }
   } else if (holder === path && current) {
     ino = current.stat.ino;
@@ -99,7 +101,7 @@ export function settleLink(
       // Writing in place would change local names the sender does not link to this one.
       local.vfs.unlink(path);
       now = undefined;
-      changed = true;
+      regrouped = true;
     }
     write(now);
     ino = local.vfs.lstat(path).ino;
@@ -108,7 +110,7 @@ export function settleLink(
     if (state.stat.ino === ino) continue;
     local.vfs.unlink(name);
     local.vfs.link(path, name);
-    changed = true;
+    regrouped = true;
   }
-  return changed;
+  return regrouped;
 }

@@ -68,20 +68,20 @@ export class Merge {
     const current = parentIsDir && this.absent.has(path) ? undefined : this.local.read(path, parentIsDir);
     const fpLocal = this.local.fp(current);
     if (fpLocal === fpIn) {
-      const relinked = incoming !== undefined && this.place(change, incoming, fpIn, current, true);
+      const regrouped = incoming !== undefined && this.place(change, incoming, fpIn, current, true);
       this.local.agree(path, incoming, fpIn);
-      // A path whose links changed is read again by the next scan, which sends its group back
-      // if it still has one: crossing batches can otherwise leave the sides with swapped groups.
-      if (!relinked) this.echoes.push(path);
+      // A path whose group was rearranged is read again by the next scan, which sends its group
+      // back if it still has one: crossing batches can otherwise leave the groups swapped.
+      if (!regrouped) this.echoes.push(path);
       return;
     }
     const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
     const unchanged = fpLocal === change.base || (path === "/" && change.base === "");
     if (unchanged && (!removesDir || this.isEmptyDir(path))) {
-      const relinked = this.fastForward(change, current, incoming, fpIn);
+      const regrouped = this.fastForward(change, current, incoming, fpIn);
       if (incoming) this.absent.created(path);
       this.local.agree(path, incoming, fpIn);
-      if (!relinked) this.echoes.push(path);
+      if (!regrouped) this.echoes.push(path);
       return;
     }
     // Conflicts create copies and move things: earlier answers about absent names go.
@@ -92,7 +92,7 @@ export class Merge {
 
   /**
    * Makes `path` hold `incoming` (`holds`: it already does), through a hard link to a local name
-   * of its group when the change names one (links.ts). True when the path's links changed.
+   * of its group when the change names one (links.ts). True when names were regrouped.
    */
   private place(
     change: SyncChange,
@@ -119,7 +119,7 @@ export class Merge {
     );
   }
 
-  /** Brings the path from the base to `incoming`; true when its links changed. */
+  /** Brings the path from the base to `incoming`; true when names were regrouped (links.ts). */
   private fastForward(
     change: SyncChange,
     current: PathState | undefined,
@@ -131,11 +131,11 @@ export class Merge {
       this.dirs.clear();
       this.absent.clear();
     }
-    let relinked = false;
-    if (incoming) relinked = this.place(change, incoming, fpIn, current);
+    let regrouped = false;
+    if (incoming) regrouped = this.place(change, incoming, fpIn, current);
     else if (current) removeNode(this.local.vfs, path, current);
     if (current?.stat.type === "dir" && incoming?.stat.type !== "dir") this.local.ledger.clearBaseBelow(path);
-    return relinked;
+    return regrouped;
   }
 
   /** This side wins: its version stays; the peer's is kept as a copy; the path is re-sent. */

@@ -46,6 +46,16 @@ class Builder {
     this.limits = limits;
   }
 
+  /**
+   * Turns this batch into (the start of) a full listing. Paths already looked at but skipped as
+   * agreed (re-send marks, parents) must now be listed too: only those added stay done.
+   */
+  startListing(): void {
+    this.listAll = true;
+    this.done.clear();
+    for (const change of this.changes) this.done.add(change.path);
+  }
+
   full(): boolean {
     return (
       this.changes.length >= this.limits.maxChanges ||
@@ -62,8 +72,7 @@ class Builder {
   consider(path: string, rev: number, echoRev?: number): void {
     this.scanned++;
     if (this.done.has(path)) return;
-    // A path skipped here is not marked done: a full listing that starts later in this batch
-    // (the feed turned out pruned) must still list it.
+    this.done.add(path);
     if (echoRev === rev && !this.listAll) return;
     const state = this.local.read(path);
     const fp = this.local.fp(state);
@@ -71,7 +80,6 @@ class Builder {
     // A hard-linked name goes out even unchanged: a link, unlink or rename in its group put it
     // in the feed, and the peer learns the group from it (nlink and inode are not in fp).
     if (fp === base && !this.listAll && !isLinked(state)) return;
-    this.done.add(path);
     if (state && path !== "/") this.addParents(path, rev);
     this.add(path, rev, state, fp, base);
     // Whatever the peer has below a path that is no longer a directory goes too, in this same
@@ -138,7 +146,8 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
   if (baseCursor === "0" && !fullPass && ledger.hasBase() && feedPruned(local)) {
     // The peer has read none of our feed, yet agreed on paths with us (through its own
     // batches): a deletion of one of those may be among the pruned records, so list everything.
-    fullPass = first = builder.listAll = true;
+    fullPass = first = true;
+    builder.startListing();
   }
   const rev = vfs.rev();
   for (const [path, seq] of ledger.dirtyEntries(limits.maxChanges)) {
@@ -151,7 +160,8 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
     const page = vfs.changes(cursor, { limit: Math.min(256, limits.maxScan), describe: false });
     if (page.reset && !fullPass) {
       // The feed was pruned past our cursor: deletions may be gone, so list the whole tree.
-      fullPass = first = builder.listAll = true;
+      fullPass = first = true;
+      builder.startListing();
     }
     let taken = 0;
     const echoes = fullPass ? new Map<string, number>() : ledger.echoes(page.changes.map((c) => c.path));

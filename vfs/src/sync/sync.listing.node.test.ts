@@ -81,6 +81,25 @@ describe("full listings", () => {
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
+  test("a parent looked at before the listing began (for a re-sent child) is still listed", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.writeFile("/a/a", "kept", { parents: true });
+    pair.do.vfs.writeFile("/b/a", "removed", { parents: true });
+    await pair.push.drain();
+    pair.do.vfs.rm("/b", { recursive: true });
+    await pair.push.drain();
+    prune(pair.mirror.vfs);
+    prune(pair.do.vfs);
+    pair.do.vfs.utimes("/a/a", { sec: 1, nsec: 0 }, { sec: 1, nsec: 7 });
+    // The container's listing names /a/a unchanged: the DO keeps its newer /a/a, marked for re-sending.
+    await pair.upload.drain();
+    await pair.push.drain();
+    pair.mirror.vfs.rm("/a", { recursive: true });
+    await settle(pair);
+    expect(pair.do.vfs.exists("/a")).toBe(false);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
   test("a listing built before the peer applied its crossing batch does not delete that batch's paths", async () => {
     const { pair, prune } = newPair();
     pair.do.vfs.writeFile("/b", "b");
