@@ -63,6 +63,17 @@ export function checkOffset(value: number, syscall: string, path: string, what: 
     throw new FsError("EINVAL", syscall, path, `invalid ${what}`);
 }
 
+/**
+ * Throws EFBIG for a whole position past FILE_SIZE_MAX (Linux: an offset or length beyond
+ * the largest file size), else EINVAL unless it is a valid offset. The size check comes first:
+ * such a position is a well-formed request the filesystem cannot hold, not a malformed one.
+ */
+export function checkFilePosition(value: number, syscall: string, path: string, what: string): void {
+  if (Number.isInteger(value) && value > FILE_SIZE_MAX)
+    throw new FsError("EFBIG", syscall, path, `${what} past the largest file size`);
+  checkOffset(value, syscall, path, what);
+}
+
 /** readFile / pread: the whole file or a byte range. */
 export function readFile(ctx: Context, path: string, options: ReadOptions = {}): Uint8Array {
   const loc = resolveExisting(ctx, path, "read", true);
@@ -219,7 +230,7 @@ export function writeAt(
 
 /** pwrite: writes at an offset of an existing file, extending it (the gap reads as zeros). */
 export function pwrite(ctx: Context, path: string, offset: number, data: Uint8Array | string): NodeRow {
-  checkOffset(offset, "write", path, "offset");
+  checkFilePosition(offset, "write", path, "offset");
   const bytes = toBytes(data);
   return ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "write", true);
@@ -244,8 +255,7 @@ export function appendFile(
 
 /** truncate: shrinks (dropping whole chunks past the end) or grows (a hole). */
 export function truncate(ctx: Context, path: string, length: number): NodeRow {
-  checkOffset(length, "truncate", path, "length");
-  if (length > FILE_SIZE_MAX) throw new FsError("EFBIG", "truncate", path);
+  checkFilePosition(length, "truncate", path, "length");
   return ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "truncate", true);
     const node = requireFile(loc.node, "truncate", path);

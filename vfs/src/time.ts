@@ -14,9 +14,13 @@ export function toMs(time: Timespec): number {
   return time.sec * 1000 + time.nsec / 1e6;
 }
 
-/** ISO-8601 string of a Timespec (millisecond precision). */
+/**
+ * ISO-8601 string of a Timespec, cut to the millisecond toward the past (as the seconds of a
+ * timespec are): a Date truncates toward zero, which would move a time just before 1970 to
+ * the epoch itself, so the whole milliseconds are computed here.
+ */
 export function toIso(time: Timespec): string {
-  return new Date(toMs(time)).toISOString();
+  return new Date(time.sec * 1000 + Math.floor(time.nsec / 1e6)).toISOString();
 }
 
 /**
