@@ -2,7 +2,8 @@
  * `npm run -w @computer/bench sync -- [--files N] [--batch N]`: what syncing many small files
  * costs the two sync endpoints, on node:sqlite in memory. The container side writes N files
  * (`/many/f<i>`, depth 2) and uploads them to the DO side; then the DO side looks for changes
- * to push (the echo scan). Reports SQL statements per file on each side (deterministic: what a
+ * to push (the echo scan). Then the same for N/10 files with two names each (hard links,
+ * `/linked/f<i>` and `/linked/g<i>`). Reports SQL statements per name on each side (deterministic: what a
  * Durable Object pays per statement is what scales) and wall-clock time, as a table and one
  * JSON document in bench/results/sync-<timestamp>.json.
  */
@@ -23,6 +24,8 @@ interface Step {
   containerStatements: number;
   doStatements: number;
   batches: number;
+  /** Names (paths) the step synced: statements are reported per name. */
+  names: number;
 }
 
 const { values } = parseArgs({
@@ -47,7 +50,7 @@ const mirror = container.endpoint.local.vfs;
 mirror.mkdir("/many");
 for (let i = 0; i < files; i++) mirror.writeFile(`/many/f${i}`, `${i}\n`);
 
-async function measure(step: string, link: SyncLink): Promise<Step> {
+async function measure(step: string, link: SyncLink, names: number): Promise<Step> {
   container.sql.reset();
   durable.sql.reset();
   const started = performance.now();
@@ -58,23 +61,33 @@ async function measure(step: string, link: SyncLink): Promise<Step> {
     containerStatements: container.sql.counts().statements,
     doStatements: durable.sql.counts().statements,
     batches: report.batches,
+    names,
   };
 }
 
 const steps = [
-  await measure(`upload ${files} new files`, upload),
-  await measure("DO push scan after it (echoes)", push),
+  await measure(`upload ${files} new files`, upload, files),
+  await measure("DO push scan after it (echoes)", push, files),
 ];
-const perFile = (n: number) => (n / files).toFixed(2);
+const linked = Math.max(1, Math.floor(files / 10));
+mirror.mkdir("/linked");
+for (let i = 0; i < linked; i++) {
+  mirror.writeFile(`/linked/f${i}`, `linked ${i}\n`);
+  mirror.link(`/linked/f${i}`, `/linked/g${i}`);
+}
+steps.push(
+  await measure(`upload ${linked} files with 2 names`, upload, 2 * linked),
+  await measure("DO push scan after it (echoes)", push, 2 * linked),
+);
 console.log(
   renderTable(
-    ["step", "ms", "batches", "container stmts/file", "DO stmts/file"],
+    ["step", "ms", "batches", "container stmts/name", "DO stmts/name"],
     steps.map((s) => [
       s.step,
       formatMs(s.ms),
       String(s.batches),
-      perFile(s.containerStatements),
-      perFile(s.doStatements),
+      (s.containerStatements / s.names).toFixed(2),
+      (s.doStatements / s.names).toFixed(2),
     ]),
     1,
   ),
