@@ -27,12 +27,36 @@ export const MARKERS: Record<string, Record<Caller, string[]>> = {
     "ctime by rename advanced",
   ),
   "owners.sh": {
-    root: ["4242:4343 2755 directory sg/sub", "read-denied", "chown-denied", "sticky-denied"],
-    user: ["4242:4343 2755 directory sg/sub", "chown-denied", "640\nhi\nmore"],
+    root: [
+      "4242:4343 2755 directory sg/sub",
+      "read-denied",
+      "chown-denied",
+      "sticky-denied",
+      "setgid/f file 0755 nlink=1 4242:0",
+    ],
+    user: [
+      "4242:4343 2755 directory sg/sub",
+      "chown-denied",
+      "640\nhi\nmore",
+      "setgid/f file 0755 nlink=1 4242:0",
+    ],
   },
   "ownership.sh": {
-    root: ["m2745 file 2745", "m6755 file 0755", "follow f file 0644 nlink=1 4242:4343", "suid file 4777"],
-    user: ["chown EPERM", "m2745 file 2745", "usergroup0 file 0755", "suid file 0777", "sgid file 0777"],
+    root: [
+      "m2745 file 2745",
+      "m6755 file 0755",
+      "follow f file 0644 nlink=1 4242:4343",
+      "suid file 4777",
+      "suidtrunc file 6777",
+    ],
+    user: [
+      "chown EPERM",
+      "m2745 file 2745",
+      "usergroup0 file 0755",
+      "suid file 0777",
+      "sgid file 0777",
+      "suidtrunc file 0777",
+    ],
   },
   "permissions.sh": {
     root: ["list-searchonly", "noexec-refused", "link ok\nlink ok"],

@@ -24,3 +24,5 @@ mkdir sticky/rootdir
 echo theirs > sticky/theirs && mkdir sticky/theirdir && chown 4343:4343 sticky/theirs sticky/theirdir
 mkdir group && echo team > group/f && chown -R 0:4343 group && chmod 770 group && chmod 660 group/f
 echo 4343 > other4343 && chown 4343:4343 other4343
+echo trunc > suidtrunc && chmod 6777 suidtrunc
+mkdir setgid && chmod 2777 setgid

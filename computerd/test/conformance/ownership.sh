@@ -34,6 +34,6 @@ cd "$OTHERS" || exit 1
 $h chown rootfile -1 4343; $h chown rootfile 4242 -1; $h fchown rootfile 4242 4242; $h lchown rootfile 0 0
 $h stat rootfile other4343
 $h chown other4343 -1 4343; $h chmod other4343 600; $h stat other4343
-echo "-- a write by a non-owner"
-echo more >> suid; echo more >> sgid
-$h stat suid sgid
+echo "-- a write or truncate by a non-owner"
+echo more >> suid; echo more >> sgid; $h truncate suidtrunc 2
+$h stat suid sgid suidtrunc
