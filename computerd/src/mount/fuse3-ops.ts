@@ -11,7 +11,7 @@ import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { TYPE_BITS } from "./fuse-ops.ts";
 import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
-import { Orphans } from "./fuse3-orphans.ts";
+import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
@@ -68,6 +68,7 @@ export function fuse3Listener(
   const miss = new Float64Array(14);
   let scratch = Buffer.alloc(1 << 20);
   const orphans = new Orphans();
+  removeStaleOrphans(fs);
   const seenAtOpen = new Map<number, string>();
   const dirs = new Map<number, { names: string[]; inos: number[]; modes: number[] }>();
   let nextDir = 1;

@@ -9,6 +9,21 @@
  */
 import type { Stat } from "@computer/vfs";
 import { ROOT_INO } from "./fuse3-nodes.ts";
+import { isFuseHiddenName, type LocalFs } from "./local-fs.ts";
+
+/**
+ * Removes the hidden files a daemon that died with files open left in the root: their
+ * descriptors died with it, so nothing can reach them any more. Returns how many went.
+ */
+export function removeStaleOrphans(fs: LocalFs): number {
+  let removed = 0;
+  for (const [name, dentry] of fs.readdir("/")) {
+    if (dentry.type === "dir" || !isFuseHiddenName(`/${name}`)) continue;
+    fs.unlink(`/${name}`);
+    removed++;
+  }
+  return removed;
+}
 
 /** Bookkeeping of open counts, hidden files and removed directories (by vfs inode). */
 export class Orphans {

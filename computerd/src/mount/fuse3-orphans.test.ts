@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { ROOT_INO } from "./fuse3-nodes.ts";
+import { Orphans } from "./fuse3-orphans.ts";
+
+describe("Orphans", () => {
+  it("hands back the hidden path only at the last release of a hidden file", () => {
+    const orphans = new Orphans();
+    orphans.opened(7);
+    orphans.opened(7);
+    expect(orphans.isOpen(7)).toBe(true);
+    const name = orphans.hide(7);
+    expect(name).toMatch(/^\.fuse_hidden/);
+    expect(orphans.isHidden(7)).toBe(true);
+    expect(orphans.conceals(ROOT_INO, name)).toBe(true);
+    expect(orphans.conceals(5, name)).toBe(false);
+    expect(orphans.released(7)).toBeUndefined();
+    expect(orphans.released(7)).toBe(`/${name}`);
+    expect(orphans.isHidden(7)).toBe(false);
+    expect(orphans.conceals(ROOT_INO, name)).toBe(false);
+    expect(orphans.isOpen(7)).toBe(false);
+  });
+
+  it("gives each hidden file its own name and leaves files never hidden alone", () => {
+    const orphans = new Orphans();
+    orphans.opened(3);
+    expect(orphans.released(3)).toBeUndefined();
+    expect(orphans.hide(4)).not.toBe(orphans.hide(4));
+  });
+
+  it("keeps a removed directory's attributes with nlink 0 until the kernel forgets it", () => {
+    const orphans = new Orphans();
+    const stat = { ino: 9, type: "dir", nlink: 2 } as Parameters<Orphans["dirRemoved"]>[0];
+    orphans.dirRemoved(stat);
+    expect(orphans.removedDir(9)?.nlink).toBe(0);
+    expect(stat.nlink).toBe(2);
+    orphans.forgotten(9);
+    expect(orphans.removedDir(9)).toBeUndefined();
+  });
+});
