@@ -154,3 +154,30 @@ describe("DirtyFile", () => {
     }
   });
 });
+
+describe("DirtyFile growth (what a flush adds to the stored allocation)", () => {
+  it("counts bytes past the stored content per chunk, not holes or overwrites", () => {
+    const file = new DirtyFile(1, "/f", 100, T0);
+    expect(file.growthOfWrite(0, 100)).toBe(0);
+    expect(file.growthOfWrite(50, 100)).toBe(50);
+    file.write(50, new Uint8Array(100), T0);
+    expect(file.growth).toBe(50);
+    // Far past the end: only the chunk the byte lands in grows, by its offset in that chunk + 1.
+    expect(file.growthOfWrite(3 * CHUNK_SIZE + 9, 1)).toBe(10);
+    file.write(3 * CHUNK_SIZE + 9, new Uint8Array(1), T0);
+    expect(file.growth).toBe(60);
+    file.truncate(120, T0);
+    expect(file.growth).toBe(20);
+  });
+
+  it("is zero after the pages are stored", () => {
+    const store = new Store(new Uint8Array(10));
+    const file = new DirtyFile(1, "/f", 10, T0);
+    file.write(0, new Uint8Array(CHUNK_SIZE + 5).fill(1), T0);
+    expect(file.growth).toBe(CHUNK_SIZE + 5 - 10);
+    expect(file.flushPage(0, store)).toBeDefined();
+    expect(file.growth).toBe(5);
+    file.flush(store, store.read);
+    expect(file.growth).toBe(0);
+  });
+});

@@ -53,6 +53,12 @@ export class DirtyFile {
   mtime: Timespec;
   /** Memory held by pages. */
   bytes = 0;
+  /**
+   * Bytes the flush is expected to add to the stored allocation: per page, how far its written
+   * bytes reach past the stored content of that chunk. Filling a hole inside the stored size is
+   * not counted (rare; the flush's own quota check still refuses it).
+   */
+  growth = 0;
   private readonly pages = new Map<number, Page>();
 
   constructor(ino: number, path: string, storedSize: number, now: Timespec) {
@@ -88,10 +94,48 @@ export class DirtyFile {
     return page;
   }
 
+  /** Bytes of chunk `idx` the store holds now (a hole counts as stored up to the stored size). */
+  private storedExtent(idx: number): number {
+    return Math.min(CHUNK_SIZE, Math.max(0, this.storedSize - idx * CHUNK_SIZE));
+  }
+
+  /** What a page adds to the stored allocation when flushed, by its extent (last written byte). */
+  private pageGrowth(idx: number, extent: number): number {
+    return Math.max(0, extent - this.storedExtent(idx));
+  }
+
+  private static extentOf(page: Page | undefined): number {
+    return page && page.written.length > 0 ? (page.written[page.written.length - 1] as number) : 0;
+  }
+
+  /** How much `growth` would rise if `length` bytes were written at `offset` (nothing changes). */
+  growthOfWrite(offset: number, length: number): number {
+    const end = offset + length;
+    let extra = 0;
+    let pos = offset;
+    while (pos < end) {
+      const idx = Math.floor(pos / CHUNK_SIZE);
+      const pageStart = idx * CHUNK_SIZE;
+      const to = Math.min(CHUNK_SIZE, end - pageStart);
+      const extent = DirtyFile.extentOf(this.pages.get(idx));
+      extra += this.pageGrowth(idx, Math.max(extent, to)) - this.pageGrowth(idx, extent);
+      pos = pageStart + to;
+    }
+    return extra;
+  }
+
+  /** Recomputes `growth` after pages went or the stored size moved. */
+  private recount(): void {
+    let growth = 0;
+    for (const [idx, page] of this.pages) growth += this.pageGrowth(idx, DirtyFile.extentOf(page));
+    this.growth = growth;
+  }
+
   /** Copies `data` in at `offset`. Returns the pages this write completed (every byte written). */
   write(offset: number, data: Uint8Array, now: Timespec): number[] {
     const end = offset + data.length;
     const full: number[] = [];
+    this.growth += this.growthOfWrite(offset, data.length);
     let pos = offset;
     while (pos < end) {
       const idx = Math.floor(pos / CHUNK_SIZE);
@@ -126,6 +170,7 @@ export class DirtyFile {
     // Bytes between the old stored end and this page are holes in the vfs and zeros here alike.
     this.storedSize = Math.max(this.storedSize, pageStart + CHUNK_SIZE);
     this.baseSize = this.storedSize;
+    this.recount();
     return data;
   }
 
@@ -147,6 +192,7 @@ export class DirtyFile {
         cutRanges(last.written, cut);
       }
       this.baseSize = Math.min(this.baseSize, length);
+      this.recount();
     }
     this.size = length;
     this.mtime = now;
@@ -254,6 +300,7 @@ export class DirtyFile {
     }
     this.pages.clear();
     this.bytes = 0;
+    this.growth = 0;
     this.baseSize = this.size;
     this.storedSize = this.size;
     return written;

@@ -3,9 +3,18 @@
  * DirtyFile pages and reach the vfs on fsync, on the last close (small files at
  * once, big ones shortly after), when memory passes a bound, or on flushAll (the
  * sync fence). Reads see dirty pages first, then clean chunks from an LRU, then
- * the vfs.
+ * the vfs. As on a local disk, write() itself answers ENOSPC (quota) and EFBIG;
+ * data a flush still cannot store is reported once and dropped, never kept.
  */
-import { CHUNK_SIZE, fromMs, type Stat, type Timespec, type Vfs } from "@computer/vfs";
+import {
+  CHUNK_SIZE,
+  FILE_SIZE_MAX,
+  FsError,
+  fromMs,
+  type Stat,
+  type Timespec,
+  type Vfs,
+} from "@computer/vfs";
 import { ChunkCache } from "./chunk-cache.ts";
 import { DirtyFile, type FlushTarget, type StoredReader } from "./dirty-file.ts";
 import { isUnder } from "./meta-cache.ts";
@@ -64,6 +73,13 @@ export class WriteBack {
   private readonly target: FlushTarget;
   private nextFh = 1;
   private dirtyBytes = 0;
+  /** Sum of the dirty files' `growth`: what flushing everything would add to the vfs's used bytes. */
+  private dirtyGrowth = 0;
+  /**
+   * Errors of flushes no syscall of the file was waiting for (the fence, background stores):
+   * the next fsync or close of the inode reports it, once, as Linux reports write-back errors.
+   */
+  private readonly errors = new Map<number, unknown>();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** The mtime the vfs gave the file in the last flush operation. */
   private stamped: Timespec | undefined;
@@ -121,7 +137,8 @@ export class WriteBack {
     this.openCount.delete(handle.ino);
     const file = this.files.get(handle.ino);
     if (!file) return;
-    if (file.bytes <= this.options.flushOnCloseBytes) this.flush(handle.ino);
+    // No caller waits for a release: a failure is kept for the next fsync or close.
+    if (file.bytes <= this.options.flushOnCloseBytes) this.flushOrKeepError(handle.ino);
     else this.scheduleIdleFlush();
   }
 
@@ -131,8 +148,28 @@ export class WriteBack {
    */
   closeHandle(fh: number): void {
     const ino = this.handles.get(fh)?.ino;
-    const file = ino === undefined ? undefined : this.files.get(ino);
-    if (ino !== undefined && file && file.bytes <= this.options.flushOnCloseBytes) this.flush(ino);
+    if (ino === undefined) return;
+    this.reportError(ino);
+    const file = this.files.get(ino);
+    if (file && file.bytes <= this.options.flushOnCloseBytes) this.flush(ino);
+  }
+
+  /** Throws (and forgets) a write-back error kept for the inode. */
+  private reportError(ino: number): void {
+    if (!this.errors.has(ino)) return;
+    const err = this.errors.get(ino);
+    this.errors.delete(ino);
+    throw err;
+  }
+
+  /** Flushes an inode; a failure is logged and kept for its next fsync or close. */
+  private flushOrKeepError(ino: number): void {
+    try {
+      this.flush(ino);
+    } catch (err) {
+      this.errors.set(ino, err);
+      this.options.log(`storing inode ${ino} failed; its unstored writes are dropped`, err);
+    }
   }
 
   /** Size and times as stat should report them, with unflushed writes applied. */
@@ -164,12 +201,26 @@ export class WriteBack {
    * yet. Pages the write completes are stored in the background, between requests.
    */
   write(ino: number, path: string, data: Uint8Array, offset: number, storedSize: () => number): void {
+    if (offset + data.length > FILE_SIZE_MAX) throw new FsError("EFBIG", "write", path);
+    const existed = this.files.has(ino);
     const file = this.fileFor(ino, path, storedSize);
+    const extra = file.growthOfWrite(offset, data.length);
+    if (extra > 0 && !this.fits(extra)) {
+      if (!existed) this.files.delete(ino);
+      throw new FsError("ENOSPC", "write", path);
+    }
     const before = file.bytes;
     const full = file.write(offset, data, now());
     this.dirtyBytes += file.bytes - before;
+    this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
     else for (const idx of full) this.queuePage(ino, idx);
+  }
+
+  /** True when `extra` more bytes fit the quota beside what is stored and what is buffered. */
+  private fits(extra: number): boolean {
+    const { usedBytes, quotaBytes } = this.vfs.usage();
+    return quotaBytes === null || usedBytes + this.dirtyGrowth + extra <= quotaBytes;
   }
 
   /**
@@ -200,13 +251,18 @@ export class WriteBack {
     const file = this.files.get(ino);
     if (file) {
       const before = file.bytes;
+      const growth = file.growth;
       try {
         const data = file.flushPage(idx, this.target);
         if (data) this.chunks.set(ino, idx, data);
+        this.dirtyBytes += file.bytes - before;
+        this.dirtyGrowth += file.growth - growth;
       } catch (err) {
-        this.options.log(`storing page ${idx} of inode ${ino} failed; it stays in memory`, err);
+        // Kept, the page would fail every later flush of the file: drop the file's unstored writes.
+        this.discard(ino);
+        this.errors.set(ino, err);
+        this.options.log(`storing page ${idx} of inode ${ino} failed; its unstored writes are dropped`, err);
       }
-      this.dirtyBytes += file.bytes - before;
     }
     setImmediate(() => this.drainPages());
   }
@@ -214,10 +270,13 @@ export class WriteBack {
   /** Truncates through the dirty state when the file is open or dirty; false means "do it in the vfs". */
   truncate(ino: number, path: string, length: number, storedSize: () => number): boolean {
     if (!this.files.has(ino) && !this.isOpen(ino)) return false;
+    if (length > FILE_SIZE_MAX) throw new FsError("EFBIG", "truncate", path);
     const file = this.fileFor(ino, path, storedSize);
     const before = file.bytes;
+    const growth = file.growth;
     file.truncate(length, now());
     this.dirtyBytes += file.bytes - before;
+    this.dirtyGrowth += file.growth - growth;
     return true;
   }
 
@@ -270,22 +329,27 @@ export class WriteBack {
     };
   }
 
-  /** Writes an inode's dirty state to the vfs. */
+  /**
+   * Writes an inode's dirty state to the vfs (fsync). Throws an error kept from an earlier
+   * flush of the inode, or this flush's own; either way the unstored writes are gone
+   * afterwards (the vfs keeps what it stored), so no later flush trips over them again.
+   */
   flush(ino: number): void {
+    this.reportError(ino);
     const file = this.files.get(ino);
     if (!file) return;
     this.files.delete(ino);
     this.dirtyBytes -= file.bytes;
+    this.dirtyGrowth -= file.growth;
     const lastWrite = file.mtime;
     this.stamped = undefined;
     let written: Map<number, Uint8Array>;
     try {
       written = file.flush(this.target, this.storedReader(ino, file.path));
     } catch (err) {
-      // Keep the data: a later flush (fsync, the fence) retries and reports the error again.
-      this.files.set(ino, file);
-      this.dirtyBytes += file.bytes;
+      // Part of the file may be stored already: cached chunks and attributes are stale.
       this.chunks.dropInode(ino);
+      this.onFlushed(ino);
       throw err;
     }
     this.chunks.dropInode(ino);
@@ -305,32 +369,28 @@ export class WriteBack {
 
   /**
    * Flushes every dirty file, open or not (the fence). Returns how many were
-   * flushed. A file that cannot be stored (ENOSPC) stays in memory; the others
-   * are still flushed, then the first error is thrown.
+   * flushed. Never throws: a file that cannot be stored (ENOSPC) loses its
+   * unstored writes and its error waits for the file's next fsync or close, so
+   * the fence completes with everything that could be stored.
    */
   flushAll(): number {
     const inos = [...this.files.keys()];
-    let failure: { err: unknown } | undefined;
-    for (const ino of inos) {
-      try {
-        this.flush(ino);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-    if (failure) throw failure.err;
+    for (const ino of inos) this.flushDirty(ino);
     return inos.length;
+  }
+
+  /** Flushes an inode's dirty state, keeping an earlier error for its syscalls (not reporting it). */
+  private flushDirty(ino: number): void {
+    const kept = this.errors.get(ino);
+    this.errors.delete(ino);
+    this.flushOrKeepError(ino);
+    if (kept !== undefined && !this.errors.has(ino)) this.errors.set(ino, kept);
   }
 
   private flushClosed(): void {
     this.idleTimer = undefined;
     for (const ino of [...this.files.keys()]) {
-      if (this.isOpen(ino)) continue;
-      try {
-        this.flush(ino);
-      } catch (err) {
-        this.options.log(`background flush of inode ${ino} failed; kept in memory for the next flush`, err);
-      }
+      if (!this.isOpen(ino)) this.flushDirty(ino);
     }
   }
 
@@ -344,8 +404,10 @@ export class WriteBack {
     const file = this.files.get(ino);
     if (file) {
       this.dirtyBytes -= file.bytes;
+      this.dirtyGrowth -= file.growth;
       this.files.delete(ino);
     }
+    this.errors.delete(ino);
     this.chunks.dropInode(ino);
   }
 

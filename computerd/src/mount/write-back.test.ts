@@ -1,0 +1,161 @@
+/**
+ * The write-back layer behaves like a full local disk: write() answers ENOSPC (quota: stored
+ * bytes plus what buffered writes will add) and EFBIG itself, and data a later flush cannot
+ * store is reported once (on that fsync or close) and dropped, so nothing stays stuck.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CHUNK_SIZE, FILE_SIZE_MAX, type Vfs } from "@computer/vfs";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
+import { WriteBack } from "./write-back.ts";
+
+const KiB = 1024;
+
+let dir: string;
+let mirror: Mirror;
+let vfs: Vfs;
+let wb: WriteBack;
+let logged: string[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "computerd-writeback-"));
+  mirror = openMirror(dir);
+  vfs = mirror.vfs;
+  logged = [];
+  wb = new WriteBack(vfs, () => {}, { quietMs: 1, log: (message) => logged.push(message) });
+});
+
+afterEach(() => {
+  wb.stop();
+  mirror.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Creates `path` in the vfs and opens it: [ino, fh]. */
+function open(path: string, content: Uint8Array | string = ""): [number, number] {
+  const ino = vfs.writeFile(path, content).ino;
+  return [ino, wb.open(ino, 0)];
+}
+
+function write(ino: number, path: string, offset: number, length: number, fill = 1): void {
+  wb.write(ino, path, new Uint8Array(length).fill(fill), offset, () => vfs.stat(path).size);
+}
+
+function code(fn: () => void): string {
+  try {
+    fn();
+    return "OK";
+  } catch (err) {
+    return (err as { code?: string }).code ?? String(err);
+  }
+}
+
+describe("WriteBack at write() time", () => {
+  it("refuses a write past the quota with ENOSPC and keeps what was written before", () => {
+    vfs.setQuota(CHUNK_SIZE);
+    const [ino] = open("/f");
+    write(ino, "/f", 0, 512 * KiB);
+    expect(code(() => write(ino, "/f", 512 * KiB, 600 * KiB))).toBe("ENOSPC");
+    expect(wb.overlay(vfs.stat("/f")).size).toBe(512 * KiB);
+    // Up to the quota exactly is fine.
+    write(ino, "/f", 512 * KiB, 512 * KiB);
+    expect(code(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
+    wb.flushAll();
+    expect(vfs.stat("/f").size).toBe(CHUNK_SIZE);
+    expect(vfs.usage().usedBytes).toBe(CHUNK_SIZE);
+  });
+
+  it("counts the buffered writes of every file together", () => {
+    vfs.setQuota(CHUNK_SIZE);
+    const [a] = open("/a");
+    const [b] = open("/b");
+    write(a, "/a", 0, 600 * KiB);
+    expect(code(() => write(b, "/b", 0, 600 * KiB))).toBe("ENOSPC");
+    expect(wb.hasDirty(b)).toBe(false);
+    write(b, "/b", 0, 400 * KiB);
+  });
+
+  it("charges only new allocation: overwrites, rewrites after truncation and sparse writes fit", () => {
+    vfs.setQuota(CHUNK_SIZE);
+    const [ino] = open("/f", new Uint8Array(900 * KiB).fill(7));
+    write(ino, "/f", 0, 900 * KiB, 2);
+    expect(wb.truncate(ino, "/f", 0, () => vfs.stat("/f").size)).toBe(true);
+    write(ino, "/f", 0, 900 * KiB, 3);
+    // One byte at 5 GiB allocates one byte, not 5 GiB.
+    write(ino, "/f", 5 * 1024 * CHUNK_SIZE, 1);
+    wb.flushAll();
+    expect(vfs.stat("/f").size).toBe(5 * 1024 * CHUNK_SIZE + 1);
+    expect(vfs.usage().usedBytes).toBe(900 * KiB + 1);
+    expect(vfs.readFile("/f", { length: 4 })).toEqual(new Uint8Array(4).fill(3));
+  });
+
+  it("answers EFBIG for a write or a truncation past the largest file size", () => {
+    const [ino] = open("/f", "abc");
+    expect(code(() => write(ino, "/f", FILE_SIZE_MAX - 1, 10))).toBe("EFBIG");
+    expect(code(() => wb.truncate(ino, "/f", FILE_SIZE_MAX + 1, () => 3))).toBe("EFBIG");
+    expect(wb.hasDirty(ino)).toBe(false);
+    write(ino, "/f", FILE_SIZE_MAX - 10, 10);
+    expect(wb.overlay(vfs.stat("/f")).size).toBe(FILE_SIZE_MAX);
+  });
+});
+
+describe("WriteBack when a flush is refused", () => {
+  it("reports the error on that fsync once, drops the refused writes, and the next flush works", () => {
+    vfs.setQuota(CHUNK_SIZE);
+    const [ino] = open("/f");
+    write(ino, "/f", 0, 100 * KiB);
+    // The quota shrank after the write was accepted (the Durable Object holds less room).
+    vfs.setQuota(10 * KiB);
+    expect(code(() => wb.flush(ino))).toBe("ENOSPC");
+    expect(wb.hasDirty(ino)).toBe(false);
+    expect(code(() => wb.flush(ino))).toBe("OK");
+    expect(code(() => wb.flushAll())).toBe("OK");
+    expect(vfs.stat("/f").size).toBe(0);
+    write(ino, "/f", 0, 5 * KiB);
+    wb.flush(ino);
+    expect(vfs.stat("/f").size).toBe(5 * KiB);
+  });
+
+  it("the fence completes; the file's next close reports the error once", () => {
+    vfs.setQuota(CHUNK_SIZE);
+    const [ino, fh] = open("/f");
+    const [other, otherFh] = open("/g");
+    write(ino, "/f", 0, 100 * KiB);
+    write(other, "/g", 0, 4 * KiB);
+    vfs.setQuota(8 * KiB);
+    expect(wb.flushAll()).toBe(2);
+    expect(vfs.stat("/g").size).toBe(4 * KiB);
+    expect(wb.hasDirty(ino)).toBe(false);
+    expect(logged.some((m) => m.includes(`inode ${ino}`))).toBe(true);
+    expect(code(() => wb.closeHandle(otherFh))).toBe("OK");
+    expect(code(() => wb.closeHandle(fh))).toBe("ENOSPC");
+    expect(code(() => wb.closeHandle(fh))).toBe("OK");
+    expect(code(() => wb.flushAll())).toBe("OK");
+  });
+
+  it("a completed page the background cannot store is dropped and reported on fsync", async () => {
+    vfs.setQuota(4 * CHUNK_SIZE);
+    const [ino] = open("/f");
+    write(ino, "/f", 0, CHUNK_SIZE + 1);
+    vfs.setQuota(KiB);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(wb.hasDirty(ino)).toBe(false);
+    expect(code(() => wb.flush(ino))).toBe("ENOSPC");
+    expect(code(() => wb.flush(ino))).toBe("OK");
+    // Nothing is counted for the dropped writes any more.
+    vfs.setQuota(CHUNK_SIZE);
+    write(ino, "/f", 0, CHUNK_SIZE);
+  });
+
+  it("discarding the file (its last name gone) forgets a kept error", () => {
+    vfs.setQuota(CHUNK_SIZE);
+    const [ino, fh] = open("/f");
+    write(ino, "/f", 0, 100 * KiB);
+    vfs.setQuota(KiB);
+    wb.flushAll();
+    wb.discard(ino);
+    expect(code(() => wb.closeHandle(fh))).toBe("OK");
+  });
+});

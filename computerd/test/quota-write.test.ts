@@ -1,0 +1,141 @@
+/**
+ * The quota and the largest file size reach programs in the syscall that passes them, as on
+ * a full local disk: write() fails with ENOSPC (or pwrite with EFBIG) while close() and the
+ * fence succeed; data a later flush cannot store is reported once by fsync, then dropped, and
+ * the mount keeps working. On both backends.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
+import { type Mount, openMount } from "../src/mount/backend.ts";
+import { fuse3Available } from "../src/mount/fuse3-backend.ts";
+
+const hasFuse = existsSync("/dev/fuse");
+const QUOTA = 256 * 1024;
+
+/**
+ * Runs a Python snippet; `step(name, fn)` prints "name OK" or "name ERRNO" so a test sees
+ * which call failed with which code.
+ */
+function py(body: string): Promise<string[]> {
+  const script = [
+    "import errno, os",
+    "def step(name, fn):",
+    "    try:",
+    "        r = fn()",
+    "        print(name, 'OK' if r is None else r, flush=True)",
+    "    except OSError as e:",
+    "        print(name, errno.errorcode[e.errno], flush=True)",
+    body,
+  ].join("\n");
+  return new Promise((resolve, reject) => {
+    execFile("python3", ["-c", script], { cwd: "/" }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`python failed: ${stderr}`));
+      else resolve(stdout.trim().split("\n"));
+    });
+  });
+}
+
+function sh(script: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile("sh", ["-c", script], { cwd: "/" }, (_err, stdout, stderr) => resolve(stdout + stderr));
+  });
+}
+
+const BACKENDS = [
+  { backend: "fuse" as const, available: true },
+  { backend: "fuse3" as const, available: fuse3Available() },
+];
+
+for (const { backend, available } of BACKENDS) {
+  describe.skipIf(!hasFuse || !available)(`quota in write() through the ${backend} mount`, () => {
+    let root: string;
+    let mirror: Mirror;
+    let mount: Mount;
+    let mnt: string;
+
+    beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), "computerd-quota-write-"));
+      mnt = join(root, "mnt");
+      mirror = openMirror(join(root, "state"));
+      mirror.vfs.setQuota(QUOTA);
+      mount = await openMount({ backend, mirror, mountPoint: mnt, log: () => {} });
+    });
+
+    afterAll(async () => {
+      await mount?.unmount();
+      mirror?.close();
+      rmSync(root, { recursive: true, force: true });
+    });
+
+    it("write() itself fails with ENOSPC at the quota; close and the fence succeed", async () => {
+      const out = await py(`
+fd = os.open("${mnt}/big", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+chunk = b"x" * 65536
+total = 0
+while True:
+    try:
+        total += os.write(fd, chunk)
+    except OSError as e:
+        print("write", errno.errorcode[e.errno], total, flush=True)
+        break
+step("close", lambda: os.close(fd))
+`);
+      expect(out).toEqual([`write ENOSPC ${QUOTA}`, "close OK"]);
+      const dd = await sh(`dd if=/dev/zero of=${mnt}/more bs=64k count=4 2>&1; echo "exit $?"`);
+      expect(dd).toContain("No space left on device");
+      expect(dd).toContain("exit 1");
+      await mount.flushAll();
+      expect(mirror.vfs.stat("/big").size).toBe(QUOTA);
+      expect(mirror.vfs.usage().usedBytes).toBe(QUOTA);
+      // rm frees the room for the next writer.
+      expect(await sh(`rm ${mnt}/big ${mnt}/more && echo fits > ${mnt}/ok && cat ${mnt}/ok`)).toBe("fits\n");
+      await mount.flushAll();
+      expect(mirror.vfs.exists("/big")).toBe(false);
+    });
+
+    it("pwrite past the largest file size fails with EFBIG in pwrite, nothing is stored", async () => {
+      const out = await py(`
+fd = os.open("${mnt}/huge", os.O_WRONLY | os.O_CREAT, 0o644)
+step("pwrite", lambda: os.pwrite(fd, b"0123456789", 2**53 - 2) and None)
+step("fsync", lambda: os.fsync(fd))
+step("close", lambda: os.close(fd))
+`);
+      expect(out).toEqual(["pwrite EFBIG", "fsync OK", "close OK"]);
+      await mount.flushAll();
+      expect(mirror.vfs.stat("/huge").size).toBe(0);
+      await sh(`rm -f ${mnt}/huge`);
+    });
+
+    it("a flush the quota refuses later is reported once by fsync and dropped; the mount goes on", async () => {
+      // The writer buffers 100 kB, then waits (.go exists) while the room shrinks under it, as
+      // when the Durable Object holds less room than the container thought.
+      const run = py(`
+import time
+fd = os.open("${mnt}/late", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+step("write", lambda: os.write(fd, b"y" * 100000) and None)
+open("${mnt}/.go", "w").close()
+while os.path.exists("${mnt}/.go"):
+    time.sleep(0.01)
+step("fsync", lambda: os.fsync(fd))
+step("fsync", lambda: os.fsync(fd))
+step("pwrite", lambda: os.pwrite(fd, b"z" * 10, 0) and None)
+step("close", lambda: os.close(fd))
+`);
+      // The daemon must not call into its own mount synchronously: watch the mirror instead.
+      while (!mirror.vfs.exists("/.go")) await new Promise((resolve) => setTimeout(resolve, 10));
+      mirror.vfs.setQuota(mirror.vfs.usage().usedBytes + 1000);
+      await sh(`rm ${mnt}/.go`);
+      try {
+        expect(await run).toEqual(["write OK", "fsync ENOSPC", "fsync OK", "pwrite OK", "close OK"]);
+        await mount.flushAll();
+        expect(mirror.vfs.readText("/late")).toBe("z".repeat(10));
+      } finally {
+        mirror.vfs.setQuota(QUOTA);
+      }
+    });
+  });
+}
