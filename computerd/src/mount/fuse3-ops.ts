@@ -288,8 +288,12 @@ export function fuse3Listener(
         addon.replyErr(req, 0);
         return;
       case OP.release:
-        fs.release(n(1));
-        released(n(0));
+        try {
+          fs.release(n(1));
+        } finally {
+          // Even when storing the data fails, the descriptor is gone: a hidden file must go too.
+          released(n(0));
+        }
         addon.replyErr(req, 0);
         return;
       case OP.fsync:
