@@ -15,13 +15,25 @@ const TABLES = [
   "CREATE TABLE IF NOT EXISTS sync_applied (id TEXT PRIMARY KEY, seq INTEGER NOT NULL, result TEXT NOT NULL)",
   "CREATE TABLE IF NOT EXISTS sync_seen (path TEXT PRIMARY KEY) WITHOUT ROWID",
   "CREATE TABLE IF NOT EXISTS sync_echo (path TEXT PRIMARY KEY, rev INTEGER NOT NULL) WITHOUT ROWID",
+  "CREATE TABLE IF NOT EXISTS sync_committed (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, paths TEXT NOT NULL)",
 ];
 
 /** Every sync table, for reset and destroy. */
-const ALL_TABLES = ["sync_meta", "sync_base", "sync_dirty", "sync_applied", "sync_seen", "sync_echo"];
+const ALL_TABLES = [
+  "sync_meta",
+  "sync_base",
+  "sync_dirty",
+  "sync_applied",
+  "sync_seen",
+  "sync_echo",
+  "sync_committed",
+];
 
 /** Batch ids remembered for idempotency; a sender has at most one batch in flight. */
 const APPLIED_KEPT = 64;
+
+/** This side's own acknowledged batches remembered (with their paths) for the peer's listings. */
+const COMMITTED_KEPT = 16;
 
 /** The record of the batch a sender sent and has not yet seen acknowledged. */
 export interface Inflight {
@@ -253,6 +265,29 @@ export class Ledger {
     this.sql.exec(
       "DELETE FROM sync_base WHERE path <> '/' AND NOT EXISTS (SELECT 1 FROM changes c WHERE c.path = sync_base.path)",
     );
+  }
+
+  /** Remembers that the peer applied our batch `id` with these paths (the latest COMMITTED_KEPT). */
+  recordCommitted(id: string, paths: readonly string[]): void {
+    this.sql.exec("INSERT INTO sync_committed (id, paths) VALUES (?, ?)", id, JSON.stringify(paths));
+    this.sql.exec(
+      "DELETE FROM sync_committed WHERE seq <= (SELECT MAX(seq) FROM sync_committed) - ?",
+      COMMITTED_KEPT,
+    );
+  }
+
+  /**
+   * Paths of our batches the peer applied after our batch `ack` (every remembered one when
+   * `ack` is unknown): a listing the peer built when `ack` was its latest cannot mention them.
+   */
+  committedAfter(ack: string | undefined): string[] {
+    const from =
+      ack === undefined
+        ? undefined
+        : this.sql.exec<{ seq: number }>("SELECT seq FROM sync_committed WHERE id = ?", ack)[0]?.seq;
+    return this.sql
+      .exec<{ paths: string }>("SELECT paths FROM sync_committed WHERE seq > ?", from ?? 0)
+      .flatMap((row) => JSON.parse(row.paths) as string[]);
   }
 
   /** Base rows a full listing did not mention, deepest first. */

@@ -231,7 +231,10 @@ export function commitInflight(local: LocalSide): void {
     });
     ledger.clearDirtyEntries(inflight.dirty);
     ledger.setMeta("sentCursor", inflight.cursor);
-    ledger.setMeta("committed", inflight.id);
+    ledger.recordCommitted(
+      inflight.id,
+      inflight.entries.map(([path]) => path),
+    );
     ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);
     ledger.setInflight(undefined);
     // Echo records the peer's cursor has passed will never be looked at again.

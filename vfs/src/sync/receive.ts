@@ -106,14 +106,14 @@ export function applyOrder(changes: readonly SyncChange[]): SyncChange[] {
 /**
  * After a full listing: every path this side had agreed on that the listing did not mention
  * was deleted by the peer. Agreed (unchanged) ones go; changed ones stay and are re-sent.
- * `current`: the listing's last batch was built after the peer applied our last batch; if not,
- * a path that batch agreed on may be missing from the listing only because the peer had not
- * applied it yet, so every unlisted path stays and is re-sent (the peer settles it).
+ * Paths of our batches the peer applied after it built the listing's last batch (`ack` names
+ * the latest it had applied then) count as listed: the peer has them.
  */
-function pruneUnlisted(local: LocalSide, current: boolean): void {
+function pruneUnlisted(local: LocalSide, ack: string | undefined): void {
+  for (const path of local.ledger.committedAfter(ack)) local.ledger.markSeen(path);
   for (const row of local.ledger.unseenBase()) {
     const state = local.read(row.path);
-    const unchanged = current && state !== undefined && local.fp(state) === row.fp;
+    const unchanged = state !== undefined && local.fp(state) === row.fp;
     if (unchanged && state.stat.type !== "dir") local.vfs.unlink(row.path);
     else if (unchanged && local.vfs.list(row.path).length === 0) local.vfs.rmdir(row.path);
     else if (state) local.ledger.markDirty(row.path);
@@ -154,7 +154,7 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
       if (batch.full) {
         for (const change of batch.changes) ledger.markSeen(change.path);
         if (batch.full.last) {
-          pruneUnlisted(local, (batch.ack ?? null) === (ledger.meta("committed") ?? null));
+          pruneUnlisted(local, batch.ack);
           ledger.setListing(false);
         }
       }

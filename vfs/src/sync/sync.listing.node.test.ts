@@ -109,8 +109,11 @@ describe("full listings", () => {
     pair.mirror.vfs.writeFile("/a", "new in the container");
     await crossing(pair);
     expect(pair.mirror.vfs.readText("/a")).toBe("new in the container");
-    await settle(pair);
     expect(pair.do.vfs.readText("/a")).toBe("new in the container");
+    // Both sides still agree on /a: the container's deletion of it reaches the DO.
+    pair.mirror.vfs.unlink("/a");
+    await settle(pair);
+    expect(pair.do.vfs.exists("/a")).toBe(false);
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
