@@ -3,7 +3,8 @@
  * SAME database as its vfs (so a batch's changes and its bookkeeping commit together). Per path
  * the base fingerprint (last state both sides agreed on); paths that must be re-sent; the batch
  * in flight; recently applied batch ids; the cursors of both directions; and echo records (the
- * feed revision at which an applied batch left a path equal to its base).
+ * feed revision at which an applied batch left a path equal to its base); and the paths of the
+ * last few own batches the peer acknowledged (for the peer's full listings).
  */
 import type { SqlLike } from "../sql.ts";
 import type { ApplyResult } from "./wire.ts";
