@@ -40,6 +40,7 @@ const SET_MTIME_NOW = 1 << 8;
 const XATTR_CREATE = 1;
 const XATTR_REPLACE = 2;
 const RENAME_NOREPLACE = 1;
+const O_TRUNC = 0o1000;
 const S_ISGID = 0o2000;
 /** Longest name (bytes) in a directory, as on ext4/tmpfs. */
 const NAME_MAX = 255;
@@ -261,7 +262,10 @@ export function fuse3Listener(
       }
       case OP.open: {
         const path = pathOf(n(0));
+        const wasEmpty = n(1) & O_TRUNC ? fs.stat(path).size === 0 : false;
         const fh = fs.open(path, n(1));
+        // O_TRUNC marks mtime and ctime even when there is nothing to cut (POSIX open).
+        if (wasEmpty) fs.utimens(path, "omit", "now");
         const stat = fs.stat(path);
         const version = `${stat.mtime.sec}.${stat.mtime.nsec}:${stat.size}`;
         const keep = timeouts.pageCache === "keep" || seenAtOpen.get(stat.ino) === version;

@@ -40,6 +40,7 @@ check pwrite "$h" pwrite t 1 X
 check truncate truncate -s 1 t
 check trunc-same truncate -s 1 t
 check o_trunc sh -c ': > t'
+check o_trunc-0 sh -c ': > t'
 check chmod chmod 640 t
 check chown "$h" chown t -1 "$(id -g)"
 check setxattr "$h" setxattr t user.x y
