@@ -200,6 +200,8 @@ int main(int argc, char **argv) {
   if (strcmp(op, "link") == 0 && n == 2) return report(op, link(a[0], a[1]));
   if (strcmp(op, "symlink") == 0 && n == 2) return report(op, symlink(a[0], a[1]));
   if (strcmp(op, "rename") == 0 && n == 2) return report(op, rename(a[0], a[1]));
+  if (strcmp(op, "noreplace") == 0 && n == 2)
+    return report(op, renameat2(AT_FDCWD, a[0], AT_FDCWD, a[1], RENAME_NOREPLACE));
   if (strcmp(op, "truncate") == 0 && n == 2) return report(op, truncate(a[0], strtoll(a[1], NULL, 10)));
   if (strcmp(op, "ftruncate") == 0 && n == 2) return with_fd(op, a[0], O_WRONLY, do_ftruncate, a + 1);
   if (strcmp(op, "pwrite") == 0 && n == 3) return with_fd(op, a[0], O_WRONLY, do_pwrite, a + 1);

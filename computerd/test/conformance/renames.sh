@@ -14,6 +14,8 @@ mkdir -p t/u/v; $h rename t t/u/v/w; $h rename t t/u; $h rename t/u t/u/v/w; $h 
 $h rename t/. x; $h rename t/.. x; $h rename . x; $h rename x t/.; $h rename missing x; $h rename f missing/x
 $h rename f t/u/v/moved; $h rename t/u/v ./v; find t v | sort; $h stat v | sed 's/ size=.*//'
 mkdir -p m/n; $h stat . t | sed 's/ size=.*//'; $h rename m/n t/n; $h stat m t | sed 's/ size=.*//'
+echo "-- RENAME_NOREPLACE"
+echo n1 > n1; echo n2 > n2; $h noreplace n1 n2; $h noreplace n1 n3; $h noreplace n3 n3; cat n2 n3; rm n2 n3
 echo "-- hard links on both sides"
 echo one > h1; ln h1 h2; echo two > k1; ln k1 k2
 $h rename h1 h2; ls h1 h2; $h stat h2 | sed 's/ size=.*//'
