@@ -14,6 +14,7 @@ import { nodeSqlite, sha256Hex } from "@computer/vfs/node";
 import {
   type ApplyResult,
   type BlobData,
+  type ComputerLimits,
   type DaemonApi,
   type DaemonHealth,
   type DoSyncApi,
@@ -138,6 +139,9 @@ class MirrorTarget extends RpcTarget implements DaemonApi {
   }
   applyBatch(batch: SyncBatch): ApplyResult {
     return this.#d.endpoint.applyBatch(batch);
+  }
+  setLimits(limits: ComputerLimits): void {
+    this.#d.vfs.setQuota(limits.quotaBytes);
   }
   async fence(): Promise<FenceResult> {
     const d = this.#d;

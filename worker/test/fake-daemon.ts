@@ -8,6 +8,7 @@ import { SELF } from "cloudflare:test";
 import type {
   ApplyResult,
   BlobData,
+  ComputerLimits,
   DaemonApi,
   DaemonHealth,
   DoSyncApi,
@@ -43,6 +44,9 @@ export class FakeDaemon extends RpcTarget implements DaemonApi {
   putBlobs(_blobs: BlobData[]): void {}
   getBlobs(_hashes: string[]): BlobData[] {
     return [];
+  }
+  setLimits(limits: ComputerLimits): void {
+    this.#state.limits.push(limits);
   }
   applyBatch(batch: SyncBatch): ApplyResult {
     for (const change of batch.changes) this.#state.pushed.set(change.path, change);
@@ -133,6 +137,8 @@ export class FakeDaemonState {
   lastBatch: string | null = null;
   uploaded = 0;
   failFence = 0;
+  /** Every `setLimits` the DO sent, in order. */
+  readonly limits: ComputerLimits[] = [];
   readonly pushed = new Map<string, SyncChange>();
   readonly uploads: SyncChange[] = [];
   readonly execs: ExecSpec[] = [];

@@ -9,6 +9,7 @@ import { SELF } from "cloudflare:test";
 import type {
   ApplyResult,
   BlobData,
+  ComputerLimits,
   DaemonApi,
   DaemonHealth,
   DoSyncApi,
@@ -74,6 +75,7 @@ class ShellDaemon extends RpcTarget implements DaemonApi {
   applyBatch(batch: SyncBatch): ApplyResult {
     return { status: "applied", rev: 0, cursor: batch.cursor, conflicts: [] };
   }
+  setLimits(_limits: ComputerLimits): void {}
   async fence(): Promise<FenceResult> {
     const remote = this.#state.remote;
     if (remote === undefined) throw new Error("no link");

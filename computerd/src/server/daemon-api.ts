@@ -7,6 +7,7 @@
 import type {
   ApplyResult,
   BlobData,
+  ComputerLimits,
   DaemonApi,
   DaemonHealth,
   FenceResult,
@@ -21,7 +22,7 @@ import { pumpToSink, retainSink } from "./sink-pump.ts";
 /** The sync engine's side of DaemonApi, plus the id of computerd's mirror endpoint. */
 export type DaemonSync = Pick<
   DaemonApi,
-  "hello" | "missingBlobs" | "putBlobs" | "getBlobs" | "applyBatch" | "fence"
+  "hello" | "missingBlobs" | "putBlobs" | "getBlobs" | "applyBatch" | "fence" | "setLimits"
 > & {
   /** Endpoint id of the mirror, for `health`. */
   readonly endpointId: string;
@@ -63,6 +64,10 @@ export class DaemonTarget extends RpcTarget implements DaemonApi {
 
   health(): DaemonHealth {
     return { ok: true, mirror: this.#sync?.endpointId ?? "", running: this.#table.running() };
+  }
+
+  setLimits(limits: ComputerLimits): Promise<void> | void {
+    return this.#sync ? this.#sync.setLimits(limits) : noSync();
   }
 
   fence(): Promise<FenceResult> | FenceResult {

@@ -213,3 +213,65 @@ describe("MirrorSync", () => {
     expect(tree(fake.vfs)).toEqual(tree(mirror));
   });
 });
+
+describe("MirrorSync and the computer's quota", () => {
+  test("setLimits makes the DO's quota the mount's: statfs shows it, write() past it is ENOSPC", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    const session = await fake.session();
+    await session.daemon.setLimits({ quotaBytes: 64 * 1024 });
+    const fs = daemon.workspace.mount.fs;
+    expect(fs.statfs().blocks).toBe(16);
+    const { fh } = fs.create("/big", 0o644);
+    expect(() => fs.write(fh, "/big", new Uint8Array(65 * 1024), 0)).toThrow(/ENOSPC/);
+    fs.release(fh);
+    await session.daemon.setLimits({ quotaBytes: null });
+    expect(daemon.workspace.mirror.vfs.usage().quotaBytes).toBeNull();
+  });
+
+  test("malformed limits are EINVAL and change nothing", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    const session = await fake.session();
+    await session.daemon.setLimits({ quotaBytes: 4096 });
+    for (const quotaBytes of [-1, 1.5, "9", Number.POSITIVE_INFINITY, undefined]) {
+      const call = session.daemon.setLimits({ quotaBytes } as unknown as { quotaBytes: number });
+      await expect(call).rejects.toMatchObject({ code: "EINVAL" });
+    }
+    expect(daemon.workspace.mirror.vfs.usage().quotaBytes).toBe(4096);
+  });
+
+  test("a push is stored even when the container's own writes fill the quota", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    const session = await fake.session();
+    await session.daemon.setLimits({ quotaBytes: 10_000 });
+    writeThroughMount(daemon, "/local.txt", "l".repeat(9_000));
+    fake.vfs.writeFile("/from-do.txt", "d".repeat(5_000));
+    await fake.push();
+    const mirror = daemon.workspace.mirror.vfs;
+    expect(mirror.stat("/from-do.txt").size).toBe(5_000);
+    expect(mirror.usage()).toEqual({ usedBytes: 14_000, quotaBytes: 10_000 });
+  });
+
+  test("an upload the DO's quota refuses fails the fence with ENOSPC; after rm the fence completes", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    fake.vfs.setQuota(10_000);
+    writeThroughMount(daemon, "/too-big.txt", "x".repeat(20_000));
+    await expect(daemon.workspace.sync.fence()).rejects.toMatchObject({ code: "ENOSPC" });
+    // Every later fence too, until the container frees the room: no silent drop.
+    await expect(daemon.workspace.sync.fence()).rejects.toMatchObject({ code: "ENOSPC" });
+    daemon.workspace.mount.fs.unlink("/too-big.txt");
+    writeThroughMount(daemon, "/small.txt", "fits");
+    const fence = await daemon.workspace.sync.fence();
+    expect(fence.rev).toBe(fake.vfs.rev());
+    expect(fake.vfs.exists("/too-big.txt")).toBe(false);
+    expect(decode(fake.vfs.readFile("/small.txt"))).toBe("fits");
+    expect(tree(fake.vfs)).toEqual(tree(daemon.workspace.mirror.vfs));
+  });
+});

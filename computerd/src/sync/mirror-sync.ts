@@ -5,12 +5,14 @@
  * the kernel's caches of the changed paths are dropped. Uploads go through one SyncLink per
  * dial-back link: reconciled (hello) on every connect, streamed while commands run (the
  * Uploader), completed by the fence: flush everything into the mirror, drain, answer the DO's
- * revision.
+ * revision. The DO's quota is the mirror's (setLimits), except while a push is applied.
  */
+import { FsError } from "@computer/vfs";
 import type {
   ApplyResult,
   BatchLimits,
   BlobData,
+  ComputerLimits,
   DrainOptions,
   FenceResult,
   SyncBatch,
@@ -158,6 +160,37 @@ export class MirrorSync implements DaemonSync {
   }
 
   /**
+   * The computer's limits from the DO: the mirror's quota becomes the computer's, so the
+   * mount's statfs shows it and a write past it fails with ENOSPC in the syscall. Anything but
+   * a non-negative integer or null is EINVAL and changes nothing.
+   */
+  setLimits(limits: ComputerLimits): void {
+    const quota: unknown = limits?.quotaBytes;
+    if (quota !== null && !(typeof quota === "number" && Number.isSafeInteger(quota) && quota >= 0)) {
+      throw new FsError("EINVAL", "quota", undefined, "quotaBytes must be a non-negative integer or null");
+    }
+    this.#options.mirror.vfs.setQuota(quota);
+    this.#commit();
+  }
+
+  /**
+   * Runs `fn` with the mirror's quota lifted. What the DO pushes is already stored there (the
+   * DO is the authority); the container's own unsynced writes may fill the room meanwhile, and
+   * the DO's check of their upload settles that, not a refused push.
+   */
+  #unlimited<T>(fn: () => T): T {
+    const vfs = this.#options.mirror.vfs;
+    const quota = vfs.usage().quotaBytes;
+    if (quota === null) return fn();
+    vfs.setQuota(null);
+    try {
+      return fn();
+    } finally {
+      vfs.setQuota(quota);
+    }
+  }
+
+  /**
    * A push from the DO. The mount's dirty data goes into the mirror first (so a path changed
    * on both sides is seen as a conflict, not overwritten); the result is committed before it
    * is answered (the DO then counts the batch as applied); caches of the touched paths go.
@@ -165,7 +198,7 @@ export class MirrorSync implements DaemonSync {
   async applyBatch(batch: SyncBatch): Promise<ApplyResult> {
     const { mount, endpoint } = this.#options;
     await mount.flushAll();
-    const result = endpoint.applyBatch(batch);
+    const result = this.#unlimited(() => endpoint.applyBatch(batch));
     this.#commit();
     if (result.status === "applied") {
       await mount.invalidate(touchedPaths(batch, result), { hard: !this.#options.busy() });

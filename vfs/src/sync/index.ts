@@ -15,6 +15,7 @@ export type {
   ApplyResult,
   Awaitable,
   BlobData,
+  ComputerLimits,
   ConflictReason,
   DaemonApi,
   DaemonHealth,

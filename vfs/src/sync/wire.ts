@@ -215,8 +215,21 @@ export interface DaemonHealth {
   running: string[];
 }
 
+/** The computer's limits as the Durable Object holds them (`DaemonApi.setLimits`). */
+export interface ComputerLimits {
+  /** Bytes the computer's files may allocate; null = unlimited. (The vfs has no inode limit.) */
+  quotaBytes: number | null;
+}
+
 /** The interface computerd exposes to the Durable Object on the same WebSocket. */
 export interface DaemonApi extends SyncPeerApi {
+  /**
+   * Called by the DO on a link before it pushes for a command (so before any command runs on
+   * that link) and whenever the quota changes (`PUT /v1/computers/:id`). computerd applies the
+   * limits to its mirror: the mount's statfs shows them and a write past them fails with ENOSPC
+   * in the syscall. The DO still checks every uploaded batch against its own quota. Plain data.
+   */
+  setLimits(limits: ComputerLimits): Awaitable<void>;
   /**
    * Called by the DO after a command exits (and before answering an exec): computerd flushes
    * writes still buffered in FUSE/kernel, uploads everything pending through `DoSyncApi.applyBatch`

@@ -4,6 +4,7 @@
  */
 import { ApiError } from "../http/errors.ts";
 import { optionalInteger, readJsonObject } from "../http/json-body.ts";
+import { announceLimits, computerLimits } from "../runtimes/container-limits.ts";
 import type { ComputerHost } from "./host.ts";
 import {
   type ComputerRecord,
@@ -50,6 +51,10 @@ export async function putComputer(host: ComputerHost, id: string, request: Reque
       host.records.put(updated);
       if (quotaBytes !== undefined) vfs.setQuota(quotaBytes);
     });
+    // A running container learns the new room at once (statfs, ENOSPC in write()).
+    if (quotaBytes !== undefined && existing.state === "ready") {
+      await announceLimits(host.execs().link.current(), computerLimits(vfs));
+    }
     await host.registry().add(id, existing.createdAt);
     return Response.json(computerJson(host, updated), { status: 200 });
   }

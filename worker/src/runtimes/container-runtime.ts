@@ -5,8 +5,9 @@
  * exit the DO calls `fence()`, which returns once every container change is applied in the DO.
  * A fence that fails leaves the sync `pending` for the DO's alarm to finish (sync-retry.ts).
  */
-import type { ExecSpec, FenceResult, SyncConflict } from "@computer/vfs/sync";
+import type { ComputerLimits, ExecSpec, FenceResult, SyncConflict } from "@computer/vfs/sync";
 import type { LinkSession } from "./computerd-link.ts";
+import { errorCode } from "./container-limits.ts";
 import { WORKSPACE_DIR } from "./exec-request.ts";
 import { ExecSinkState, ExecSinkTarget } from "./exec-sink-target.ts";
 import type { ExecRequest, Runtime, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "./runtime.ts";
@@ -17,7 +18,14 @@ export interface ContainerRuntimeDeps {
   connect(): Promise<LinkSession>;
   /** Called when an exec's sync is left pending (schedules the retry). */
   pending(): void;
+  /** The computer's limits, sent to computerd with every push (the link may be new). */
+  limits(): ComputerLimits;
 }
+
+/** What an exec whose upload the DO's quota refused says about it. */
+export const QUOTA_REFUSED =
+  "the computer's quota refused the container's changes (no space left on device): they stay " +
+  "in the container, not synced; delete files there (or raise the quota) and the next exec syncs";
 
 /**
  * A cwd under /workspace as a path relative to the workspace ("." for the root): computerd
@@ -55,7 +63,11 @@ export class ContainerRuntime implements Runtime {
     const session = await this.#deps.connect();
     const conflicts: SyncConflict[] = [];
     try {
-      const report = await session.push.drain();
+      // Sent beside the push (capnweb keeps the order): the quota is in place before the command.
+      const [, report] = await Promise.all([
+        session.daemon.setLimits(this.#deps.limits()),
+        session.push.drain(),
+      ]);
       conflicts.push(...report.conflicts);
     } catch (err) {
       const outcome = failed("EIO", `sync push to the container failed: ${describe(err)}`, {
@@ -115,13 +127,16 @@ export class ContainerRuntime implements Runtime {
     let fence: FenceResult;
     try {
       fence = await session.daemon.fence();
-    } catch {
+    } catch (err) {
       this.#deps.pending();
-      return {
+      const outcome: RuntimeOutcome = {
         status: exit.status,
         exitCode: exit.exitCode,
         sync: { status: "pending", conflicts },
       };
+      // The DO refused the upload (its room is smaller than the container thought): say so.
+      if (errorCode(err) === "ENOSPC") outcome.error = { code: "ENOSPC", message: QUOTA_REFUSED };
+      return outcome;
     }
     return {
       status: exit.status,

@@ -8,6 +8,7 @@ import type { ComputerHost } from "../computer/host.ts";
 import { CloudflareLauncher, type LaunchState } from "./cloudflare-launcher.ts";
 import { ComputerdLink } from "./computerd-link.ts";
 import { ContainerConnector, type LinkState } from "./container-connector.ts";
+import { computerLimits } from "./container-limits.ts";
 import { ContainerRuntime } from "./container-runtime.ts";
 import { globalOutboundFor } from "./egress-gateway.ts";
 import { ExecManager } from "./exec-manager.ts";
@@ -87,6 +88,7 @@ export class ExecHost {
       new ContainerRuntime({
         connect: () => this.connector.connect(),
         pending: () => void schedulePendingSync(this.#retryDeps()),
+        limits: () => computerLimits(host.vfs()),
       }),
     );
     this.#runtimes.set("shell", new ShellRuntime(this.#guestDeps()));
