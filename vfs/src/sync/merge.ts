@@ -46,9 +46,9 @@ export class Merge {
     const incoming = stateOf(change);
     const fpIn = this.local.fp(incoming);
     if (fpIn === change.base && path !== "/" && this.local.fp(this.local.read(path)) !== fpIn) {
-      // The sender has nothing new here (a hard-linked name re-sent for its group, or a full
-      // listing): this side's own change stands, no conflict, and goes out with its next batch.
-      this.local.ledger.markDirty(path);
+      // The sender has nothing new here (a hard-linked name re-sent for its group, a marked
+      // path, or a full listing): this side's own change stands, no conflict, and goes out
+      // with its next batch (it differs from the base).
       return;
     }
     if (incoming && path !== "/") {
@@ -70,9 +70,7 @@ export class Merge {
     if (fpLocal === fpIn) {
       const regrouped = incoming !== undefined && this.place(change, incoming, fpIn, current, true);
       this.local.agree(path, incoming, fpIn);
-      // A path whose group was rearranged is read again by the next scan, which sends its group
-      // back if it still has one: crossing batches can otherwise leave the groups swapped.
-      if (!regrouped) this.echoes.push(path);
+      this.settled(path, regrouped);
       return;
     }
     const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
@@ -81,7 +79,7 @@ export class Merge {
       const regrouped = this.fastForward(change, current, incoming, fpIn);
       if (incoming) this.absent.created(path);
       this.local.agree(path, incoming, fpIn);
-      if (!regrouped) this.echoes.push(path);
+      this.settled(path, regrouped);
       return;
     }
     // Conflicts create copies and move things: earlier answers about absent names go.
@@ -108,6 +106,16 @@ export class Merge {
       return false;
     }
     return settleLink(this.local, change, fpIn, current, holds, write);
+  }
+
+  /**
+   * `path` now holds the state agreed on. If the merge rearranged its group beyond what the
+   * change says, it is marked to be sent back with its group as it is now: crossing batches
+   * can otherwise leave the two sides with swapped groups. Otherwise it is an echo.
+   */
+  private settled(path: string, regrouped: boolean): void {
+    if (regrouped) this.local.ledger.markDirty(path);
+    else this.echoes.push(path);
   }
 
   private report(path: string, reason: ConflictReason, copy?: string): void {

@@ -69,7 +69,7 @@ class Builder {
    * the feed revision at which an applied batch of the peer left the path equal to its base;
    * when `rev` is still that, the path is the peer's own state echoed back and is not read.
    */
-  consider(path: string, rev: number, echoRev?: number): void {
+  consider(path: string, rev: number, echoRev?: number, marked = false): void {
     this.scanned++;
     if (this.done.has(path)) return;
     this.done.add(path);
@@ -78,8 +78,9 @@ class Builder {
     const fp = this.local.fp(state);
     const base = this.local.ledger.base(path);
     // A hard-linked name goes out even unchanged: a link, unlink or rename in its group put it
-    // in the feed, and the peer learns the group from it (nlink and inode are not in fp).
-    if (fp === base && !this.listAll && !isLinked(state)) return;
+    // in the feed, and the peer learns the group from it (nlink and inode are not in fp). So
+    // does a path marked for re-sending: an applied batch rearranged its group here.
+    if (fp === base && !this.listAll && !isLinked(state) && !(marked && state)) return;
     if (state && path !== "/") this.addParents(path, rev);
     this.add(path, rev, state, fp, base);
     // Whatever the peer has below a path that is no longer a directory goes too, in this same
@@ -152,7 +153,7 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
   const rev = vfs.rev();
   for (const [path, seq] of ledger.dirtyEntries(limits.maxChanges)) {
     builder.dirty.push([path, seq]);
-    builder.consider(path, rev);
+    builder.consider(path, rev, undefined, true);
   }
   let cursor = baseCursor;
   let caughtUp = false;

@@ -11,6 +11,7 @@ import { sha256Hex } from "../node.ts";
 import { nodeSqlite } from "../node-sqlite.ts";
 import type { Vfs } from "../vfs.ts";
 import { conflictCopyPath } from "./conflict.ts";
+import { batchHashes } from "./receive.ts";
 import type { DrainOptions } from "./session.ts";
 import { fingerprint, readState } from "./state.ts";
 import { contents, linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
@@ -323,5 +324,42 @@ describe("conflicts on a linked set", () => {
       expect(vfs.lstat(copy).nlink).toBe(1);
     }
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+});
+
+describe("crossing batches", () => {
+  /** Both sides build a batch before either applies the other's. */
+  async function crossing(pair: SyncPair): Promise<void> {
+    await pair.push.connect();
+    await pair.upload.connect();
+    const up = pair.mirror.endpoint.nextBatch();
+    const down = pair.do.endpoint.nextBatch();
+    if (up) up.batch.blobs = pair.mirror.endpoint.getBlobs(batchHashes(up.batch.changes));
+    if (down) down.batch.blobs = pair.do.endpoint.getBlobs(batchHashes(down.batch.changes));
+    if (up)
+      pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(structuredClone(up.batch)));
+    if (down)
+      pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(structuredClone(down.batch)));
+  }
+
+  test("groups rearranged in opposite ways by crossing batches end equal", async () => {
+    const clock = { ms: Date.UTC(2026, 0, 1) };
+    const side = (name: "do" | "container") => openSide(database(), name, sha256Hex, () => clock.ms);
+    const pair = linkPair(side("do"), side("container"));
+    const { do: doSide, mirror } = pair;
+    mirror.vfs.writeFile("/b", "container");
+    mirror.vfs.link("/b", "/a");
+    doSide.vfs.writeFile("/b", "do");
+    // The DO's /b wins; the container's group {/a, /b} becomes {/a, <copy of /b>}.
+    await crossing(pair);
+    clock.ms++;
+    mirror.vfs.link("/a", "/l");
+    doSide.vfs.writeFile("/a", "do again");
+    // The container links /l into the group the DO's crossing batch takes apart.
+    await crossing(pair);
+    await settle(pair);
+    expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
+    const [pushed, uploaded] = await settle(pair);
+    expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
   });
 });
