@@ -85,6 +85,8 @@ while True:
 step("close", lambda: os.close(fd))
 `);
       expect(out).toEqual([`write ENOSPC ${QUOTA}`, "close OK"]);
+      // statfs counts what is still buffered (a big file is stored shortly after its close).
+      expect(await sh(`stat -f -c '%b %f' ${mnt}`)).toBe(`${QUOTA / 4096} 0\n`);
       const dd = await sh(`dd if=/dev/zero of=${mnt}/more bs=64k count=4 2>&1; echo "exit $?"`);
       expect(dd).toContain("No space left on device");
       expect(dd).toContain("exit 1");

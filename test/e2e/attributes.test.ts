@@ -155,11 +155,10 @@ const ERRNO_CASES: ErrnoCase[] = [
 
 /**
  * Where the container still answers differently from the API: the entry is what it answers
- * today (asserted, so a fix makes this list shrink). The quota lives only in the Durable
- * Object: it is never sent to computerd, so the mount accepts the write and only the DO's
- * apply of the batch can refuse it.
+ * today (asserted, so a fix makes this list shrink). None left: the quota reaches computerd
+ * (DaemonApi.setLimits), so the container's write() fails with ENOSPC like the API's PUT.
  */
-const KNOWN_GAPS: Partial<Record<string, string>> = { ENOSPC: "OK" };
+const KNOWN_GAPS: Partial<Record<string, string>> = {};
 
 interface FleetCase {
   name: string;
@@ -284,8 +283,7 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
     await setQuota(usage.usedBytes + QUOTA_HEADROOM);
     try {
       const calls = ERRNO_CASES.map((c) => c.call);
-      // The refused bytes of the quota case stay in the mount's memory for a retry until the
-      // file is cut back, as the fence after the exec must not fail on them.
+      // write() refused the quota case's bytes; the file it created (empty) goes again.
       calls.push(["truncate", "err/big", 0], ["unlink", "err/big"]);
       const inContainer = await containerErrnos(api, calls);
       const got: Record<string, { container: string | undefined; api: string }> = {};

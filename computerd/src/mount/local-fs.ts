@@ -322,13 +322,14 @@ export class LocalFs {
     this.meta.dropStat(ino);
   }
 
-  /** Capacity from the quota (or DEFAULT_CAPACITY) and the bytes in use. */
+  /** Capacity from the quota (or DEFAULT_CAPACITY) and the bytes in use, buffered writes included. */
   statfs(): FsStats {
     const usage = this.vfs.usage();
     const bsize = 4096;
     const capacity = usage.quotaBytes ?? DEFAULT_CAPACITY;
     const blocks = Math.floor(capacity / bsize);
-    const free = Math.max(0, blocks - Math.ceil(usage.usedBytes / bsize));
+    const used = usage.usedBytes + this.files.bufferedGrowth;
+    const free = Math.max(0, blocks - Math.ceil(used / bsize));
     return { bsize, blocks, bfree: free, bavail: free, files: 1 << 30, ffree: 1 << 30, namemax: 255 };
   }
 

@@ -72,9 +72,14 @@ describe("WriteBack at write() time", () => {
     const [a] = open("/a");
     const [b] = open("/b");
     write(a, "/a", 0, 600 * KiB);
+    expect(wb.bufferedGrowth).toBe(600 * KiB);
     expect(code(() => write(b, "/b", 0, 600 * KiB))).toBe("ENOSPC");
     expect(wb.hasDirty(b)).toBe(false);
     write(b, "/b", 0, 400 * KiB);
+    expect(wb.bufferedGrowth).toBe(1000 * KiB);
+    wb.flushAll();
+    expect(wb.bufferedGrowth).toBe(0);
+    expect(vfs.usage().usedBytes).toBe(1000 * KiB);
   });
 
   it("charges only new allocation: overwrites, rewrites after truncation and sparse writes fit", () => {

@@ -106,6 +106,11 @@ export class WriteBack {
     };
   }
 
+  /** Bytes buffered writes will add to the vfs's used bytes once stored (statfs counts them now). */
+  get bufferedGrowth(): number {
+    return this.dirtyGrowth;
+  }
+
   /** Registers an open file; returns its handle number (never 0). */
   open(ino: number, flags: number): number {
     const fh = this.nextFh++;

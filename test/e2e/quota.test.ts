@@ -1,0 +1,164 @@
+/**
+ * The computer's quota in the container, end to end (wrangler dev + computerd host + FUSE +
+ * bwrap): `df` shows the quota, a write past it fails in the command itself with "No space
+ * left on device" while what fit syncs, rm frees the room and the next exec syncs. When the
+ * Durable Object holds less room than the container thought (a file PUT through the API while
+ * a command ran), the DO still refuses the upload: the exec says ENOSPC with its sync pending,
+ * and once the container's file is removed the next exec syncs again.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
+import { type Fleet, startFleet } from "./fleet.ts";
+
+function hasBwrap(): boolean {
+  try {
+    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
+const MiB = 1024 * 1024;
+const QUOTA = 4 * MiB;
+
+/** `df` of the workspace in bytes: [size, used, available]. */
+const DF = "df -B1 --output=size,used,avail /workspace | tail -n 1";
+
+function dfNumbers(stdout: string): number[] {
+  return stdout.trim().split(/\s+/).map(Number);
+}
+
+describe.skipIf(!capable)("the quota in the container", () => {
+  let fleet: Fleet | undefined;
+  let api: ComputerApi;
+
+  const computer = async (): Promise<{ usedBytes: number; quotaBytes: number | null }> => {
+    const res = await fetch(api.url(""), { headers: api.auth() });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { usedBytes: number; quotaBytes: number | null };
+  };
+
+  beforeAll(async () => {
+    fleet = await startFleet({ computerdHost: true });
+    api = new ComputerApi(fleet, "e2e-quota");
+    const res = await fetch(api.url(""), {
+      method: "PUT",
+      headers: { ...api.auth(), "Content-Type": "application/json" },
+      body: JSON.stringify({ quotaBytes: QUOTA }),
+    });
+    expect(res.status, await res.text()).toBe(201);
+  }, 300_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+  });
+
+  it("df shows the quota; dd past it fails in the command; rm frees the room and the next exec syncs", async () => {
+    const df = await api.exec(DF);
+    expectSynced(df);
+    expect(dfNumbers(df.stdout)).toEqual([QUOTA, 0, QUOTA]);
+
+    const dd = await api.exec(`dd if=/dev/zero of=/workspace/big bs=64k count=100; echo "dd exit $?"; ${DF}`);
+    expect(dd.stderr).toContain("No space left on device");
+    expect(dd.stdout).toContain("dd exit 1");
+    // What fit (the quota exactly) is stored and synced; nothing is pending.
+    expect(dd.sync.status, JSON.stringify(dd)).toBe("complete");
+    expect(dfNumbers(dd.stdout.trim().split("\n").at(-1) ?? "")).toEqual([QUOTA, QUOTA, 0]);
+    expect(await computer()).toMatchObject({ usedBytes: QUOTA, quotaBytes: QUOTA });
+    expect((await api.get("big")).text.length).toBe(QUOTA);
+
+    const rm = await api.exec(`rm /workspace/big && ${DF}`);
+    expectSynced(rm);
+    expect(dfNumbers(rm.stdout)).toEqual([QUOTA, 0, QUOTA]);
+    expect((await api.get("big")).status).toBe(404);
+    expect((await computer()).usedBytes).toBe(0);
+  }, 300_000);
+
+  it("a quota change reaches a running command: df follows PUT /v1/computers/:id", async () => {
+    const set = async (quotaBytes: number) => {
+      const res = await fetch(api.url(""), {
+        method: "PUT",
+        headers: { ...api.auth(), "Content-Type": "application/json" },
+        body: JSON.stringify({ quotaBytes }),
+      });
+      expect(res.status).toBe(200);
+    };
+    // The exec sends the old quota before the command; the PUT during the command sends the new.
+    const running = execStreaming(api, `echo started; sleep 3; ${DF}`);
+    await running.started;
+    await set(8 * MiB);
+    try {
+      const df = await running.result;
+      expectSynced(df);
+      expect(dfNumbers(df.stdout.trim().split("\n").at(-1) ?? "")).toEqual([8 * MiB, 0, 8 * MiB]);
+    } finally {
+      await set(QUOTA);
+    }
+  }, 120_000);
+
+  it("the DO refuses an upload its room no longer holds; the exec says ENOSPC; rm makes the next exec sync", async () => {
+    // The command writes 3 MiB after the API took 2 MiB of the 4 behind its back: the DO pushes
+    // only before a command, so the container still counts the room it saw at the start.
+    const source = "echo started; sleep 5; head -c 3145728 /dev/zero > /workspace/late && echo wrote";
+    const running = execStreaming(api, source);
+    await running.started;
+    await api.put("api.bin", "a".repeat(2 * MiB));
+    const refused = await running.result;
+    expect(refused).toMatchObject({ status: "completed", exitCode: 0, stdout: "started\nwrote\n" });
+    expect(refused.sync.status, JSON.stringify(refused)).toBe("pending");
+    expect(refused.error?.code).toBe("ENOSPC");
+    expect(refused.error?.message).toContain("quota");
+    // What streamed while the command ran may have fit (a prefix of the file); the whole never did.
+    const late = await api.get("late");
+    if (late.status !== 404) expect(late.text.length).toBeLessThan(3 * MiB);
+    expect((await computer()).usedBytes).toBeLessThanOrEqual(QUOTA);
+
+    const rm = await api.exec(`ls -a /workspace && rm /workspace/late && ${DF}`);
+    expectSynced(rm);
+    expect(rm.error).toBeUndefined();
+    expect(rm.stdout).toContain("api.bin");
+    expect(dfNumbers(rm.stdout.trim().split("\n").at(-1) ?? "")).toEqual([QUOTA, 2 * MiB, 2 * MiB]);
+    expect((await computer()).usedBytes).toBe(2 * MiB);
+    expect((await api.get("late")).status).toBe(404);
+  }, 300_000);
+});
+
+/** Starts an exec with Server-Sent Events: `started` once the first output arrived, then the result. */
+function execStreaming(
+  api: ComputerApi,
+  source: string,
+): { started: Promise<void>; result: Promise<ExecResult> } {
+  let onStarted: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    onStarted = resolve;
+  });
+  const result = (async () => {
+    const res = await fetch(api.url("/exec"), {
+      method: "POST",
+      headers: { ...api.auth(), "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify({ runtime: "container", source, timeoutMs: 120_000 }),
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader();
+    if (reader === undefined) throw new Error("no body");
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended without an exit event");
+      buffer += value;
+      for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1] ?? "";
+        if (event === "stdout") onStarted();
+        if (event === "exit") return JSON.parse(data) as ExecResult;
+      }
+    }
+  })();
+  return { started, result };
+}
