@@ -171,9 +171,14 @@ for (const { backend, available, flags, uncached: uncachedScripts, skipped } of 
             `${script} as ${caller} behaves as on tmpfs`,
             async () => {
               const name = `${script.replace(/\.sh$/, "")}-${caller}`;
-              const mount = uncachedScripts.has(script) ? uncachedMount : mountPoint;
+              const uncachedRun = uncachedScripts.has(script);
+              const mount = uncachedRun ? uncachedMount : mountPoint;
+              const serving = uncachedRun ? uncached : daemon;
+              const logged = serving.stderr().length;
               const expected = await runConformanceScript(script, reference, name, caller, env);
               const actual = await runConformanceScript(script, mount, name, caller, env);
+              // Every error must reach the syscall as its own errno, never as a catch-all EIO.
+              expect(serving.stderr().slice(logged)).not.toContain("replying EIO");
               const markers = MARKERS[script]?.[caller];
               expect(markers, `no markers for ${script} as ${caller} (conformance/markers.ts)`).toBeDefined();
               for (const marker of markers ?? []) {
