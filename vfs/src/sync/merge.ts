@@ -47,8 +47,11 @@ export class Merge {
     const fpIn = this.local.fp(incoming);
     if (fpIn === change.base && path !== "/" && this.local.fp(this.local.read(path)) !== fpIn) {
       // The sender has nothing new here (a hard-linked name re-sent for its group, a marked
-      // path, or a full listing): this side's own change stands, no conflict, and goes out
-      // with its next batch (it differs from the base).
+      // path, or a full listing): no conflict, this side's own change stands. Its base becomes
+      // the state the sender holds, so the change goes out against it (a deletion whose record
+      // was pruned here would otherwise never be sent).
+      this.local.agree(path, incoming, fpIn);
+      this.local.ledger.markDirty(path);
       return;
     }
     if (incoming && path !== "/") {

@@ -117,6 +117,24 @@ describe("full listings", () => {
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
+  test("a deletion whose record was pruned reaches a peer that re-sends the path unchanged", async () => {
+    const { pair, prune } = newPair();
+    pair.mirror.vfs.writeFile("/a/b", "from the container", { parents: true });
+    // The DO applies the upload; the container never hears back (settled on reconnect).
+    pair.toDo.failNext("applyBatch", "after");
+    await expect(pair.upload.drain()).rejects.toThrow();
+    pair.toDo.clearFaults();
+    pair.do.vfs.unlink("/a/b");
+    prune(pair.do.vfs);
+    // A link puts /a/b in the container's feed again, unchanged, while the DO's listing crosses.
+    pair.mirror.vfs.link("/a/b", "/b");
+    await crossing(pair);
+    await settle(pair);
+    expect(pair.mirror.vfs.exists("/a/b")).toBe(false);
+    expect(pair.mirror.vfs.readText("/b")).toBe("from the container");
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
   test("a path deleted, pruned and re-created on the sender is sent as new", async () => {
     const { pair, prune } = newPair();
     pair.do.vfs.mkdir("/a");
