@@ -39,6 +39,7 @@ import {
   packTinyPackage,
   runConformanceScript,
   SCRIPTS,
+  stageScripts,
 } from "./conformance/runner.ts";
 import { type Daemon, startDaemon } from "./daemon.ts";
 
@@ -139,6 +140,7 @@ for (const { backend, available, flags, uncached: uncachedScripts, skipped } of 
       let uncached: Daemon;
       let uncachedMount: string;
       let env: Record<string, string>;
+      let staged: string;
 
       beforeAll(async () => {
         root = mkdtempSync(join(tmpdir(), "computerd-conformance-"));
@@ -150,6 +152,7 @@ for (const { backend, available, flags, uncached: uncachedScripts, skipped } of 
         stateDir = join(root, "state");
         mountPoint = join(root, "mnt");
         env = { PKG_TGZ: await packTinyPackage(root), POSIX_HELPER: await compilePosixHelper(root) };
+        staged = stageScripts(join(root, "scripts"));
         daemon = await startDaemon(stateDir, mountPoint, flags);
         uncachedMount = join(root, "mnt-uncached");
         uncached = await startDaemon(join(root, "state-uncached"), uncachedMount, [
@@ -175,8 +178,8 @@ for (const { backend, available, flags, uncached: uncachedScripts, skipped } of 
               const mount = uncachedRun ? uncachedMount : mountPoint;
               const serving = uncachedRun ? uncached : daemon;
               const logged = serving.stderr().length;
-              const expected = await runConformanceScript(script, reference, name, caller, env);
-              const actual = await runConformanceScript(script, mount, name, caller, env);
+              const expected = await runConformanceScript(staged, script, reference, name, caller, env);
+              const actual = await runConformanceScript(staged, script, mount, name, caller, env);
               // Every error must reach the syscall as its own errno, never as a catch-all EIO.
               expect(serving.stderr().slice(logged)).not.toContain("replying EIO");
               const markers = MARKERS[script]?.[caller];

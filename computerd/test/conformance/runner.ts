@@ -4,7 +4,7 @@
  * files ($OTHERS, from others-fixture.bash), with the compiled C helper in $POSIX_HELPER.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -46,10 +46,26 @@ async function outcome(command: string, args: string[], env: Record<string, stri
 }
 
 /**
- * Runs `script` in `base`/`name` (created here, owned by the caller) with a fresh
- * `base`/`name`.others fixture. The environment is the same on both sides.
+ * Copies the scripts and the fixture into `dir` (mode 0755): the unprivileged caller must
+ * read them, and a checkout (say under /root or a CI runner's home) may be closed to it.
+ */
+export function stageScripts(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  for (const name of readdirSync(SCRIPTS)) {
+    if (!name.endsWith(".sh") && !name.endsWith(".bash")) continue;
+    copyFileSync(join(SCRIPTS, name), join(dir, name));
+    chmodSync(join(dir, name), 0o755);
+  }
+  return dir;
+}
+
+/**
+ * Runs `script` (from `scripts`, see stageScripts) in `base`/`name` (created here, owned by
+ * the caller) with a fresh `base`/`name`.others fixture. The environment is the same on
+ * both sides.
  */
 export async function runConformanceScript(
+  scripts: string,
   script: string,
   base: string,
   name: string,
@@ -62,9 +78,9 @@ export async function runConformanceScript(
   mkdirSync(others);
   chmodSync(dir, 0o755);
   chmodSync(others, 0o755);
-  const fixture = await outcome("bash", [join(SCRIPTS, "others-fixture.bash"), others], {});
+  const fixture = await outcome("bash", [join(scripts, "others-fixture.bash"), others], {});
   if (fixture.code !== 0) throw new Error(`others-fixture.bash failed in ${others}:\n${fixture.stderr}`);
-  const bash = ["bash", join(SCRIPTS, script), dir];
+  const bash = ["bash", join(scripts, script), dir];
   const scriptEnv = { ...env, HOME: dir, OTHERS: others };
   if (caller === "root") return outcome(bash[0] ?? "bash", bash.slice(1), scriptEnv);
   chownSync(dir, USER.uid, USER.gid);
