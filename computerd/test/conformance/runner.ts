@@ -19,8 +19,13 @@ export type Caller = "root" | "user";
 export const CALLERS: readonly Caller[] = ["root", "user"];
 export const USER = { uid: 4242, gid: 4242, groups: [4343] } as const;
 
-/** A fixed PATH for both callers (root's own tool folders are closed to the user). */
-const PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+/**
+ * The test's PATH, then the system folders. Folders closed to the unprivileged caller (root's
+ * own tool folders) are skipped by its shell, so it finds the system's tools there.
+ */
+const PATH = [process.env.PATH, "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"]
+  .filter(Boolean)
+  .join(":");
 
 /** What a script printed and how it exited. */
 export interface Outcome {
