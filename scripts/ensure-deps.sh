@@ -7,9 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the build or tests need (the e2e quick start runs curl; libfuse3-dev and
-# pkg-config build computerd's FUSE 3 addon).
-APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap libfuse3-dev pkg-config)
+# Debian packages the build or tests need (the e2e quick start runs curl; gcc, libfuse3-dev and
+# pkg-config build computerd's FUSE 3 addon; the conformance suite compiles a C helper (gcc,
+# libc6-dev), runs python3 and git, and switches users with setpriv (util-linux)).
+APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux)
 if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap); fi
 
 missing=()
