@@ -145,8 +145,8 @@ describe("WriteBack when a flush is refused", () => {
     const [ino] = open("/f");
     write(ino, "/f", 0, CHUNK_SIZE + 1);
     vfs.setQuota(KiB);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(wb.hasDirty(ino)).toBe(false);
+    // The completed page is stored once writes pause (quietMs), and refused there.
+    await expect.poll(() => wb.hasDirty(ino), { timeout: 5000, interval: 5 }).toBe(false);
     expect(code(() => wb.flush(ino))).toBe("ENOSPC");
     expect(code(() => wb.flush(ino))).toBe("OK");
     // Nothing is counted for the dropped writes any more.
