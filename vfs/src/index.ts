@@ -32,6 +32,7 @@ export type {
   ReaddirOptions,
   ReaddirPage,
   ReadOptions,
+  RenameOptions,
   RmOptions,
   Stat,
   TimeArg,

@@ -28,7 +28,8 @@ function removeChild(ctx: Context, at: Location, isDir: boolean): void {
   ctx.changed(at.parentPath);
 }
 
-function touchParent(ctx: Context, parent: number, nlinkDelta: number): void {
+/** Marks a directory's entries as changed (mtime/ctime), adjusting its nlink by the subdirectories gained or lost. */
+export function touchParent(ctx: Context, parent: number, nlinkDelta: number): void {
   const now = ctx.clock();
   if (nlinkDelta !== 0) {
     ctx.store.sql.exec(

@@ -62,6 +62,14 @@ export interface RmOptions {
   force?: boolean;
 }
 
+export interface RenameOptions {
+  /**
+   * Swap the two names atomically (renameat2 RENAME_EXCHANGE): both must exist; they may be
+   * of any type, a directory keeps its subtree.
+   */
+  exchange?: boolean;
+}
+
 export interface WriteOptions {
   /** Fail with EEXIST if the path exists (O_CREAT|O_EXCL). */
   exclusive?: boolean;

@@ -8,6 +8,7 @@ import * as checkpoints from "./checkpoints.ts";
 import * as content from "./content.ts";
 import { Context, type VfsOptions } from "./context.ts";
 import { FsError } from "./errors.ts";
+import { exchange } from "./exchange.ts";
 import { changes } from "./feed.ts";
 import { type GcResult, gc } from "./gc.ts";
 import { ROOT_INO } from "./limits.ts";
@@ -32,6 +33,7 @@ import type {
   ReaddirOptions,
   ReaddirPage,
   ReadOptions,
+  RenameOptions,
   RmOptions,
   Stat,
   TimeArg,
@@ -94,8 +96,16 @@ export class Vfs {
   rm(path: string, options?: RmOptions): void {
     namespace.rm(this.ctx, path, options);
   }
-  rename(from: string, to: string): void {
-    namespace.rename(this.ctx, from, to);
+  /**
+   * POSIX rename(2): moves `from` to `to`, atomically replacing a file or an empty directory
+   * of the same kind there. With `exchange: true` it is renameat2(RENAME_EXCHANGE): both names
+   * must exist and trade inodes atomically, whatever their types (a directory keeps its
+   * subtree; neither may lie below the other: EINVAL). Symlinks are never followed in the last
+   * position; the feed records both names and every path below a moved directory.
+   */
+  rename(from: string, to: string, options: RenameOptions = {}): void {
+    if (options.exchange) exchange(this.ctx, from, to);
+    else namespace.rename(this.ctx, from, to);
   }
   link(existing: string, newPath: string): void {
     namespace.link(this.ctx, existing, newPath);
