@@ -60,6 +60,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("rmdir" as const), path }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("rm" as const), path }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("rename" as const), from: path, to: path }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("exchange" as const), from: path, to: path }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("link" as const), from: path, to: path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("symlink" as const), target, path }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("chmod" as const), path, mode }) },
@@ -91,6 +92,9 @@ function run(vfs: Vfs, o: Op): FsErrorCode | undefined {
         break;
       case "rename":
         vfs.rename(o.from, o.to);
+        break;
+      case "exchange":
+        vfs.rename(o.from, o.to, { exchange: true });
         break;
       case "link":
         vfs.link(o.from, o.to);

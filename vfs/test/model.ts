@@ -16,6 +16,7 @@ export type Op =
   | { kind: "rmdir"; path: string }
   | { kind: "rm"; path: string }
   | { kind: "rename"; from: string; to: string }
+  | { kind: "exchange"; from: string; to: string }
   | { kind: "link"; from: string; to: string }
   | { kind: "symlink"; target: string; path: string }
   | { kind: "chmod"; path: string; mode: number };
@@ -137,6 +138,9 @@ export class Model {
       case "rename":
         this.rename(op.from, op.to);
         return;
+      case "exchange":
+        this.exchange(op.from, op.to);
+        return;
       case "link": {
         const src = this.locate(op.from, false);
         if (!src.node) throw new Fail("ENOENT");
@@ -180,6 +184,27 @@ export class Model {
     src.parent.entries.delete(src.name);
     dst.parent.entries.set(dst.name, src.node);
     if (src.node.type === "dir") src.node.parent = dst.parent;
+  }
+
+  /** renameat2(RENAME_EXCHANGE): both names exist and trade nodes; neither may lie inside the other. */
+  private exchange(from: string, to: string): void {
+    const a = this.locate(from, false);
+    if (!a.node) throw new Fail("ENOENT");
+    const b = this.locate(to, false);
+    if (!b.node) throw new Fail("ENOENT");
+    if (a.node === this.root || b.node === this.root) throw new Fail("EBUSY");
+    for (const [outer, inner] of [
+      [a.node, b],
+      [b.node, a],
+    ] as const) {
+      for (let d: DirNode | undefined = inner.parent; d; d = d.parent)
+        if (d === outer) throw new Fail("EINVAL");
+    }
+    if (a.node === b.node) return;
+    a.parent.entries.set(a.name, b.node);
+    b.parent.entries.set(b.name, a.node);
+    if (a.node.type === "dir") a.node.parent = b.parent;
+    if (b.node.type === "dir") b.node.parent = a.parent;
   }
 
   private pwrite(file: FileNode, offset: number, data: Uint8Array): void {
