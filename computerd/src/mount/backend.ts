@@ -9,6 +9,7 @@ import type { Mirror } from "../mirror/open-mirror.ts";
 import type { ErrorLogger } from "./errno.ts";
 import type { FuseMount, FuseTuning } from "./fuse-backend.ts";
 import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
+import { atimeWriter } from "./relatime.ts";
 
 /** Which backend serves the mirror ("fuse3": computerd's own libfuse3 addon, see fuse3-backend.ts). */
 export type MountBackend = "fuse" | "fuse3" | "none";
@@ -58,7 +59,12 @@ const defaultLog: ErrorLogger = (message, err) => console.error(`computerd: ${me
 export async function openMount(options: MountOptions): Promise<Mount> {
   const log = options.log ?? defaultLog;
   const { mirror } = options;
-  const fs = new LocalFs(mirror.vfs, { log, commit: () => mirror.sql.commit(), ...options.localFs });
+  const fs = new LocalFs(mirror.vfs, {
+    log,
+    commit: () => mirror.sql.commit(),
+    storeAtime: atimeWriter(mirror.sql),
+    ...options.localFs,
+  });
   const listeners = new Set<() => void>();
   const stopCommits = mirror.sql.onCommit(() => {
     for (const listener of listeners) listener();

@@ -41,6 +41,8 @@ const XATTR_CREATE = 1;
 const XATTR_REPLACE = 2;
 const RENAME_NOREPLACE = 1;
 const O_TRUNC = 0o1000;
+const O_ACCMODE = 0o3;
+const O_WRONLY = 0o1;
 const S_ISGID = 0o2000;
 /** Longest name (bytes) in a directory, as on ext4/tmpfs. */
 const NAME_MAX = 255;
@@ -192,9 +194,14 @@ export function fuse3Listener(
         addon.replyAttr(req, fill(fs.stat(path)), timeouts.attrTimeout);
         return;
       }
-      case OP.readlink:
-        addon.replyReadlink(req, fs.readlink(pathOf(n(0))));
+      case OP.readlink: {
+        // Following a link reads it too: both update its atime (relatime), as on tmpfs.
+        const path = pathOf(n(0));
+        const target = fs.readlink(path);
+        fs.accessed(n(0), path);
+        addon.replyReadlink(req, target);
         return;
+      }
       case OP.mknod: {
         const path = childPath(n(0), s(3));
         fs.mknod(path, n(1), n(2));
@@ -268,7 +275,12 @@ export function fuse3Listener(
         if (wasEmpty) fs.utimens(path, "omit", "now");
         const stat = fs.stat(path);
         const version = `${stat.mtime.sec}.${stat.mtime.nsec}:${stat.size}`;
-        const keep = timeouts.pageCache === "keep" || seenAtOpen.get(stat.ino) === version;
+        // Reads served from the page cache never reach us: when this open's first read is due
+        // to update atime (relatime.ts), the cache goes so that read arrives.
+        const reads = (n(1) & O_ACCMODE) !== O_WRONLY;
+        const keep =
+          (timeouts.pageCache === "keep" || seenAtOpen.get(stat.ino) === version) &&
+          !(reads && fs.accessDue(stat.ino, path));
         seenAtOpen.set(stat.ino, version);
         orphans.opened(n(0));
         addon.replyOpen(req, fh, keep);
@@ -277,7 +289,9 @@ export function fuse3Listener(
       case OP.read: {
         const [ino, fh, size, offset] = [n(0), n(1), n(2), n(3)];
         if (scratch.length < size) scratch = Buffer.alloc(size);
-        const count = fs.read(fh, nodes.pathOf(ino) ?? "", scratch, offset, size);
+        const path = nodes.pathOf(ino) ?? "";
+        const count = fs.read(fh, path, scratch, offset, size);
+        fs.accessed(ino, path);
         addon.replyBuf(req, scratch, count);
         return;
       }
@@ -327,6 +341,7 @@ export function fuse3Listener(
       case OP.readdir: {
         const listing = dirs.get(n(1));
         if (!listing) throw new FsError("EINVAL", "readdir", `#${n(0)}`);
+        fs.accessed(n(0), nodes.pathOf(n(0)) ?? "");
         addon.replyDir(req, n(2), n(3), listing.names, listing.inos, listing.modes);
         return;
       }

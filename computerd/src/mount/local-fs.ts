@@ -5,9 +5,10 @@
  * backend and the unit tests use it directly. Every method is synchronous; a
  * failure throws an FsError, except lookups, which answer a miss with undefined.
  */
-import { type FileType, FsError, type Stat, type TimeArg, type Vfs } from "@computer/vfs";
+import { type FileType, FsError, type Stat, type TimeArg, type Timespec, type Vfs } from "@computer/vfs";
 import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
-import { WriteBack, type WriteBackOptions } from "./write-back.ts";
+import { accessTime, atimeDue } from "./relatime.ts";
+import { now, WriteBack, type WriteBackOptions } from "./write-back.ts";
 
 /** statfs numbers (4 KiB blocks). */
 export interface FsStats {
@@ -51,6 +52,13 @@ const O_TRUNC = 0o1000;
 export interface LocalFsOptions extends Partial<WriteBackOptions> {
   /** Commits grouped SQL writes (the mirror's BatchedSql.commit). */
   commit?: () => void;
+  /**
+   * Stores an access time (relatime.ts atimeWriter over the mirror's SQL). Without it an
+   * access updates the cached attributes only, and the atime is lost when they are dropped.
+   */
+  storeAtime?: (ino: number, atime: Timespec) => void;
+  /** The clock of access times (default: the clock of buffered writes' mtime). */
+  now?: () => Timespec;
 }
 
 /** POSIX operations over the mirror, with caches and write-back. */
@@ -59,10 +67,14 @@ export class LocalFs {
   readonly meta = new MetaCache();
   readonly files: WriteBack;
   private readonly commit: () => void;
+  private readonly storeAtime: (ino: number, atime: Timespec) => void;
+  private readonly now: () => Timespec;
 
   constructor(vfs: Vfs, options: LocalFsOptions = {}) {
     this.vfs = vfs;
     this.commit = options.commit ?? (() => {});
+    this.storeAtime = options.storeAtime ?? (() => {});
+    this.now = options.now ?? now;
     this.files = new WriteBack(vfs, (ino) => this.meta.dropStat(ino), options);
   }
 
@@ -140,6 +152,32 @@ export class LocalFs {
   read(fh: number, path: string, target: Uint8Array, offset: number, length: number): number {
     const ino = this.files.inoOf(fh) ?? this.stat(path, "read").ino;
     return this.files.read(ino, path, target, offset, length);
+  }
+
+  /**
+   * Records an access (a read, a readdir, a symlink followed) with the relatime rule: most
+   * accesses cost a cached-attribute check; a due one one grouped SQL write. `path` is only
+   * needed when the attributes are not cached ("" for a file without a name: then nothing).
+   */
+  accessed(ino: number, path: string): void {
+    let stat = this.meta.stat(ino);
+    if (!stat) {
+      if (path === "") return;
+      stat = this.vfs.lstat(path);
+      if (stat.ino !== ino) return;
+      this.meta.setStat(stat);
+    }
+    const current = this.files.overlay(stat);
+    const now = this.now();
+    if (!atimeDue(current, now)) return;
+    const time = accessTime(current, now);
+    this.storeAtime(ino, time);
+    this.meta.setStat({ ...stat, atime: time });
+  }
+
+  /** True when the next access of `ino` would update its atime (open drops the page cache then). */
+  accessDue(ino: number, path: string): boolean {
+    return atimeDue(this.attributes(ino, path), this.now());
   }
 
   /** Buffers a write (the data is copied). */

@@ -9,6 +9,12 @@ import type { Caller } from "./runner.ts";
 const both = (...markers: string[]): Record<Caller, string[]> => ({ root: markers, user: markers });
 
 export const MARKERS: Record<string, Record<Caller, string[]>> = {
+  "atime.sh": both(
+    "read after write: atime moved\nrecent: 1\nsecond read: atime kept",
+    "read after touch -a in the past: atime moved",
+    "readdir after create: atime moved",
+    "target read through the link: atime moved",
+  ),
   "attrs.sh": {
     root: ["1000:2000\n0:0\n1234 755", "['user.size']", "fifo 644"],
     user: ["4242:4242\n4242:4242\n4242 755", "['user.size']", "fifo 644"],
