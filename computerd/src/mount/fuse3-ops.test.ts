@@ -1,7 +1,7 @@
 /**
  * The fuse3 request handlers against a recording stand-in for the addon: the owner map on
  * attribute replies, chown and new nodes, and renameat2 flags (NOREPLACE → EEXIST, EXCHANGE
- * and WHITEOUT → EINVAL, nothing changed).
+ * swaps, WHITEOUT → EINVAL with nothing changed).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -244,10 +244,35 @@ describe("fuse3 rename flags", () => {
     expect(mirror.vfs.exists("/a")).toBe(false);
   });
 
+  it("RENAME_EXCHANGE swaps the names, and each node id keeps answering for its own inode", () => {
+    const call = twoFiles();
+    const inoA = mirror.vfs.stat("/a").ino;
+    const inoB = mirror.vfs.stat("/b").ino;
+    expect(call(OP.rename, ROOT, ROOT_INO, ROOT_INO, RENAME_EXCHANGE, "a", "b")).toEqual({
+      kind: "err",
+      errno: 0,
+    });
+    fs.flushAll();
+    expect(contents()).toEqual(["B", "A"]);
+    expect(call(OP.getattr, ROOT, inoA, -1)).toMatchObject({ kind: "attr", ino: inoA });
+    expect(call(OP.getattr, ROOT, inoB, -1)).toMatchObject({ kind: "attr", ino: inoB });
+    expect(call(OP.lookup, ROOT, ROOT_INO, "a")).toMatchObject({ kind: "entry", ino: inoB });
+  });
+
+  it("RENAME_EXCHANGE with a missing name is ENOENT and changes nothing", () => {
+    const call = twoFiles();
+    expect(call(OP.rename, ROOT, ROOT_INO, ROOT_INO, RENAME_EXCHANGE, "a", "c")).toEqual({
+      kind: "err",
+      errno: 2,
+    });
+    fs.flushAll();
+    expect(contents()).toEqual(["A", "B"]);
+  });
+
   it.each([
-    ["RENAME_EXCHANGE", RENAME_EXCHANGE],
     ["RENAME_WHITEOUT", RENAME_WHITEOUT],
     ["NOREPLACE|EXCHANGE", RENAME_NOREPLACE | RENAME_EXCHANGE],
+    ["EXCHANGE|WHITEOUT", RENAME_EXCHANGE | RENAME_WHITEOUT],
   ])("%s is EINVAL (not supported, as on a filesystem without it) and changes nothing", (_name, flags) => {
     const call = twoFiles();
     expect(call(OP.rename, ROOT, ROOT_INO, ROOT_INO, flags, "a", "b")).toEqual({ kind: "err", errno: 22 });
