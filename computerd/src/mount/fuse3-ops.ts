@@ -40,6 +40,7 @@ const SET_MTIME_NOW = 1 << 8;
 const XATTR_CREATE = 1;
 const XATTR_REPLACE = 2;
 const RENAME_NOREPLACE = 1;
+const RENAME_EXCHANGE = 2;
 const O_TRUNC = 0o1000;
 const O_ACCMODE = 0o3;
 const O_WRONLY = 0o1;
@@ -243,9 +244,21 @@ export function fuse3Listener(
       }
       case OP.rename: {
         const [parent, newParent, flags, name, newName] = [n(0), n(1), n(2), s(3), s(4)];
-        if (flags & ~RENAME_NOREPLACE) throw new FsError("EINVAL", "rename", name);
+        // The kernel refuses these combinations itself; WHITEOUT (overlayfs) is not supported.
+        if (flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE) || flags === (RENAME_NOREPLACE | RENAME_EXCHANGE))
+          throw new FsError("EINVAL", "rename", name);
         const from = childPath(parent, name);
         const to = childPath(newParent, newName);
+        if (flags & RENAME_EXCHANGE) {
+          const [a, b] = [fs.stat(from, "rename"), fs.stat(to, "rename")];
+          fs.exchange(from, to);
+          if (a.ino !== b.ino) {
+            nodes.renamed(a.ino, { parent, name }, { parent: newParent, name: newName });
+            nodes.renamed(b.ino, { parent: newParent, name: newName }, { parent, name });
+          }
+          addon.replyErr(req, 0);
+          return;
+        }
         const src = fs.stat(from, "rename");
         const dst = fs.lookup(to);
         if (dst && flags & RENAME_NOREPLACE) throw new FsError("EEXIST", "rename", to);

@@ -275,6 +275,31 @@ export class LocalFs {
     this.meta.dropStatOf(splitParent(to).parent);
   }
 
+  /**
+   * renameat2(RENAME_EXCHANGE): `a` and `b` trade inodes (vfs rename with `exchange`).
+   * Buffered data stays buffered and follows its inode to the other name.
+   */
+  exchange(a: string, b: string): void {
+    const first = this.stat(a, "rename");
+    const second = this.stat(b, "rename");
+    this.vfs.rename(a, b, { exchange: true });
+    if (first.ino === second.ino) return;
+    // Three moves through a name no path can have (paths never hold NUL) swap the flush paths.
+    const aside = "\0exchange";
+    this.files.renamed(a, aside, first.type === "dir");
+    this.files.renamed(b, a, second.type === "dir");
+    this.files.renamed(aside, b, first.type === "dir");
+    // Listings below either name would now answer for the other subtree; they refill on demand.
+    this.meta.dropTree(a);
+    this.meta.dropTree(b);
+    this.meta.addEntry(a, { ino: second.ino, type: second.type });
+    this.meta.addEntry(b, { ino: first.ino, type: first.type });
+    this.meta.dropStat(first.ino);
+    this.meta.dropStat(second.ino);
+    this.meta.dropStatOf(splitParent(a).parent);
+    this.meta.dropStatOf(splitParent(b).parent);
+  }
+
   link(existing: string, path: string): void {
     const src = this.stat(existing, "link");
     this.vfs.link(existing, path);
