@@ -67,8 +67,8 @@ const UNCACHED_FLAGS = ["--attr-timeout", "0"];
  * (owners.sh); a lookup of a name over 255 bytes answers ENOENT, not ENAMETOOLONG
  * (sizes.sh); libfuse keeps unlinked open files under visible `.fuse_hidden*` names with
  * nlink 1 (unlinked.sh); big listxattr answers fail with EIO and unknown namespaces are
- * accepted (xattrs.sh); FUSE 2 has no renameat2 flags, so RENAME_NOREPLACE is EINVAL
- * (renames.sh).
+ * accepted (xattrs.sh); FUSE 2 has no renameat2 flags, so RENAME_NOREPLACE and
+ * RENAME_EXCHANGE are EINVAL (renames.sh, exchange.sh).
  */
 const FUSE_NATIVE_GAPS = {
   user: "all" as const,
@@ -82,6 +82,7 @@ const FUSE_NATIVE_GAPS = {
     "unlinked.sh",
     "xattrs.sh",
     "renames.sh",
+    "exchange.sh",
   ]),
 };
 

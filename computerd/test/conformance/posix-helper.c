@@ -7,6 +7,7 @@
  *   posix-helper times PATH...           lstat: atime mtime ctime as sec.nsec
  *   posix-helper OP ARGS...              one syscall; prints "OP ok" or "OP ERRNO_NAME"
  *   posix-helper unlinked PATH           a file used after its last name is gone
+ *   posix-helper noreplace|exchange A B  renameat2 with RENAME_NOREPLACE / RENAME_EXCHANGE
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -202,6 +203,8 @@ int main(int argc, char **argv) {
   if (strcmp(op, "rename") == 0 && n == 2) return report(op, rename(a[0], a[1]));
   if (strcmp(op, "noreplace") == 0 && n == 2)
     return report(op, renameat2(AT_FDCWD, a[0], AT_FDCWD, a[1], RENAME_NOREPLACE));
+  if (strcmp(op, "exchange") == 0 && n == 2)
+    return report(op, renameat2(AT_FDCWD, a[0], AT_FDCWD, a[1], RENAME_EXCHANGE));
   if (strcmp(op, "truncate") == 0 && n == 2) return report(op, truncate(a[0], strtoll(a[1], NULL, 10)));
   if (strcmp(op, "ftruncate") == 0 && n == 2) return with_fd(op, a[0], O_WRONLY, do_ftruncate, a + 1);
   if (strcmp(op, "pwrite") == 0 && n == 3) return with_fd(op, a[0], O_WRONLY, do_pwrite, a + 1);
