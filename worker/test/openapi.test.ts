@@ -53,6 +53,7 @@ describe("openapi", () => {
     };
     const { FsOp, Stat } = doc.components.schemas;
     expect([...(FsOp?.properties.op?.enum ?? [])].sort()).toEqual(Object.keys(FS_OPS).sort());
+    expect(FsOp?.properties.exchange, "rename's exchange flag").toMatchObject({ type: "boolean" });
     const id = await createComputer();
     const stat = (await (await fsOp(id, { op: "stat", path: "/" })).json()) as Record<string, unknown>;
     for (const key of Object.keys(stat)) expect(Stat?.properties, key).toHaveProperty(key);

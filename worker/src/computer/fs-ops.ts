@@ -87,7 +87,8 @@ export const FS_OPS = {
     run(vfs, body) {
       const from = path(body, "from");
       const to = path(body, "to");
-      vfs.rename(from, to);
+      // exchange: renameat2(RENAME_EXCHANGE), both names stay and trade what they name.
+      vfs.rename(from, to, { exchange: optionalBoolean(body, "exchange") ?? false });
       return { from, ...lstatOf(vfs, to) };
     },
   },

@@ -123,7 +123,7 @@ const schemas: Schema = {
     type: "object",
     required: ["op"],
     description:
-      "mkdir {path, recursive?, mode?} | rename {from, to} | symlink {target, path} | link {existing, path} | " +
+      "mkdir {path, recursive?, mode?} | rename {from, to, exchange?} | symlink {target, path} | link {existing, path} | " +
       "chmod {path, mode} | chown {path, uid, gid} | utimes {path, atime?, mtime?} | truncate {path, length} | " +
       "rm {path, recursive?, force?} | stat {path, follow?} | readdir {path, after?, limit?} | readlink {path} | " +
       "realpath {path} | du {path} | find {path, glob, limit?} | grep {path, pattern, regex?, ignoreCase?, context?, limit?} | " +
@@ -161,6 +161,10 @@ const schemas: Schema = {
       existing: str,
       mode: { type: ["string", "integer"] },
       recursive: bool,
+      exchange: {
+        type: "boolean",
+        description: "rename: swap `from` and `to` atomically (renameat2 RENAME_EXCHANGE); both must exist.",
+      },
       glob: str,
       pattern: str,
       regex: bool,
