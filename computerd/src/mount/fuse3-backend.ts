@@ -7,6 +7,7 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import { isFsError } from "@computer/vfs";
 import type { ErrorLogger } from "./errno.ts";
 import type { FuseMount, FuseTuning } from "./fuse-backend.ts";
 import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
@@ -91,13 +92,23 @@ export async function mountFuse3(
     counters,
     async invalidateKernel(paths) {
       if (!mounted) return;
+      // A pushed path below a directory that went away or became a file (rm -r, a swap) names
+      // nothing now: the invalidation of that directory's own name drops its cached subtree.
+      const current = (path: string) => {
+        try {
+          return fs.lookup(path);
+        } catch (err) {
+          if (isFsError(err)) return undefined;
+          throw err;
+        }
+      };
       const pending: Promise<number>[] = [];
       for (const path of paths) {
         if (path === "/") continue;
         const { parent, name } = splitParent(path);
-        const dir = fs.lookup(parent);
+        const dir = current(parent);
         if (dir && nodes.has(dir.ino)) pending.push(track(addon.notifyInvalEntry(session, dir.ino, name)));
-        const stat = fs.lookup(path);
+        const stat = current(path);
         if (stat && nodes.has(stat.ino)) pending.push(track(addon.notifyInvalInode(session, stat.ino)));
       }
       await Promise.all(pending);
