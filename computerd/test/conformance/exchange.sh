@@ -2,9 +2,10 @@
 # renameat2(RENAME_EXCHANGE), as tmpfs and ext4 do it: two files, a file with a directory
 # across directories (the subdirectory link counts move), two non-empty directories, a
 # symlink with a fifo, hard links, an open file and one with unwritten data, which times
-# move, the error cases (a missing name, a directory with a path inside it) and swaps with
-# other owners' files (permission and sticky-bit rules). Inode numbers and times are
-# compared, never printed; a short sleep lets the coarse kernel clock tick.
+# move, the error cases (a missing name, a directory with a path inside it), a directory the
+# caller may not write, and swaps with other owners' files (permission and sticky-bit rules).
+# Inode numbers and times are compared, never printed; a short sleep lets the coarse kernel
+# clock tick.
 set -u
 cd "$1" || exit 1
 h="$POSIX_HELPER"
@@ -59,6 +60,10 @@ $h exchange e missing; $h exchange missing e; $h exchange e missing/x; $h exchan
 $h exchange t t/u; $h exchange t/u t; $h exchange t/u/v t; $h exchange e t/u/v/..
 $h exchange t/. e; $h exchange . e
 find t e | sort
+echo "-- a directory the caller may not write changes parents only for root (its .. changes)"
+mkdir locked elsewhere; echo e > elsewhere/e; echo here > here; chmod 555 locked
+$h exchange locked elsewhere/e; $h exchange elsewhere/e locked; $h exchange locked here
+stat -c '%n %F' locked here elsewhere/e; chmod 755 locked here 2>/dev/null; true
 echo "-- other owners' files"
 echo mine > mine; mkdir mydir; echo inside > mydir/f
 $h exchange mine "$OTHERS/rootfile"; cat mine; $h exchange mine "$OTHERS/rootfile"

@@ -37,6 +37,7 @@ export const MARKERS: Record<string, Record<Caller, string[]>> = {
       "p/dir regular file 1\nq/file directory 3",
       "dotdot-follows",
       "written before\nwritten after",
+      "exchange EACCES\nexchange EACCES\nexchange ok\nlocked regular file",
       "exchange EACCES\nmine",
       "exchange EPERM\nexchange EPERM\nexchange ok",
     ],
