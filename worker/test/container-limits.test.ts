@@ -12,6 +12,7 @@ import { api, apiJson, createComputer, expectError, writeFile } from "./helpers.
 import { LinkTestLauncher } from "./link-test-launcher.ts";
 
 interface Result {
+  id: string;
   status: string;
   exitCode: number | null;
   sync: { status: string; rev?: number };
@@ -91,5 +92,9 @@ describe("the quota in the container", () => {
     const next = await exec(ctx, "out again");
     expect(next).toMatchObject({ status: "completed", sync: { status: "complete" } });
     expect(next.error).toBeUndefined();
+    // That fence uploaded everything the container held: the refused exec's sync is complete
+    // too, at once, not when the retry alarm next runs.
+    const earlier = (await (await api(`/v1/computers/${ctx.id}/exec/${refused.id}`)).json()) as Result;
+    expect(earlier.sync).toEqual({ status: "complete", rev: next.sync.rev, conflicts: [] });
   });
 });

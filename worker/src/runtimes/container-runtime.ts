@@ -18,6 +18,11 @@ export interface ContainerRuntimeDeps {
   connect(): Promise<LinkSession>;
   /** Called when an exec's sync is left pending (schedules the retry). */
   pending(): void;
+  /**
+   * Called after a fence succeeded at `rev`: it uploaded everything the container held, so the
+   * syncs earlier execs left pending are complete too (no need to wait for the retry alarm).
+   */
+  fenced(rev: number): void;
   /** The computer's limits, sent to computerd with every push (the link may be new). */
   limits(): ComputerLimits;
 }
@@ -138,6 +143,7 @@ export class ContainerRuntime implements Runtime {
       if (errorCode(err) === "ENOSPC") outcome.error = { code: "ENOSPC", message: QUOTA_REFUSED };
       return outcome;
     }
+    this.#deps.fenced(fence.rev);
     return {
       status: exit.status,
       exitCode: exit.exitCode,

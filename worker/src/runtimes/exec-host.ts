@@ -88,6 +88,7 @@ export class ExecHost {
       new ContainerRuntime({
         connect: () => this.connector.connect(),
         pending: () => void schedulePendingSync(this.#retryDeps()),
+        fenced: (rev) => this.journal.completeSync(this.journal.pendingSync(), rev, []),
         limits: () => computerLimits(host.vfs()),
       }),
     );
