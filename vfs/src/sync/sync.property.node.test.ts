@@ -19,7 +19,7 @@ type Who = "do" | "mirror";
 
 type Op =
   | { kind: "write" | "append" | "mkdir" | "rm"; who: Who; path: string }
-  | { kind: "rename" | "symlink" | "link"; who: Who; path: string; to: string }
+  | { kind: "rename" | "exchange" | "symlink" | "link"; who: Who; path: string; to: string }
   | { kind: "chmod"; who: Who; path: string; mode: number }
   | { kind: "prune"; who: Who }
   | { kind: "xattr"; who: Who; path: string; value: string }
@@ -51,6 +51,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("rm" as const), who, path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("rename" as const), who, path, to: path }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("exchange" as const), who, path, to: linkTo }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("symlink" as const), who, path, to: path }) },
   { weight: 8, arbitrary: fc.record({ kind: fc.constant("link" as const), who, path, to: linkTo }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("prune" as const), who }) },
@@ -133,6 +134,9 @@ function userOp(
         break;
       case "rename":
         vfs.rename(o.path, o.to);
+        break;
+      case "exchange":
+        vfs.rename(o.path, o.to, { exchange: true });
         break;
       case "symlink":
         vfs.symlink(o.to.slice(1), o.path);
