@@ -28,13 +28,23 @@ export class Merge {
   /** The batch's paths known to be absent (forgotten whenever the tree changes elsewhere). */
   private readonly absent: AbsentNames;
 
-  /** `changes`: the whole batch; `blobs`: its inline blobs by hash (verified), read from memory. */
+  /** The batch's `ack`: the latest of our batches the sender had applied when it built this one. */
+  private readonly ack: string | undefined;
+  /** Paths of our batches the sender applied after building this one (read when first needed). */
+  private newer: Set<string> | undefined;
+
+  /**
+   * `changes`: the whole batch; `blobs`: its inline blobs by hash (verified), read from memory;
+   * `ack`: the batch's `ack`.
+   */
   constructor(
     local: LocalSide,
     changes: readonly SyncChange[] = [],
     blobs: ReadonlyMap<string, Uint8Array> = new Map(),
+    ack?: string,
   ) {
     this.local = local;
+    this.ack = ack;
     this.readBlob = blobReader(local.vfs, blobs);
     this.localWins = local.side === CONFLICT_WINNER;
     this.absent = new AbsentNames(local, changes);
@@ -47,11 +57,15 @@ export class Merge {
     const fpIn = this.local.fp(incoming);
     if (fpIn === change.base && path !== "/" && this.local.fp(this.local.read(path)) !== fpIn) {
       // The sender has nothing new here (a hard-linked name re-sent for its group, a marked
-      // path, or a full listing): no conflict, this side's own change stands. Its base becomes
-      // the state the sender holds, so the change goes out against it (a deletion whose record
-      // was pruned here would otherwise never be sent).
-      this.local.agree(path, incoming, fpIn);
-      this.local.ledger.markDirty(path);
+      // path, or a full listing): no conflict, this side's own change stands. Unless one of our
+      // batches the sender had not applied yet agreed on the path (the sender's base is then
+      // stale), the sender's base becomes ours and the path is marked, so the change goes out
+      // against it (a deletion whose record was pruned here would otherwise never be sent).
+      this.newer ??= new Set(this.local.ledger.committedAfter(this.ack));
+      if (!this.newer.has(path)) {
+        this.local.agree(path, incoming, fpIn);
+        this.local.ledger.markDirty(path);
+      }
       return;
     }
     if (incoming && path !== "/") {

@@ -135,6 +135,23 @@ describe("full listings", () => {
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
+  test("a listing's stale base for a path our crossing batch agreed on does not replace ours", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.writeFile("/b/a", "from the DO", { parents: true });
+    await pair.push.drain();
+    pair.do.vfs.rename("/b/a", "/b/b");
+    prune(pair.do.vfs);
+    pair.mirror.vfs.appendFile("/b/b", "from the container");
+    pair.do.vfs.rm("/b", { recursive: true });
+    // The DO lists /b/b as deleted with no base: it had not applied the container's /b/b yet.
+    await crossing(pair);
+    pair.mirror.vfs.rename("/b", "/a");
+    await settle(pair);
+    expect(pair.do.vfs.exists("/b/b")).toBe(false);
+    expect(pair.do.vfs.readText("/a/b")).toBe("from the container");
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
   test("a path deleted, pruned and re-created on the sender is sent as new", async () => {
     const { pair, prune } = newPair();
     pair.do.vfs.mkdir("/a");
