@@ -252,6 +252,16 @@ export class Ledger {
     return out;
   }
 
+  /** True when `path` still holds the state an applied batch of the peer left there (its echo record is current). */
+  isEcho(path: string): boolean {
+    return (
+      this.sql.exec(
+        "SELECT 1 FROM sync_echo e JOIN changes c ON c.path = e.path AND c.rev = e.rev WHERE e.path = ?",
+        path,
+      ).length > 0
+    );
+  }
+
   /** Forgets echo records the peer's cursor has passed (revisions below `rev`). */
   pruneEchoes(rev: number): void {
     this.sql.exec("DELETE FROM sync_echo WHERE rev < ?", rev);

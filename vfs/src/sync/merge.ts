@@ -126,13 +126,13 @@ export class Merge {
   }
 
   /**
-   * `path` now holds the state agreed on. If the merge rearranged its group beyond what the
-   * change says, it is marked to be sent back with its group as it is now: crossing batches
-   * can otherwise leave the two sides with swapped groups. Otherwise it is an echo.
+   * `path` now holds the state agreed on: an echo. If the merge rearranged its group beyond what
+   * the change says, it is also marked to be sent back with its group as it is now (against the
+   * state the peer sent): crossing batches can otherwise leave the sides with swapped groups.
    */
   private settled(path: string, regrouped: boolean): void {
     if (regrouped) this.local.ledger.markDirty(path);
-    else this.echoes.push(path);
+    this.echoes.push(path);
   }
 
   private report(path: string, reason: ConflictReason, copy?: string): void {

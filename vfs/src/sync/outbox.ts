@@ -76,7 +76,9 @@ class Builder {
     if (echoRev === rev && !this.listAll) return;
     const state = this.local.read(path);
     const fp = this.local.fp(state);
-    const base = this.local.ledger.base(path);
+    // A marked path still holding what the peer sent us (a group rearranged here) goes out
+    // against that very state: the peer has it, whatever a crossing batch made of our base.
+    const base = marked && state && this.local.ledger.isEcho(path) ? fp : this.local.ledger.base(path);
     // A hard-linked name goes out even unchanged: a link, unlink or rename in its group put it
     // in the feed, and the peer learns the group from it (nlink and inode are not in fp). So
     // does a path marked for re-sending: an applied batch rearranged its group here.

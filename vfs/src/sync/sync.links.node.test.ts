@@ -362,4 +362,24 @@ describe("crossing batches", () => {
     const [pushed, uploaded] = await settle(pair);
     expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
   });
+
+  test("a name detached by a crossing batch is sent back against the state the peer sent", async () => {
+    const clock = { ms: Date.UTC(2026, 0, 1) };
+    const side = (name: "do" | "container") => openSide(database(), name, sha256Hex, () => clock.ms);
+    const pair = linkPair(side("do"), side("container"));
+    const { do: doSide, mirror } = pair;
+    doSide.vfs.writeFile("/b", "base");
+    await pair.push.drain();
+    clock.ms++;
+    mirror.vfs.appendFile("/b", "+container");
+    doSide.vfs.link("/b", "/a");
+    // The DO takes the container's /b apart from /a; the container keeps its /b.
+    await crossing(pair);
+    clock.ms++;
+    mirror.vfs.writeFile("/b", "the container's latest");
+    await crossing(pair);
+    await settle(pair);
+    for (const vfs of [doSide.vfs, mirror.vfs]) expect(vfs.readText("/b")).toBe("the container's latest");
+    expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
+  });
 });
