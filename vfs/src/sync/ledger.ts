@@ -262,6 +262,19 @@ export class Ledger {
     );
   }
 
+  /** Which of `paths` still hold the state an applied batch of the peer left there (one statement). */
+  currentEchoes(paths: readonly string[]): Set<string> {
+    if (paths.length === 0) return new Set();
+    return new Set(
+      this.sql
+        .exec<{ path: string }>(
+          "SELECT e.path FROM sync_echo e JOIN changes c ON c.path = e.path AND c.rev = e.rev WHERE e.path IN (SELECT value FROM json_each(?))",
+          JSON.stringify(paths),
+        )
+        .map((row) => row.path),
+    );
+  }
+
   /** Forgets echo records the peer's cursor has passed (revisions below `rev`). */
   pruneEchoes(rev: number): void {
     this.sql.exec("DELETE FROM sync_echo WHERE rev < ?", rev);

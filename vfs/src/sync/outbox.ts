@@ -229,8 +229,12 @@ export function commitInflight(local: LocalSide): void {
   const inflight = ledger.inflight();
   if (!inflight) return;
   local.sql.transaction(() => {
+    // A path that still holds what a batch of the peer applied since left there keeps that as
+    // its base: the peer built that batch from its own state and, our batch being older news
+    // to it, kept its state (a conflict or an unchanged re-send of ours).
+    const echoed = ledger.currentEchoes(inflight.entries.map(([path]) => path));
     ledger.withListingKnown(() => {
-      for (const [path, fp, dir] of inflight.entries) ledger.setBase(path, fp, dir);
+      for (const [path, fp, dir] of inflight.entries) if (!echoed.has(path)) ledger.setBase(path, fp, dir);
     });
     ledger.clearDirtyEntries(inflight.dirty);
     ledger.setMeta("sentCursor", inflight.cursor);

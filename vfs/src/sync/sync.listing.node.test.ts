@@ -152,6 +152,22 @@ describe("full listings", () => {
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
+  test("a path the peer kept against our crossing listing keeps the peer's state as its base", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.writeFile("/a/a", "x", { parents: true });
+    pair.do.vfs.rename("/a", "/b");
+    await pair.push.drain();
+    pair.mirror.vfs.chmod("/b", 0o600);
+    prune(pair.do.vfs);
+    // The DO's listing names /b unchanged (0755) while the container's 0600 crosses it.
+    await crossing(pair);
+    // Back to the state the DO's listing carried: still a change against the agreed 0600.
+    pair.do.vfs.chmod("/b", 0o755);
+    await settle(pair);
+    expect(pair.mirror.vfs.lstat("/b").mode).toBe(0o755);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+
   test("a path deleted, pruned and re-created on the sender is sent as new", async () => {
     const { pair, prune } = newPair();
     pair.do.vfs.mkdir("/a");
