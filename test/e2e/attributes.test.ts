@@ -278,7 +278,7 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
         headers: { ...api.auth(), "Content-Type": "application/json" },
         body: JSON.stringify({ quotaBytes }),
       });
-      expect(res.status).toBe(200);
+      expect(res.status, await res.clone().text()).toBe(200);
     };
     await setQuota(usage.usedBytes + QUOTA_HEADROOM);
     try {
