@@ -5,13 +5,15 @@
  * the loser is kept as a copy. Directories go only when empty: the sender lists every entry it
  * knew below one as a deletion of its own, so whatever is left was never seen by the sender.
  */
+import { isFsError } from "../errors.ts";
 import { childPath } from "../paths.ts";
+import type { Stat } from "../types.ts";
 import { AbsentNames } from "./absent-names.ts";
 import { blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
 import { involvesLinks, settleLink } from "./links.ts";
 import type { LocalSide } from "./local.ts";
-import { type PathState, parentOf, sameContent, stateOf } from "./state.ts";
+import { depthOf, type PathState, parentOf, sameContent, sameDirBesideMtime, stateOf } from "./state.ts";
 import type { ConflictReason, SyncChange, SyncConflict } from "./wire.ts";
 
 /** The application of one batch's changes (inside the batch's transaction). */
@@ -27,11 +29,21 @@ export class Merge {
   private readonly dirs = new Set<string>();
   /** The batch's paths known to be absent (forgotten whenever the tree changes elsewhere). */
   private readonly absent: AbsentNames;
+  /** Paths the batch names with a state (not deletions). */
+  private readonly stated = new Set<string>();
+  /**
+   * Directories holding entries of the batch, with the times each must keep: what its own change
+   * left (or what it had, when the batch does not name it). Adding or removing the entries below
+   * stamps "now" on a directory; `restoreDirTimes` puts these back once all entries are in.
+   */
+  private readonly dirTimes = new Map<string, Stat>();
 
   /** The batch's `ack`: the latest of our batches the sender had applied when it built this one. */
   private readonly ack: string | undefined;
   /** Paths of our batches the sender applied after building this one (read when first needed). */
   private newer: Set<string> | undefined;
+  /** Parents of the batch's stated paths (computed when first needed). */
+  private parents: Set<string> | undefined;
 
   /**
    * `changes`: the whole batch; `blobs`: its inline blobs by hash (verified), read from memory;
@@ -48,14 +60,79 @@ export class Merge {
     this.readBlob = blobReader(local.vfs, blobs);
     this.localWins = local.side === CONFLICT_WINNER;
     this.absent = new AbsentNames(local, changes);
+    for (const change of changes) if (change.stat) this.stated.add(change.path);
   }
 
-  /** Applies one change. */
+  /** Makes `dir` keep the times it has now through the rest of the batch (see restoreDirTimes). */
+  keepTimes(dir: string): void {
+    this.rememberTimes(dir, false);
+  }
+
+  /** The times of `dir` now, if it is a directory (they are what it keeps through the batch). */
+  private rememberTimes(dir: string, overwrite: boolean): void {
+    if (!overwrite && this.dirTimes.has(dir)) return;
+    try {
+      const stat = this.local.vfs.lstat(dir);
+      if (stat.type === "dir") this.dirTimes.set(dir, stat);
+    } catch (err) {
+      if (!isFsError(err)) throw err;
+    }
+  }
+
+  /**
+   * Gives every directory that held entries of the batch the times remembered for it, deepest
+   * first, so it ends with the sender's mtime (or its own, when the batch did not change it)
+   * rather than the moment its entries were applied. A directory that moved or went is skipped.
+   */
+  restoreDirTimes(): void {
+    const dirs = [...this.dirTimes.keys()].sort((a, b) => depthOf(b) - depthOf(a));
+    for (const dir of dirs) this.restoreTimes(dir);
+  }
+
+  /** Gives `dir` the times remembered for it, if it is still the same directory. */
+  private restoreTimes(dir: string): void {
+    const want = this.dirTimes.get(dir);
+    if (!want) return;
+    let now: Stat;
+    try {
+      now = this.local.vfs.lstat(dir);
+    } catch (err) {
+      if (isFsError(err)) return;
+      throw err;
+    }
+    if (now.ino !== want.ino || now.type !== "dir") return;
+    const same = (a: Stat["mtime"], b: Stat["mtime"]) => a.sec === b.sec && a.nsec === b.nsec;
+    if (!same(now.mtime, want.mtime) || !same(now.atime, want.atime)) {
+      this.local.vfs.utimes(dir, want.atime, want.mtime, false);
+    }
+  }
+
+  /** Applies one change (call `restoreDirTimes` after the last). */
   apply(change: SyncChange): void {
+    const path = change.path;
+    // The first entry of the batch below a directory: what it holds now it keeps (until its own
+    // change, applied after its deleted entries but before its new ones, says otherwise).
+    if (path !== "/") this.rememberTimes(parentOf(path), false);
+    // A directory whose entries the batch already removed is judged as the batch found it: their
+    // removal stamped its mtime, but that is the sender's change, not this side's.
+    this.restoreTimes(path);
+    this.applyChange(change);
+    if (this.dirTimes.has(path) || (this.stated.has(path) && this.hasEntriesInBatch(path))) {
+      this.rememberTimes(path, true);
+    }
+  }
+
+  /** Whether the batch names a path directly below `dir`. */
+  private hasEntriesInBatch(dir: string): boolean {
+    this.parents ??= new Set([...this.stated].filter((p) => p !== "/").map(parentOf));
+    return this.parents.has(dir);
+  }
+
+  private applyChange(change: SyncChange): void {
     const path = change.path;
     const incoming = stateOf(change);
     const fpIn = this.local.fp(incoming);
-    if (fpIn === change.base && path !== "/" && this.local.fp(this.local.read(path)) !== fpIn) {
+    if (fpIn === change.base && this.local.fp(this.local.read(path)) !== fpIn) {
       // The sender has nothing new here (a hard-linked name re-sent for its group, a marked
       // path, or a full listing): no conflict, this side's own change stands. Unless one of our
       // batches the sender had not applied yet agreed on the path (the sender's base is then
@@ -91,7 +168,20 @@ export class Merge {
       return;
     }
     const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
-    const unchanged = fpLocal === change.base || (path === "/" && change.base === "");
+    let unchanged = fpLocal === change.base;
+    if (path === "/" && change.base === "" && current && incoming) {
+      // Both roots exist from the start, so a root the sender never agreed on is no conflict: the
+      // one changed last wins on both sides (crossing batches must not swap them); ours, if later,
+      // goes back to the peer.
+      const a = incoming.stat.mtime;
+      const b = current.stat.mtime;
+      unchanged = a.sec > b.sec || (a.sec === b.sec && a.nsec >= b.nsec);
+      if (!unchanged) {
+        this.local.agree(path, incoming, fpIn);
+        this.local.ledger.markDirty(path);
+        return;
+      }
+    }
     if (unchanged && (!removesDir || this.isEmptyDir(path))) {
       const regrouped = this.fastForward(change, current, incoming, fpIn);
       if (incoming) this.absent.created(path);
@@ -101,8 +191,10 @@ export class Merge {
     }
     // Conflicts create copies and move things: earlier answers about absent names go.
     this.absent.clear();
-    if (this.localWins) this.keepLocal(path, current, incoming, fpIn);
-    else this.takeIncoming(change, current, fpLocal, incoming, fpIn);
+    // Not reported: two directories that differ only in mtime (both sides changed entries).
+    const quiet = sameDirBesideMtime(current, incoming);
+    if (this.localWins) this.keepLocal(path, current, incoming, fpIn, quiet);
+    else this.takeIncoming(change, current, fpLocal, incoming, fpIn, quiet);
   }
 
   /**
@@ -169,6 +261,7 @@ export class Merge {
     current: PathState | undefined,
     incoming: PathState | undefined,
     fpIn: string,
+    quiet: boolean,
   ): void {
     let reason: ConflictReason;
     let copy: string | undefined;
@@ -179,7 +272,7 @@ export class Merge {
     if (incoming && reason === "content") copy = this.placeCopy(conflictCopyPath(path, fpIn), incoming, fpIn);
     this.local.agree(path, incoming, fpIn);
     this.local.ledger.markDirty(path);
-    this.report(path, reason, copy);
+    if (!quiet) this.report(path, reason, copy);
   }
 
   /** The peer wins: this side's version moves aside (or stays, for a directory with unsynced entries). */
@@ -189,6 +282,7 @@ export class Merge {
     fpLocal: string,
     incoming: PathState | undefined,
     fpIn: string,
+    quiet: boolean,
   ): void {
     const path = change.path;
     let reason: ConflictReason = "delete";
@@ -224,7 +318,7 @@ export class Merge {
     }
     if (incoming) this.place(change, incoming, fpIn, now);
     this.local.agree(path, incoming, fpIn);
-    this.report(path, reason, copy);
+    if (!quiet) this.report(path, reason, copy);
   }
 
   /** Renames our losing version to its conflict copy (a free name); returns the copy's path. */
@@ -274,6 +368,7 @@ export class Merge {
       }
       this.absent.clear();
       if (!here) {
+        this.rememberTimes(parentOf(prefix), false);
         makeDirectory(this.local.vfs, prefix, this.local.ledger.baseRow(prefix)?.dir ?? null);
         this.dirs.add(prefix);
         continue;

@@ -9,7 +9,7 @@ import type { FileType } from "../types.ts";
 import type { LocalSide } from "./local.ts";
 import { Merge } from "./merge.ts";
 import { commitInflight } from "./outbox.ts";
-import { depthOf, missingBlobHashes } from "./state.ts";
+import { depthOf, missingBlobHashes, parentOf } from "./state.ts";
 import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
 
 const FILE_TYPES: ReadonlySet<FileType> = new Set([
@@ -109,12 +109,18 @@ export function applyOrder(changes: readonly SyncChange[]): SyncChange[] {
  * Paths of our batches the peer applied after it built the listing's last batch (`ack` names
  * the latest it had applied then) count as listed: the peer has them.
  */
-function pruneUnlisted(local: LocalSide, ack: string | undefined): void {
+function pruneUnlisted(local: LocalSide, merge: Merge, ack: string | undefined): void {
   for (const path of local.ledger.committedAfter(ack)) local.ledger.markSeen(path);
-  for (const row of local.ledger.unseenBase()) {
+  // Judged before anything goes: removing an entry stamps its directory's mtime, which would
+  // make the directory look changed here.
+  const rows = local.ledger.unseenBase().map((row) => {
     const state = local.read(row.path);
-    const unchanged = state !== undefined && local.fp(state) === row.fp;
-    if (unchanged && state.stat.type !== "dir") local.vfs.unlink(row.path);
+    return { row, state, unchanged: state !== undefined && local.fp(state) === row.fp };
+  });
+  // The directories keep the times the listing gave them (see Merge.restoreDirTimes).
+  for (const { row, unchanged } of rows) if (unchanged) merge.keepTimes(parentOf(row.path));
+  for (const { row, state, unchanged } of rows) {
+    if (state && unchanged && state.stat.type !== "dir") local.vfs.unlink(row.path);
     else if (unchanged && local.vfs.list(row.path).length === 0) local.vfs.rmdir(row.path);
     else if (state) local.ledger.markDirty(row.path);
     local.ledger.setBase(row.path, "");
@@ -154,10 +160,11 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
       if (batch.full) {
         for (const change of batch.changes) ledger.markSeen(change.path);
         if (batch.full.last) {
-          pruneUnlisted(local, batch.ack);
+          pruneUnlisted(local, merge, batch.ack);
           ledger.setListing(false);
         }
       }
+      merge.restoreDirTimes();
       return merge;
     });
     ledger.recordEchoes(merge.echoes);

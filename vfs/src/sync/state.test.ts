@@ -8,7 +8,7 @@ import { describe, expect, sha256Hex, vfsTest } from "../../test/backend.ts";
 import { CHUNK_SIZE } from "../limits.ts";
 import type { Vfs } from "../vfs.ts";
 import { blobReader, materialize } from "./apply.ts";
-import { fingerprint, readState } from "./state.ts";
+import { fingerprint, readState, sameDirBesideMtime } from "./state.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -69,7 +69,7 @@ describe("readState", () => {
   });
 
   vfsTest(
-    "the fingerprint ignores ctime, atime, inode numbers and a directory's mtime",
+    "the fingerprint ignores ctime, atime and inode numbers, but not a directory's mtime",
     (vfs, { sql, clock }) => {
       vfs.mkdir("/d");
       vfs.writeFile("/f", "same");
@@ -80,7 +80,13 @@ describe("readState", () => {
       vfs.chmod("/f", vfs.stat("/f").mode);
       vfs.link("/f", "/hard");
       const fp = (s: typeof before.d) => fingerprint(s, sha256Hex);
-      expect(fp(readState(vfs, sql, "/d"))).toBe(fp(before.d));
+      const d = readState(vfs, sql, "/d");
+      // A new entry moves the directory's mtime, and a `touch -d` on it must travel.
+      expect(fp(d)).not.toBe(fp(before.d));
+      expect(sameDirBesideMtime(d, before.d)).toBe(true);
+      vfs.chmod("/d", 0o700);
+      expect(sameDirBesideMtime(readState(vfs, sql, "/d"), before.d)).toBe(false);
+      expect(sameDirBesideMtime(readState(vfs, sql, "/f"), before.f)).toBe(false);
       expect(fp(readState(vfs, sql, "/f"))).toBe(fp(before.f));
       vfs.utimes("/f", "omit", { sec: 1, nsec: 0 });
       expect(fp(readState(vfs, sql, "/f"))).not.toBe(fp(before.f));

@@ -2,7 +2,8 @@
  * The synced state of one path and its fingerprint: what the two sides of a sync compare.
  * A path is read LITERALLY (a symlink among its parents means the path does not exist), so
  * sync never writes through a link. ctime, atime, nlink and inode numbers are side-local and
- * left out of the fingerprint, as is a directory's mtime (it moves whenever an entry does).
+ * left out of the fingerprint. A directory's mtime is in it (a `touch -d` on a directory must
+ * travel), so a directory whose entries changed is sent along with them (see README).
  */
 import { isFsError } from "../errors.ts";
 import type { SqlLike } from "../sql.ts";
@@ -141,8 +142,11 @@ export function fromHex(hex: string): Uint8Array {
   return out;
 }
 
-/** The canonical text of a state: exactly the fields sync keeps equal on both sides. */
-export function canonical(state: PathState): string {
+/**
+ * The canonical text of a state: exactly the fields sync keeps equal on both sides.
+ * `withMtime: false` leaves the mtime out (to tell a directory that differs only in it).
+ */
+export function canonical(state: PathState, withMtime = true): string {
   const s = state.stat;
   const isDir = s.type === "dir";
   return JSON.stringify([
@@ -152,7 +156,7 @@ export function canonical(state: PathState): string {
     s.gid,
     isDir ? 0 : s.size,
     s.rdev,
-    isDir ? null : [s.mtime.sec, s.mtime.nsec],
+    withMtime ? [s.mtime.sec, s.mtime.nsec] : null,
     state.target ?? null,
     state.chunks ?? null,
     (state.xattrs ?? []).map((x) => [x.name, toHex(x.value)]),
@@ -164,6 +168,14 @@ const encoder = new TextEncoder();
 /** Fingerprint of a state ("" for absent): hex sha-256 of its canonical text. */
 export function fingerprint(state: PathState | undefined, sha256: (data: Uint8Array) => string): string {
   return state ? sha256(encoder.encode(canonical(state))) : "";
+}
+
+/**
+ * True when two directories differ at most in their mtime, which moves with every entry added
+ * or removed: both sides changing entries of one directory is no conflict of the directory.
+ */
+export function sameDirBesideMtime(a: PathState | undefined, b: PathState | undefined): boolean {
+  return a?.stat.type === "dir" && b?.stat.type === "dir" && canonical(a, false) === canonical(b, false);
 }
 
 /** True when two states hold the same content (type, size, chunks, target, device), whatever their attributes. */

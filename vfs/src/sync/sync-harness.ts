@@ -83,8 +83,8 @@ export interface NodeSnapshot {
   links?: string[];
   /** Files: digest of the content; symlinks: the target. */
   content?: string;
-  /** Files and symlinks: mtime as "sec.nsec". */
-  mtime?: string;
+  /** mtime as "sec.nsec" (directories too: sync carries their times). */
+  mtime: string;
   xattrs: string[];
 }
 
@@ -107,6 +107,7 @@ export function snapshot(vfs: Vfs, digest: (data: Uint8Array) => string): Record
       size: st.type === "dir" ? 0 : st.size,
       rdev: st.rdev,
       nlink: st.nlink,
+      mtime: `${st.mtime.sec}.${st.mtime.nsec}`,
       xattrs: vfs
         .listxattr(path, false)
         .sort()
@@ -114,7 +115,6 @@ export function snapshot(vfs: Vfs, digest: (data: Uint8Array) => string): Record
     };
     if (st.type === "file") node.content = digest(vfs.readFile(path));
     if (st.type === "symlink") node.content = vfs.readlink(path);
-    if (st.type !== "dir") node.mtime = `${st.mtime.sec}.${st.mtime.nsec}`;
     if (st.type !== "dir" && st.nlink > 1) node.links = vfs.namesOf(st.ino).filter((name) => name !== path);
     out[path] = node;
     if (st.type === "dir") {
