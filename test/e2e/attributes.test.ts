@@ -8,8 +8,6 @@
  * Runs twice: commands sandboxed as nobody (bubblewrap, the local default) and as root
  * (`--sandbox none`, like the Cloudflare image where computerd runs as root).
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiView,
@@ -23,17 +21,9 @@ import {
 import { ComputerApi, expectSynced } from "./computer-api.ts";
 import { apiCode, containerErrnos, type ErrnoCase } from "./errno-calls.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
+import { containerCapable, hasCommand } from "./fleet-fetch.ts";
 
-function has(command: string): boolean {
-  try {
-    execFileSync(command, ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && has("bwrap") && has("python3");
+const capable = containerCapable && hasCommand("python3");
 
 /** The overflow id: what a user namespace shows for an id it does not map. */
 const OVERFLOW = 65534;

@@ -6,22 +6,11 @@
  * still in the DO, the storm's exec is `pending` (never silently complete) and is completed
  * once the relaunched daemon is fenced, and the container and the DO agree afterwards.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
+import { containerCapable } from "./fleet-fetch.ts";
 
-function hasBwrap(): boolean {
-  try {
-    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
 let fleet: Fleet;
 
 /** The pid of computer `id`'s computerd, from its latest `listening` line in the host's output. */
@@ -44,7 +33,7 @@ function daemonPid(id: string): number {
 const writeFiles = (dir: string, n: number) =>
   `mkdir -p ${dir} && i=0; while [ $i -lt ${n} ]; do echo "${dir} $i" > ${dir}/f$i; i=$((i+1)); done`;
 
-describe.skipIf(!capable)("container runtime when things break", () => {
+describe.skipIf(!containerCapable)("container runtime when things break", () => {
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: true });
   }, 180_000);

@@ -5,22 +5,11 @@
  * outside (the SSE `exit` event after the command's last output) and inside (computerd's
  * fence event). Bounds are generous: they catch a broken upload stream, not noise.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, expectSynced, fenceEvents } from "./computer-api.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
+import { containerCapable } from "./fleet-fetch.ts";
 
-function hasBwrap(): boolean {
-  try {
-    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
 const ID = "e2e-perf";
 let fleet: Fleet;
 let api: ComputerApi;
@@ -47,7 +36,7 @@ async function writeMany(n: number): Promise<{ outsideMs: number; insideMs: numb
   return { outsideMs: exit.at - done.at, insideMs: fence?.ms ?? Number.NaN, commandMs: done.at - started };
 }
 
-describe.skipIf(!capable)("container runtime timings", () => {
+describe.skipIf(!containerCapable)("container runtime timings", () => {
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: true });
     api = new ComputerApi(fleet, ID);

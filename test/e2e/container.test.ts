@@ -7,24 +7,12 @@
  * output arrives before the exit. Needs root, /dev/fuse and bwrap (the CI machine has them).
  * The same contract runs against the computerd image in images/test/image.test.ts.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { describeContainerContract } from "./container-contract.ts";
 import { startFleet } from "./fleet.ts";
-
-function hasBwrap(): boolean {
-  try {
-    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
+import { containerCapable } from "./fleet-fetch.ts";
 
 describeContainerContract("container runtime (wrangler dev + computerd host + FUSE + bwrap)", {
   start: () => startFleet({ computerdHost: true }),
   computerId: "e2e-container",
-  skip: !capable,
+  skip: !containerCapable,
 });

@@ -34,9 +34,10 @@ export async function createComputer(
   return id;
 }
 
-function hasBwrap(): boolean {
+/** True when `command --version` runs on this machine. */
+export function hasCommand(command: string): boolean {
   try {
-    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+    execFileSync(command, ["--version"], { stdio: "ignore" });
     return true;
   } catch {
     return false;
@@ -44,4 +45,4 @@ function hasBwrap(): boolean {
 }
 
 /** True when this machine can run computerd's FUSE mount and sandbox. */
-export const containerCapable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
+export const containerCapable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasCommand("bwrap");

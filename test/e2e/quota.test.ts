@@ -6,22 +6,11 @@
  * a command ran), the DO still refuses the upload: the exec says ENOSPC with its sync pending,
  * and once the container's file is removed the next exec syncs again.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
+import { containerCapable } from "./fleet-fetch.ts";
 
-function hasBwrap(): boolean {
-  try {
-    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const capable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasBwrap();
 const MiB = 1024 * 1024;
 const QUOTA = 4 * MiB;
 
@@ -32,7 +21,7 @@ function dfNumbers(stdout: string): number[] {
   return stdout.trim().split(/\s+/).map(Number);
 }
 
-describe.skipIf(!capable)("the quota in the container", () => {
+describe.skipIf(!containerCapable)("the quota in the container", () => {
   let fleet: Fleet | undefined;
   let api: ComputerApi;
 
