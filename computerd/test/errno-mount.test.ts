@@ -4,17 +4,16 @@
  * the same code. Codes no syscall can make the vfs raise say why. Runs for each FUSE backend.
  */
 import { execFile } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FsErrorCode, isFsError, type Vfs } from "@computer/vfs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
 import { type Mount, openMount } from "../src/mount/backend.ts";
-import { fuse3Available } from "../src/mount/fuse3-backend.ts";
 import { clearStaleMount } from "../src/mount/stale.ts";
+import { FUSE_BACKENDS } from "./mounted-mirror.ts";
 
-const hasFuse = existsSync("/dev/fuse");
 const NOBODY = 65534;
 const QUOTA_HEADROOM = 64 * 1024;
 
@@ -188,12 +187,7 @@ const KNOWN_GAPS: Record<string, Partial<Record<FsErrorCode, string>>> = {
 
 const triggers = Object.entries(TRIGGERS).filter((e): e is [FsErrorCode, Trigger] => "call" in e[1]);
 
-const backends = [
-  { backend: "fuse" as const, available: hasFuse },
-  { backend: "fuse3" as const, available: hasFuse && fuse3Available() },
-];
-
-describe.each(backends)("errno through the $backend mount", ({ backend, available }) => {
+describe.each(FUSE_BACKENDS)("errno through the $backend mount", ({ backend, available }) => {
   let root: string;
   let mirror: Mirror;
   let mount: Mount;

@@ -4,20 +4,21 @@
  * open in the mount; kernel notifications racing an unmount resolve. Runs in this process
  * (the mount is served by the JS thread while the test's file calls run on libuv's pool).
  */
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
 import { type Mount, openMount } from "../src/mount/backend.ts";
-import { fuse3Available, fuse3OptionString } from "../src/mount/fuse3-backend.ts";
+import { fuse3OptionString } from "../src/mount/fuse3-backend.ts";
 import { loadFuse3, OP, type RequestHandle, type RequestListener } from "../src/mount/fuse3-native.ts";
 import { fuse3Listener } from "../src/mount/fuse3-ops.ts";
 import { LocalFs } from "../src/mount/local-fs.ts";
 import { fuseMountsAt } from "../src/mount/stale.ts";
+import { fuse3Mountable } from "./mounted-mirror.ts";
 
-const usable = existsSync("/dev/fuse") && fuse3Available();
+const usable = fuse3Mountable;
 if (!usable)
   console.warn("\n*** fuse3 lifecycle tests SKIP: no /dev/fuse or computerd/native not built ***\n");
 

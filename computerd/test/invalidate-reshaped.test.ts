@@ -6,101 +6,77 @@
  * hard. The mount runs in this process; the shell that reads it runs in a child process.
  * fuse3 only (fuse-native invalidates by path, without looking anything up).
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
-import { type Mount, openMount } from "../src/mount/backend.ts";
-import { fuse3Available } from "../src/mount/fuse3-backend.ts";
+import type { Mirror } from "../src/mirror/open-mirror.ts";
+import type { Mount } from "../src/mount/backend.ts";
+import { fuse3Mountable, mountFreshMirror, sh } from "./mounted-mirror.ts";
 
-const run = promisify(execFile);
+describe.skipIf(!fuse3Mountable)("reshaped trees pushed into the mirror (fuse3)", () => {
+  let mirror: Mirror;
+  let mount: Mount;
+  let mnt: string;
+  let close: (() => Promise<void>) | undefined;
 
-async function sh(script: string): Promise<string> {
-  const { stdout } = await run("sh", ["-c", script], { cwd: "/" });
-  return stdout;
-}
+  beforeAll(async () => {
+    ({ mirror, mount, mnt, close } = await mountFreshMirror({
+      backend: "fuse3",
+      prefix: "computerd-exchange-",
+      fuse: { attrTimeout: 30, entryTimeout: 30, negativeTimeout: 30 },
+    }));
+  });
 
-describe.skipIf(!existsSync("/dev/fuse") || !fuse3Available())(
-  "reshaped trees pushed into the mirror (fuse3)",
-  () => {
-    let root: string;
-    let mirror: Mirror;
-    let mount: Mount;
-    let mnt: string;
+  afterAll(() => close?.());
 
-    beforeAll(async () => {
-      root = mkdtempSync(join(tmpdir(), "computerd-exchange-"));
-      mnt = join(root, "mnt");
-      mirror = openMirror(join(root, "state"));
-      mount = await openMount({
-        backend: "fuse3",
-        mirror,
-        mountPoint: mnt,
-        log: () => {},
-        fuse: { attrTimeout: 30, entryTimeout: 30, negativeTimeout: 30 },
-      });
+  /** The paths the mirror's feed recorded since `rev` (what a push of that change touches). */
+  function changedSince(rev: number): string[] {
+    return mirror.vfs.changes(String(rev)).changes.map((c) => c.path);
+  }
+
+  for (const hard of [false, true]) {
+    it(`shows two swapped files (${hard ? "hard" : "soft"})`, async () => {
+      const dir = `files-${hard}`;
+      await sh(`mkdir ${mnt}/${dir} && echo one > ${mnt}/${dir}/a && echo two > ${mnt}/${dir}/b`);
+      expect(await sh(`cat ${mnt}/${dir}/a ${mnt}/${dir}/b`)).toBe("one\ntwo\n");
+      await mount.flushAll();
+      const rev = mirror.vfs.rev();
+      mirror.vfs.rename(`/${dir}/a`, `/${dir}/b`, { exchange: true });
+      await mount.invalidate(changedSince(rev), { hard });
+      expect(await sh(`cat ${mnt}/${dir}/a ${mnt}/${dir}/b`)).toBe("two\none\n");
     });
 
-    afterAll(async () => {
-      await mount?.unmount();
-      mirror?.close();
-      rmSync(root, { recursive: true, force: true });
+    it(`shows a directory swapped with a file in another directory (${hard ? "hard" : "soft"})`, async () => {
+      const [p, q] = [`p-${hard}`, `q-${hard}`];
+      await sh(`mkdir -p ${mnt}/${p}/dir/sub ${mnt}/${q} && echo deep > ${mnt}/${p}/dir/sub/f`);
+      await sh(`echo flat > ${mnt}/${q}/file`);
+      expect(await sh(`cat ${mnt}/${p}/dir/sub/f ${mnt}/${q}/file; stat -c '%F %h' ${mnt}/${p}/dir`)).toBe(
+        "deep\nflat\ndirectory 3\n",
+      );
+      await mount.flushAll();
+      const rev = mirror.vfs.rev();
+      mirror.vfs.rename(`/${p}/dir`, `/${q}/file`, { exchange: true });
+      await mount.invalidate(changedSince(rev), { hard });
+      expect(
+        await sh(
+          `cat ${mnt}/${q}/file/sub/f ${mnt}/${p}/dir; stat -c '%n %F %h' ${mnt}/${p} ${mnt}/${q} | sed 's|${mnt}/||'`,
+        ),
+      ).toBe(`deep\nflat\n${p} directory 2\n${q} directory 3\n`);
+      expect(await sh(`ls ${mnt}/${p}/dir/sub 2>&1 >/dev/null | grep -c 'Not a directory'`)).toBe("1\n");
     });
 
-    /** The paths the mirror's feed recorded since `rev` (what a push of that change touches). */
-    function changedSince(rev: number): string[] {
-      return mirror.vfs.changes(String(rev)).changes.map((c) => c.path);
-    }
-
-    for (const hard of [false, true]) {
-      it(`shows two swapped files (${hard ? "hard" : "soft"})`, async () => {
-        const dir = `files-${hard}`;
-        await sh(`mkdir ${mnt}/${dir} && echo one > ${mnt}/${dir}/a && echo two > ${mnt}/${dir}/b`);
-        expect(await sh(`cat ${mnt}/${dir}/a ${mnt}/${dir}/b`)).toBe("one\ntwo\n");
-        await mount.flushAll();
-        const rev = mirror.vfs.rev();
-        mirror.vfs.rename(`/${dir}/a`, `/${dir}/b`, { exchange: true });
-        await mount.invalidate(changedSince(rev), { hard });
-        expect(await sh(`cat ${mnt}/${dir}/a ${mnt}/${dir}/b`)).toBe("two\none\n");
-      });
-
-      it(`shows a directory swapped with a file in another directory (${hard ? "hard" : "soft"})`, async () => {
-        const [p, q] = [`p-${hard}`, `q-${hard}`];
-        await sh(`mkdir -p ${mnt}/${p}/dir/sub ${mnt}/${q} && echo deep > ${mnt}/${p}/dir/sub/f`);
-        await sh(`echo flat > ${mnt}/${q}/file`);
-        expect(await sh(`cat ${mnt}/${p}/dir/sub/f ${mnt}/${q}/file; stat -c '%F %h' ${mnt}/${p}/dir`)).toBe(
-          "deep\nflat\ndirectory 3\n",
-        );
-        await mount.flushAll();
-        const rev = mirror.vfs.rev();
-        mirror.vfs.rename(`/${p}/dir`, `/${q}/file`, { exchange: true });
-        await mount.invalidate(changedSince(rev), { hard });
-        expect(
-          await sh(
-            `cat ${mnt}/${q}/file/sub/f ${mnt}/${p}/dir; stat -c '%n %F %h' ${mnt}/${p} ${mnt}/${q} | sed 's|${mnt}/||'`,
-          ),
-        ).toBe(`deep\nflat\n${p} directory 2\n${q} directory 3\n`);
-        expect(await sh(`ls ${mnt}/${p}/dir/sub 2>&1 >/dev/null | grep -c 'Not a directory'`)).toBe("1\n");
-      });
-
-      it(`forgets a removed tree and one replaced by a file (${hard ? "hard" : "soft"})`, async () => {
-        const [gone, replaced] = [`gone-${hard}`, `replaced-${hard}`];
-        await sh(`mkdir -p ${mnt}/${gone}/sub ${mnt}/${replaced}/sub`);
-        await sh(`echo x > ${mnt}/${gone}/sub/f; echo y > ${mnt}/${replaced}/sub/f`);
-        expect(await sh(`cat ${mnt}/${gone}/sub/f ${mnt}/${replaced}/sub/f`)).toBe("x\ny\n");
-        await mount.flushAll();
-        const rev = mirror.vfs.rev();
-        mirror.vfs.rm(`/${gone}`, { recursive: true });
-        mirror.vfs.rm(`/${replaced}`, { recursive: true });
-        mirror.vfs.writeFile(`/${replaced}`, "now a file\n");
-        await mount.invalidate(changedSince(rev), { hard });
-        expect(
-          await sh(`ls ${mnt}/${gone} 2>&1 >/dev/null | grep -c 'No such'; cat ${mnt}/${replaced}`),
-        ).toBe("1\nnow a file\n");
-      });
-    }
-  },
-);
+    it(`forgets a removed tree and one replaced by a file (${hard ? "hard" : "soft"})`, async () => {
+      const [gone, replaced] = [`gone-${hard}`, `replaced-${hard}`];
+      await sh(`mkdir -p ${mnt}/${gone}/sub ${mnt}/${replaced}/sub`);
+      await sh(`echo x > ${mnt}/${gone}/sub/f; echo y > ${mnt}/${replaced}/sub/f`);
+      expect(await sh(`cat ${mnt}/${gone}/sub/f ${mnt}/${replaced}/sub/f`)).toBe("x\ny\n");
+      await mount.flushAll();
+      const rev = mirror.vfs.rev();
+      mirror.vfs.rm(`/${gone}`, { recursive: true });
+      mirror.vfs.rm(`/${replaced}`, { recursive: true });
+      mirror.vfs.writeFile(`/${replaced}`, "now a file\n");
+      await mount.invalidate(changedSince(rev), { hard });
+      expect(await sh(`ls ${mnt}/${gone} 2>&1 >/dev/null | grep -c 'No such'; cat ${mnt}/${replaced}`)).toBe(
+        "1\nnow a file\n",
+      );
+    });
+  }
+});

@@ -6,93 +6,61 @@
  * processes, asynchronously, so the daemon's thread stays free to answer.
  * Runs for both FUSE backends (fuse3 only when its addon is built).
  */
-import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
-import { type Mount, openMount } from "../src/mount/backend.ts";
-import { fuse3Available } from "../src/mount/fuse3-backend.ts";
+import type { Mirror } from "../src/mirror/open-mirror.ts";
+import type { Mount } from "../src/mount/backend.ts";
+import { FUSE_BACKENDS, mountFreshMirror, sh } from "./mounted-mirror.ts";
 
-const run = promisify(execFile);
-const hasFuse = existsSync("/dev/fuse");
+for (const { backend, available } of FUSE_BACKENDS) {
+  describe.skipIf(!available)(`invalidate() after changes pushed into the mirror (${backend})`, () => {
+    let mirror: Mirror;
+    let mount: Mount;
+    let mnt: string;
+    let close: (() => Promise<void>) | undefined;
 
-async function sh(script: string): Promise<string> {
-  const { stdout } = await run("sh", ["-c", script], { cwd: "/" });
-  return stdout;
-}
+    beforeAll(async () => {
+      ({ mirror, mount, mnt, close } = await mountFreshMirror({
+        backend,
+        prefix: "computerd-invalidate-",
+        fuse: { attrTimeout: 30, entryTimeout: 30, negativeTimeout: 30 },
+      }));
+    });
 
-const BACKENDS = [
-  { backend: "fuse", available: true },
-  { backend: "fuse3", available: fuse3Available() },
-] as const;
+    afterAll(() => close?.());
 
-for (const { backend, available } of BACKENDS) {
-  describe.skipIf(!hasFuse || !available)(
-    `invalidate() after changes pushed into the mirror (${backend})`,
-    () => {
-      let root: string;
-      let mirror: Mirror;
-      let mount: Mount;
-      let mnt: string;
+    it("shows a changed top-level file, a new one and a deleted one (soft)", async () => {
+      await sh(
+        `echo one > ${mnt}/top; echo gone > ${mnt}/old; cat ${mnt}/top ${mnt}/old; ls ${mnt}/new 2>/dev/null; true`,
+      );
+      await mount.flushAll();
+      mirror.vfs.writeFile("/top", "second version\n");
+      mirror.vfs.writeFile("/new", "created remotely\n");
+      mirror.vfs.unlink("/old");
+      await mount.invalidate(["/top", "/new", "/old"]);
+      expect(await sh(`cat ${mnt}/top ${mnt}/new; ls ${mnt}/old 2>&1 >/dev/null | grep -c 'No such'`)).toBe(
+        "second version\ncreated remotely\n1\n",
+      );
+    });
 
-      beforeAll(async () => {
-        root = mkdtempSync(join(tmpdir(), "computerd-invalidate-"));
-        mnt = join(root, "mnt");
-        mirror = openMirror(join(root, "state"));
-        mount = await openMount({
-          backend,
-          mirror,
-          mountPoint: mnt,
-          log: () => {},
-          fuse: { attrTimeout: 30, entryTimeout: 30, negativeTimeout: 30 },
-        });
-      });
+    it("shows changes deep in a tree after a hard invalidation", async () => {
+      await sh(
+        `mkdir -p ${mnt}/proj/src/lib && echo v1 > ${mnt}/proj/src/lib/a.txt && cat ${mnt}/proj/src/lib/a.txt; ls ${mnt}/proj/src/lib/b.txt 2>/dev/null; true`,
+      );
+      await mount.flushAll();
+      mirror.vfs.writeFile("/proj/src/lib/a.txt", "v2 is longer\n");
+      mirror.vfs.writeFile("/proj/src/lib/b.txt", "new\n");
+      await mount.invalidate(["/proj/src/lib/a.txt", "/proj/src/lib/b.txt"], { hard: true });
+      expect(await sh(`cat ${mnt}/proj/src/lib/a.txt ${mnt}/proj/src/lib/b.txt`)).toBe("v2 is longer\nnew\n");
+    });
 
-      afterAll(async () => {
-        await mount?.unmount();
-        mirror?.close();
-        rmSync(root, { recursive: true, force: true });
-      });
-
-      it("shows a changed top-level file, a new one and a deleted one (soft)", async () => {
-        await sh(
-          `echo one > ${mnt}/top; echo gone > ${mnt}/old; cat ${mnt}/top ${mnt}/old; ls ${mnt}/new 2>/dev/null; true`,
-        );
-        await mount.flushAll();
-        mirror.vfs.writeFile("/top", "second version\n");
-        mirror.vfs.writeFile("/new", "created remotely\n");
-        mirror.vfs.unlink("/old");
-        await mount.invalidate(["/top", "/new", "/old"]);
-        expect(await sh(`cat ${mnt}/top ${mnt}/new; ls ${mnt}/old 2>&1 >/dev/null | grep -c 'No such'`)).toBe(
-          "second version\ncreated remotely\n1\n",
-        );
-      });
-
-      it("shows changes deep in a tree after a hard invalidation", async () => {
-        await sh(
-          `mkdir -p ${mnt}/proj/src/lib && echo v1 > ${mnt}/proj/src/lib/a.txt && cat ${mnt}/proj/src/lib/a.txt; ls ${mnt}/proj/src/lib/b.txt 2>/dev/null; true`,
-        );
-        await mount.flushAll();
-        mirror.vfs.writeFile("/proj/src/lib/a.txt", "v2 is longer\n");
-        mirror.vfs.writeFile("/proj/src/lib/b.txt", "new\n");
-        await mount.invalidate(["/proj/src/lib/a.txt", "/proj/src/lib/b.txt"], { hard: true });
-        expect(await sh(`cat ${mnt}/proj/src/lib/a.txt ${mnt}/proj/src/lib/b.txt`)).toBe(
-          "v2 is longer\nnew\n",
-        );
-      });
-
-      it("keeps a command's working directory usable across a soft invalidation", async () => {
-        await sh(`mkdir -p ${mnt}/work && echo 1 > ${mnt}/work/f`);
-        const running = sh(`cd ${mnt}/work && sleep 0.5 && pwd -P && cat f`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await mount.flushAll();
-        mirror.vfs.writeFile("/work/f", "22\n");
-        await mount.invalidate(["/work/f"]);
-        expect(await running).toBe(`${mnt}/work\n22\n`);
-      });
-    },
-  );
+    it("keeps a command's working directory usable across a soft invalidation", async () => {
+      await sh(`mkdir -p ${mnt}/work && echo 1 > ${mnt}/work/f`);
+      const running = sh(`cd ${mnt}/work && sleep 0.5 && pwd -P && cat f`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await mount.flushAll();
+      mirror.vfs.writeFile("/work/f", "22\n");
+      await mount.invalidate(["/work/f"]);
+      expect(await running).toBe(`${mnt}/work\n22\n`);
+    });
+  });
 }

@@ -5,15 +5,11 @@
  * the mount keeps working. On both backends.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
-import { type Mount, openMount } from "../src/mount/backend.ts";
-import { fuse3Available } from "../src/mount/fuse3-backend.ts";
+import type { Mirror } from "../src/mirror/open-mirror.ts";
+import type { Mount } from "../src/mount/backend.ts";
+import { FUSE_BACKENDS, mountFreshMirror } from "./mounted-mirror.ts";
 
-const hasFuse = existsSync("/dev/fuse");
 const QUOTA = 256 * 1024;
 
 /**
@@ -45,31 +41,22 @@ function sh(script: string): Promise<string> {
   });
 }
 
-const BACKENDS = [
-  { backend: "fuse" as const, available: true },
-  { backend: "fuse3" as const, available: fuse3Available() },
-];
-
-for (const { backend, available } of BACKENDS) {
-  describe.skipIf(!hasFuse || !available)(`quota in write() through the ${backend} mount`, () => {
-    let root: string;
+for (const { backend, available } of FUSE_BACKENDS) {
+  describe.skipIf(!available)(`quota in write() through the ${backend} mount`, () => {
     let mirror: Mirror;
     let mount: Mount;
     let mnt: string;
+    let close: (() => Promise<void>) | undefined;
 
     beforeAll(async () => {
-      root = mkdtempSync(join(tmpdir(), "computerd-quota-write-"));
-      mnt = join(root, "mnt");
-      mirror = openMirror(join(root, "state"));
-      mirror.vfs.setQuota(QUOTA);
-      mount = await openMount({ backend, mirror, mountPoint: mnt, log: () => {} });
+      ({ mirror, mount, mnt, close } = await mountFreshMirror({
+        backend,
+        prefix: "computerd-quota-write-",
+        quota: QUOTA,
+      }));
     });
 
-    afterAll(async () => {
-      await mount?.unmount();
-      mirror?.close();
-      rmSync(root, { recursive: true, force: true });
-    });
+    afterAll(() => close?.());
 
     it("write() itself fails with ENOSPC at the quota; close and the fence succeed", async () => {
       const out = await py(`

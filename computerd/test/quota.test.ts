@@ -3,15 +3,10 @@
  * quota-write.test.ts); the mount keeps working once files are removed. On both backends.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
-import { type Mount, openMount } from "../src/mount/backend.ts";
-import { fuse3Available } from "../src/mount/fuse3-backend.ts";
-
-const hasFuse = existsSync("/dev/fuse");
+import type { Mirror } from "../src/mirror/open-mirror.ts";
+import type { Mount } from "../src/mount/backend.ts";
+import { FUSE_BACKENDS, mountFreshMirror } from "./mounted-mirror.ts";
 
 function sh(script: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -21,31 +16,22 @@ function sh(script: string): Promise<{ code: number; out: string }> {
   });
 }
 
-const BACKENDS = [
-  { backend: "fuse" as const, available: true },
-  { backend: "fuse3" as const, available: fuse3Available() },
-];
-
-for (const { backend, available } of BACKENDS) {
-  describe.skipIf(!hasFuse || !available)(`quota through the ${backend} mount`, () => {
-    let root: string;
+for (const { backend, available } of FUSE_BACKENDS) {
+  describe.skipIf(!available)(`quota through the ${backend} mount`, () => {
     let mirror: Mirror;
     let mount: Mount;
     let mnt: string;
+    let close: (() => Promise<void>) | undefined;
 
     beforeAll(async () => {
-      root = mkdtempSync(join(tmpdir(), "computerd-quota-"));
-      mnt = join(root, "mnt");
-      mirror = openMirror(join(root, "state"));
-      mirror.vfs.setQuota(64 * 1024);
-      mount = await openMount({ backend, mirror, mountPoint: mnt, log: () => {} });
+      ({ mirror, mount, mnt, close } = await mountFreshMirror({
+        backend,
+        prefix: "computerd-quota-",
+        quota: 64 * 1024,
+      }));
     });
 
-    afterAll(async () => {
-      await mount?.unmount();
-      mirror?.close();
-      rmSync(root, { recursive: true, force: true });
-    });
+    afterAll(() => close?.());
 
     it("reports ENOSPC to a small and a big writer; rm makes room again", async () => {
       const small = await sh(`head -c 100000 /dev/zero > ${mnt}/small`);
