@@ -2,8 +2,8 @@
  * Property test of the whole sync: random operations on both sides interleaved with pushes,
  * uploads, crossing batches, lost requests and lost answers. After every sync step no file
  * content disappears from a side unless the other side had seen it (nothing silently lost);
- * at the end a full two-way sync leaves both trees equal (hard-link groups and link counts
- * included) and quiet.
+ * at the end a full two-way sync leaves both trees equal (hard-link groups, link counts and
+ * directory mtimes included) and quiet.
  */
 import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
@@ -78,7 +78,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("utimes" as const),
       who,
-      path,
+      // Directories too (the root included): their times travel like a file's.
+      path: fc.oneof(path, fc.constantFrom("/", "/a", "/b", "/a/b")),
       sec: fc.integer({ min: 1, max: 9 }),
     }),
   },
@@ -250,7 +251,8 @@ test("random edits on both sides with syncs in any order converge and lose nothi
           } else await step(() => syncOp(pair, o.kind, n));
         }
         await step(() => settle(pair, {}, 10));
-        // Equal snapshots: same names, attributes, contents, link counts and hard-link groups.
+        // Equal snapshots: same names, attributes (directory mtimes too), contents, link counts
+        // and hard-link groups.
         const tree = snapshot(sides.do, sha256Hex);
         expect(snapshot(sides.mirror, sha256Hex)).toEqual(tree);
         if (Object.values(tree).some((node) => node.links)) linkedRuns++;
