@@ -3,17 +3,14 @@
  * update it when due, and an open for reading drops the page cache exactly when its read
  * would be due (a cached read never reaches the daemon).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fromMs, type Timespec } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
+import type { Mirror } from "../mirror/open-mirror.ts";
 import { type Fuse3Addon, OP, type RequestHandle } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
-import { fuse3Listener } from "./fuse3-ops.ts";
-import { LocalFs } from "./local-fs.ts";
+import type { LocalFs } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
+import { openTestLocalFs, testListener, unexpectedAddon } from "./testing.ts";
 
 const O_RDONLY = 0;
 const O_WRONLY = 1;
@@ -26,9 +23,9 @@ interface Reply {
   atime?: Timespec;
 }
 
-let dir: string;
 let mirror: Mirror;
 let fs: LocalFs;
+let close: () => void;
 let clock: Timespec;
 let replies: Reply[];
 let call: (op: number, ...args: (number | string)[]) => Reply;
@@ -40,50 +37,26 @@ function recordingAddon(): Fuse3Addon {
   };
   const attrs = (kind: string, attr: Float64Array) =>
     record({ kind, atime: { sec: attr[8] ?? Number.NaN, nsec: attr[9] ?? Number.NaN } });
-  const unused = () => {
-    throw new Error("not expected in these tests");
-  };
   return {
-    mount: unused,
-    unmount: unused,
-    destroy: unused,
+    ...unexpectedAddon(),
     replyErr: (_req, errno) => record({ kind: `err ${errno}` }),
     replyEntry: (_req, attr) => attrs("entry", attr),
-    replyCreate: unused,
     replyAttr: (_req, attr) => attrs("attr", attr),
     replyOpen: (_req, fh, keep) => record({ kind: "open", fh, keep }),
     replyBuf: () => record({ kind: "buf" }),
-    replyWrite: unused,
     replyReadlink: () => record({ kind: "readlink" }),
-    replyStatfs: unused,
-    replyXattrSize: unused,
     replyDir: () => record({ kind: "dir" }),
-    replyNone: unused,
-    notifyInvalInode: unused,
-    notifyInvalEntry: unused,
   };
 }
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "computerd-fuse3-atime-"));
-  mirror = openMirror(dir);
   clock = fromMs(Date.now());
-  fs = new LocalFs(mirror.vfs, {
-    commit: () => mirror.sql.commit(),
-    log: () => {},
-    storeAtime: atimeWriter(mirror.sql),
+  ({ mirror, fs, close } = openTestLocalFs("computerd-fuse3-atime-", (opened) => ({
+    storeAtime: atimeWriter(opened.sql),
     now: () => clock,
-  });
+  })));
   replies = [];
-  const timeouts = { entryTimeout: 1, attrTimeout: 1, negativeTimeout: 1, pageCache: "auto" as const };
-  const { listener } = fuse3Listener(
-    recordingAddon(),
-    fs,
-    () => {},
-    {},
-    timeouts,
-    () => {},
-  );
+  const listener = testListener(recordingAddon(), fs);
   call = (op, ...args) => {
     listener(op, {} as RequestHandle, 0, 0, 1, 0o022, ...args);
     const reply = replies.at(-1);
@@ -92,11 +65,7 @@ beforeEach(() => {
   };
 });
 
-afterEach(() => {
-  fs.stop();
-  mirror.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 /** Writes through the mount's LocalFs (its cached listings stay right). */
 function writeFile(path: string, text: string): void {

@@ -3,18 +3,16 @@
  * attribute replies, chown and new nodes, and renameat2 flags (NOREPLACE → EEXIST, EXCHANGE
  * swaps, WHITEOUT → EINVAL with nothing changed).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openNodeVfs } from "@computer/vfs/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MIRROR_FILE, type Mirror, openMirror } from "../mirror/open-mirror.ts";
-import type { Fuse3Addon, RequestHandle, RequestListener } from "./fuse3-native.ts";
+import { MIRROR_FILE, type Mirror } from "../mirror/open-mirror.ts";
+import type { Fuse3Addon, RequestHandle } from "./fuse3-native.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
-import { fuse3Listener } from "./fuse3-ops.ts";
-import { LocalFs } from "./local-fs.ts";
+import type { LocalFs } from "./local-fs.ts";
 import { type OwnerMap, swapOwners } from "./owner-map.ts";
+import { openTestLocalFs, testListener, unexpectedAddon } from "./testing.ts";
 
 /** One reply the handlers gave: its kind, the attributes (uid, gid, ino) or the errno. */
 interface Reply {
@@ -30,13 +28,8 @@ function recordingAddon(replies: Reply[]): Fuse3Addon {
     replies.push({ kind, ino: attr[0] ?? 0, uid: attr[3] ?? -1, gid: attr[4] ?? -1 });
     return 0;
   };
-  const unused = () => {
-    throw new Error("not expected in these tests");
-  };
   return {
-    mount: unused,
-    unmount: unused,
-    destroy: unused,
+    ...unexpectedAddon(),
     replyErr: (_req, errno) => {
       replies.push({ kind: "err", errno });
       return 0;
@@ -44,16 +37,6 @@ function recordingAddon(replies: Reply[]): Fuse3Addon {
     replyEntry: (_req, attr) => attrs("entry", attr),
     replyCreate: (_req, attr) => attrs("create", attr),
     replyAttr: (_req, attr) => attrs("attr", attr),
-    replyOpen: unused,
-    replyBuf: unused,
-    replyWrite: unused,
-    replyReadlink: unused,
-    replyStatfs: unused,
-    replyXattrSize: unused,
-    replyDir: unused,
-    replyNone: unused,
-    notifyInvalInode: unused,
-    notifyInvalEntry: unused,
   };
 }
 
@@ -68,41 +51,22 @@ const RENAME_WHITEOUT = 4;
 let dir: string;
 let mirror: Mirror;
 let fs: LocalFs;
+let close: () => void;
 let replies: Reply[];
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "computerd-fuse3-ops-"));
-  mirror = openMirror(dir);
-  fs = new LocalFs(mirror.vfs, { commit: () => mirror.sql.commit(), log: () => {} });
+  ({ dir, mirror, fs, close } = openTestLocalFs("computerd-fuse3-ops-"));
   replies = [];
 });
 
-afterEach(() => {
-  fs.stop();
-  mirror.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 /** A listener over `fs`; `call` sends one request as `caller` and returns its reply. */
 function handlers(owners?: OwnerMap) {
-  const timeouts = {
-    entryTimeout: 1,
-    attrTimeout: 1,
-    negativeTimeout: 1,
-    pageCache: "auto" as const,
-    owners,
-  };
-  const { listener } = fuse3Listener(
-    recordingAddon(replies),
-    fs,
-    () => {},
-    {},
-    timeouts,
-    () => {},
-  );
+  const listener = testListener(recordingAddon(replies), fs, owners);
   const req = {} as RequestHandle;
   return (op: number, caller: { uid: number; gid: number }, ...args: (number | string)[]): Reply => {
-    (listener as RequestListener)(op, req, caller.uid, caller.gid, 1, 0o022, ...args);
+    listener(op, req, caller.uid, caller.gid, 1, 0o022, ...args);
     const reply = replies.at(-1);
     if (!reply) throw new Error("no reply");
     return reply;

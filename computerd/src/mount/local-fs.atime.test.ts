@@ -1,36 +1,26 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Timespec } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
-import { LocalFs } from "./local-fs.ts";
+import type { Mirror } from "../mirror/open-mirror.ts";
+import type { LocalFs } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
+import { openTestLocalFs } from "./testing.ts";
 import { now as writeBackClock } from "./write-back.ts";
 
-let dir: string;
 let mirror: Mirror;
 let fs: LocalFs;
+let close: () => void;
 /** A fixed clock the tests move; undefined: the write-back's real clock. */
 let clock: Timespec | undefined;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "computerd-atime-"));
-  mirror = openMirror(dir);
   clock = { sec: 4_000_000_000, nsec: 0 };
-  fs = new LocalFs(mirror.vfs, {
-    commit: () => mirror.sql.commit(),
-    log: () => {},
-    storeAtime: atimeWriter(mirror.sql),
+  ({ mirror, fs, close } = openTestLocalFs("computerd-atime-", (opened) => ({
+    storeAtime: atimeWriter(opened.sql),
     now: () => clock ?? writeBackClock(),
-  });
+  })));
 });
 
-afterEach(() => {
-  fs.stop();
-  mirror.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 function later(sec: number): Timespec {
   clock = { sec: (clock?.sec ?? 0) + sec, nsec: 0 };

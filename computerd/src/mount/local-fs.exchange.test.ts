@@ -3,30 +3,22 @@
  * mirror and in the caches, and data still buffered follows its inode to the other name,
  * also below a swapped directory.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
-import { LocalFs } from "./local-fs.ts";
+import type { Mirror } from "../mirror/open-mirror.ts";
+import type { LocalFs } from "./local-fs.ts";
+import { openTestLocalFs } from "./testing.ts";
 
 const enc = new TextEncoder();
 
-let dir: string;
 let mirror: Mirror;
 let fs: LocalFs;
+let close: () => void;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "computerd-exchange-"));
-  mirror = openMirror(dir);
-  fs = new LocalFs(mirror.vfs, { commit: () => mirror.sql.commit(), log: () => {} });
+  ({ mirror, fs, close } = openTestLocalFs("computerd-exchange-"));
 });
 
-afterEach(() => {
-  fs.stop();
-  mirror.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 /** Creates `path` with `text` still buffered (the handle stays open, nothing flushed). */
 function dirty(path: string, text: string): number {

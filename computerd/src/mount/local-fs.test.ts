@@ -1,30 +1,22 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { CHUNK_SIZE } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
-import { LocalFs } from "./local-fs.ts";
+import type { Mirror } from "../mirror/open-mirror.ts";
+import type { LocalFs } from "./local-fs.ts";
+import { openTestLocalFs } from "./testing.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 const O_TRUNC = 0o1000;
 
-let dir: string;
 let mirror: Mirror;
 let fs: LocalFs;
+let close: () => void;
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "computerd-localfs-"));
-  mirror = openMirror(dir);
-  fs = new LocalFs(mirror.vfs, { commit: () => mirror.sql.commit(), log: () => {} });
+  ({ mirror, fs, close } = openTestLocalFs("computerd-localfs-"));
 });
 
-afterEach(() => {
-  fs.stop();
-  mirror.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => close());
 
 function readAll(path: string): string {
   const fh = fs.open(path, 0);
