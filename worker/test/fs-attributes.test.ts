@@ -3,19 +3,13 @@
  * mode bits, allocated bytes, rdev), utimes accepts exact timespecs, and bad times change nothing.
  */
 import { describe, expect, it } from "vitest";
-import { createComputer, expectError, fsOp, snapshot, writeFile } from "./helpers.ts";
-
-async function ok(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  expect(res.status, text).toBe(200);
-  return JSON.parse(text) as Record<string, unknown>;
-}
+import { createComputer, expectError, expectOk, fsOp, snapshot, writeFile } from "./helpers.ts";
 
 describe("stat attributes", () => {
   it("answers every field, with the ISO times of v1 beside exact timespecs", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "hello");
-    const stat = await ok(await fsOp(id, { op: "stat", path: "f" }));
+    const stat = await expectOk(await fsOp(id, { op: "stat", path: "f" }));
     expect(Object.keys(stat).sort()).toEqual(
       [
         "path",
@@ -59,10 +53,10 @@ describe("stat attributes", () => {
     ];
     for (const mtime of cases) {
       const atime = { sec: mtime.sec - 7, nsec: 42 };
-      const res = await ok(await fsOp(id, { op: "utimes", path: "f", atime, mtime }));
+      const res = await expectOk(await fsOp(id, { op: "utimes", path: "f", atime, mtime }));
       expect(res.timespec).toMatchObject({ atime, mtime });
       expect(res.mtime).toBe(new Date(mtime.sec * 1000 + Math.floor(mtime.nsec / 1e6)).toISOString());
-      const again = await ok(await fsOp(id, { op: "stat", path: "f" }));
+      const again = await expectOk(await fsOp(id, { op: "stat", path: "f" }));
       expect(again.timespec).toMatchObject({ atime, mtime });
     }
   });
@@ -71,8 +65,8 @@ describe("stat attributes", () => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
     const mtime = { sec: 100, nsec: 7 };
-    await ok(await fsOp(id, { op: "utimes", path: "f", atime: { sec: 5, nsec: 5 }, mtime }));
-    const res = await ok(await fsOp(id, { op: "utimes", path: "f", atime: "now", mtime: "omit" }));
+    await expectOk(await fsOp(id, { op: "utimes", path: "f", atime: { sec: 5, nsec: 5 }, mtime }));
+    const res = await expectOk(await fsOp(id, { op: "utimes", path: "f", atime: "now", mtime: "omit" }));
     const t = res.timespec as { atime: unknown; mtime: unknown; ctime: unknown };
     expect(t.mtime).toEqual(mtime);
     expect(t.atime).toEqual(t.ctime);
@@ -81,7 +75,7 @@ describe("stat attributes", () => {
   it("mode shows setuid, setgid and sticky bits", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
-    await ok(await fsOp(id, { op: "mkdir", path: "d" }));
+    await expectOk(await fsOp(id, { op: "mkdir", path: "d" }));
     for (const [path, mode] of [
       ["f", "4755"],
       ["f", "2711"],
@@ -90,8 +84,8 @@ describe("stat attributes", () => {
       ["d", "1777"],
       ["d", "3070"],
     ] as const) {
-      await ok(await fsOp(id, { op: "chmod", path, mode }));
-      const stat = await ok(await fsOp(id, { op: "stat", path }));
+      await expectOk(await fsOp(id, { op: "chmod", path, mode }));
+      const stat = await expectOk(await fsOp(id, { op: "stat", path }));
       expect(stat.mode).toBe(mode);
     }
   });
@@ -100,8 +94,8 @@ describe("stat attributes", () => {
     const id = await createComputer();
     await writeFile(id, "sparse", "");
     const length = 5 * 2 ** 30 + 3;
-    await ok(await fsOp(id, { op: "truncate", path: "sparse", length }));
-    expect(await ok(await fsOp(id, { op: "stat", path: "sparse" }))).toMatchObject({
+    await expectOk(await fsOp(id, { op: "truncate", path: "sparse", length }));
+    expect(await expectOk(await fsOp(id, { op: "stat", path: "sparse" }))).toMatchObject({
       size: length,
       allocated: 0,
     });
@@ -110,9 +104,9 @@ describe("stat attributes", () => {
   it("hard links share the inode and count links", async () => {
     const id = await createComputer();
     await writeFile(id, "a", "same");
-    await ok(await fsOp(id, { op: "link", existing: "a", path: "b" }));
-    const a = await ok(await fsOp(id, { op: "stat", path: "a" }));
-    const b = await ok(await fsOp(id, { op: "stat", path: "b" }));
+    await expectOk(await fsOp(id, { op: "link", existing: "a", path: "b" }));
+    const a = await expectOk(await fsOp(id, { op: "stat", path: "a" }));
+    const b = await expectOk(await fsOp(id, { op: "stat", path: "b" }));
     expect([a.ino, a.nlink]).toEqual([b.ino, 2]);
   });
 
@@ -129,17 +123,17 @@ describe("stat attributes", () => {
   ])("utimes refuses mtime %j and changes nothing", async (mtime) => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
-    await ok(
+    await expectOk(
       await fsOp(id, { op: "utimes", path: "f", atime: { sec: 9, nsec: 9 }, mtime: { sec: 8, nsec: 8 } }),
     );
     const before = await snapshot(id);
-    const stat = await ok(await fsOp(id, { op: "stat", path: "f" }));
+    const stat = await expectOk(await fsOp(id, { op: "stat", path: "f" }));
     await expectError(
       await fsOp(id, { op: "utimes", path: "f", atime: { sec: 1, nsec: 1 }, mtime }),
       400,
       "EINVAL",
     );
     expect(await snapshot(id)).toEqual(before);
-    expect(await ok(await fsOp(id, { op: "stat", path: "f" }))).toEqual(stat);
+    expect(await expectOk(await fsOp(id, { op: "stat", path: "f" }))).toEqual(stat);
   });
 });

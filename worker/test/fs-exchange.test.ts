@@ -4,18 +4,13 @@ import {
   api,
   createComputer,
   expectError,
+  expectOk,
   fsOp,
   mintToken,
   readText,
   snapshot,
   writeFile,
 } from "./helpers.ts";
-
-async function ok(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  expect(res.status, text).toBe(200);
-  return JSON.parse(text) as Record<string, unknown>;
-}
 
 async function names(id: string, dir: string): Promise<string[]> {
   const res = await api(`/v1/computers/${id}/files/${dir}`);
@@ -29,8 +24,8 @@ describe("rename exchange", () => {
     const id = await createComputer();
     await writeFile(id, "a.txt", "alpha");
     await writeFile(id, "b.txt", "beta!!");
-    const ino = (await ok(await fsOp(id, { op: "stat", path: "a.txt" }))).ino;
-    const res = await ok(await fsOp(id, { op: "rename", from: "a.txt", to: "b.txt", exchange: true }));
+    const ino = (await expectOk(await fsOp(id, { op: "stat", path: "a.txt" }))).ino;
+    const res = await expectOk(await fsOp(id, { op: "rename", from: "a.txt", to: "b.txt", exchange: true }));
     expect(res).toMatchObject({ from: "/a.txt", path: "/b.txt", type: "file", size: 5, ino });
     expect(await readText(id, "a.txt")).toBe("beta!!");
     expect(await readText(id, "b.txt")).toBe("alpha");
@@ -40,20 +35,20 @@ describe("rename exchange", () => {
     const id = await createComputer();
     await writeFile(id, "p/dir/sub/f", "deep");
     await writeFile(id, "q/file", "flat");
-    await ok(await fsOp(id, { op: "rename", from: "p/dir", to: "/q/file", exchange: true }));
+    await expectOk(await fsOp(id, { op: "rename", from: "p/dir", to: "/q/file", exchange: true }));
     expect(await readText(id, "q/file/sub/f")).toBe("deep");
     expect(await readText(id, "p/dir")).toBe("flat");
     expect(await names(id, "p")).toEqual(["dir:file"]);
     expect(await names(id, "q")).toEqual(["file:dir"]);
-    expect(await ok(await fsOp(id, { op: "stat", path: "q" }))).toMatchObject({ nlink: 3 });
-    expect(await ok(await fsOp(id, { op: "stat", path: "p" }))).toMatchObject({ nlink: 2 });
+    expect(await expectOk(await fsOp(id, { op: "stat", path: "q" }))).toMatchObject({ nlink: 3 });
+    expect(await expectOk(await fsOp(id, { op: "stat", path: "p" }))).toMatchObject({ nlink: 2 });
   });
 
   it("without exchange, rename still replaces", async () => {
     const id = await createComputer();
     await writeFile(id, "a", "A");
     await writeFile(id, "b", "B");
-    await ok(await fsOp(id, { op: "rename", from: "a", to: "b", exchange: false }));
+    await expectOk(await fsOp(id, { op: "rename", from: "a", to: "b", exchange: false }));
     expect(await readText(id, "b")).toBe("A");
     expect((await api(`/v1/computers/${id}/files/a`)).status).toBe(404);
   });

@@ -1,56 +1,53 @@
 /** POST /v1/computers/:id/fs: the happy path of every op. */
 import { describe, expect, it } from "vitest";
-import { api, createComputer, fsOp, readText, writeFile } from "./helpers.ts";
-
-async function ok(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  expect(res.status, text).toBe(200);
-  return JSON.parse(text) as Record<string, unknown>;
-}
+import { api, createComputer, expectOk, fsOp, readText, writeFile } from "./helpers.ts";
 
 describe("fs ops", () => {
   it("mkdir (plain, recursive, with mode)", async () => {
     const id = await createComputer();
-    expect(await ok(await fsOp(id, { op: "mkdir", path: "a" }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "mkdir", path: "a" }))).toMatchObject({
       path: "/a",
       type: "dir",
       mode: "0755",
     });
     expect(
-      await ok(await fsOp(id, { op: "mkdir", path: "/b/c/d", recursive: true, mode: "0700" })),
+      await expectOk(await fsOp(id, { op: "mkdir", path: "/b/c/d", recursive: true, mode: "0700" })),
     ).toMatchObject({
       path: "/b/c/d",
       type: "dir",
       mode: "0700",
     });
-    await ok(await fsOp(id, { op: "mkdir", path: "b/c", recursive: true }));
+    await expectOk(await fsOp(id, { op: "mkdir", path: "b/c", recursive: true }));
   });
 
   it("rename", async () => {
     const id = await createComputer();
     await writeFile(id, "a/x.txt", "x");
-    const res = await ok(await fsOp(id, { op: "rename", from: "a/x.txt", to: "b.txt" }));
+    const res = await expectOk(await fsOp(id, { op: "rename", from: "a/x.txt", to: "b.txt" }));
     expect(res).toMatchObject({ from: "/a/x.txt", path: "/b.txt", type: "file", size: 1 });
     expect(await readText(id, "b.txt")).toBe("x");
-    await ok(await fsOp(id, { op: "rename", from: "a", to: "c" }));
+    await expectOk(await fsOp(id, { op: "rename", from: "a", to: "c" }));
     expect((await api(`/v1/computers/${id}/files/a`)).status).toBe(404);
   });
 
   it("symlink and readlink", async () => {
     const id = await createComputer();
     await writeFile(id, "t.txt", "t");
-    expect(await ok(await fsOp(id, { op: "symlink", target: "t.txt", path: "l" }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "symlink", target: "t.txt", path: "l" }))).toMatchObject({
       path: "/l",
       type: "symlink",
       target: "t.txt",
     });
-    expect(await ok(await fsOp(id, { op: "readlink", path: "l" }))).toEqual({ path: "/l", target: "t.txt" });
+    expect(await expectOk(await fsOp(id, { op: "readlink", path: "l" }))).toEqual({
+      path: "/l",
+      target: "t.txt",
+    });
   });
 
   it("link", async () => {
     const id = await createComputer();
     await writeFile(id, "orig", "same");
-    expect(await ok(await fsOp(id, { op: "link", existing: "orig", path: "hard" }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "link", existing: "orig", path: "hard" }))).toMatchObject({
       nlink: 2,
     });
     expect(await readText(id, "hard")).toBe("same");
@@ -59,10 +56,10 @@ describe("fs ops", () => {
   it("chmod with an octal string and an integer", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "f");
-    expect(await ok(await fsOp(id, { op: "chmod", path: "f", mode: "0600" }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "chmod", path: "f", mode: "0600" }))).toMatchObject({
       mode: "0600",
     });
-    expect(await ok(await fsOp(id, { op: "chmod", path: "f", mode: 0o4755 }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "chmod", path: "f", mode: 0o4755 }))).toMatchObject({
       mode: "4755",
     });
   });
@@ -70,7 +67,7 @@ describe("fs ops", () => {
   it("chown", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "f");
-    expect(await ok(await fsOp(id, { op: "chown", path: "f", uid: 1000, gid: 100 }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "chown", path: "f", uid: 1000, gid: 100 }))).toMatchObject({
       uid: 1000,
       gid: 100,
     });
@@ -79,7 +76,7 @@ describe("fs ops", () => {
   it("utimes", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "f");
-    const res = await ok(
+    const res = await expectOk(
       await fsOp(id, {
         op: "utimes",
         path: "f",
@@ -96,7 +93,9 @@ describe("fs ops", () => {
   it("truncate", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "0123456789");
-    expect(await ok(await fsOp(id, { op: "truncate", path: "f", length: 4 }))).toMatchObject({ size: 4 });
+    expect(await expectOk(await fsOp(id, { op: "truncate", path: "f", length: 4 }))).toMatchObject({
+      size: 4,
+    });
     expect(await readText(id, "f")).toBe("0123");
   });
 
@@ -104,9 +103,9 @@ describe("fs ops", () => {
     const id = await createComputer();
     await writeFile(id, "f", "f");
     await writeFile(id, "t/a/b", "b");
-    expect(await ok(await fsOp(id, { op: "rm", path: "f" }))).toEqual({ path: "/f" });
-    await ok(await fsOp(id, { op: "rm", path: "t", recursive: true }));
-    await ok(await fsOp(id, { op: "rm", path: "missing", force: true }));
+    expect(await expectOk(await fsOp(id, { op: "rm", path: "f" }))).toEqual({ path: "/f" });
+    await expectOk(await fsOp(id, { op: "rm", path: "t", recursive: true }));
+    await expectOk(await fsOp(id, { op: "rm", path: "missing", force: true }));
     const { entries } = (await api(`/v1/computers/${id}/files/`).then((r) => r.json())) as {
       entries: unknown[];
     };
@@ -117,11 +116,11 @@ describe("fs ops", () => {
     const id = await createComputer();
     await writeFile(id, "t.txt", "abc");
     await fsOp(id, { op: "symlink", target: "t.txt", path: "l" });
-    const followed = await ok(await fsOp(id, { op: "stat", path: "l" }));
+    const followed = await expectOk(await fsOp(id, { op: "stat", path: "l" }));
     expect(followed).toMatchObject({ path: "/l", type: "file", size: 3, mode: "0644", nlink: 1 });
     for (const key of ["uid", "gid", "ino"]) expect(typeof followed[key]).toBe("number");
     for (const key of ["mtime", "atime", "ctime"]) expect(Date.parse(String(followed[key]))).not.toBeNaN();
-    expect(await ok(await fsOp(id, { op: "stat", path: "l", follow: false }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "stat", path: "l", follow: false }))).toMatchObject({
       type: "symlink",
       target: "t.txt",
     });
@@ -130,10 +129,10 @@ describe("fs ops", () => {
   it("readdir with paging", async () => {
     const id = await createComputer();
     for (const n of ["c", "a", "b"]) await writeFile(id, `d/${n}`, n);
-    const first = await ok(await fsOp(id, { op: "readdir", path: "d", limit: 2 }));
+    const first = await expectOk(await fsOp(id, { op: "readdir", path: "d", limit: 2 }));
     expect((first.entries as { name: string }[]).map((e) => e.name)).toEqual(["a", "b"]);
     expect(first.next).toBe("b");
-    const rest = await ok(await fsOp(id, { op: "readdir", path: "d", after: "b" }));
+    const rest = await expectOk(await fsOp(id, { op: "readdir", path: "d", after: "b" }));
     expect(rest).toEqual({
       entries: [{ name: "c", type: "file", size: 1, mode: "0644", mtime: expect.any(String) }],
     });
@@ -143,14 +142,14 @@ describe("fs ops", () => {
     const id = await createComputer();
     await writeFile(id, "real/f", "f");
     await fsOp(id, { op: "symlink", target: "real", path: "alias" });
-    expect(await ok(await fsOp(id, { op: "realpath", path: "alias/f" }))).toEqual({ path: "/real/f" });
+    expect(await expectOk(await fsOp(id, { op: "realpath", path: "alias/f" }))).toEqual({ path: "/real/f" });
   });
 
   it("du", async () => {
     const id = await createComputer();
     await writeFile(id, "d/a", "12345");
     await writeFile(id, "d/e/b", "123");
-    expect(await ok(await fsOp(id, { op: "du", path: "d" }))).toMatchObject({
+    expect(await expectOk(await fsOp(id, { op: "du", path: "d" }))).toMatchObject({
       path: "/d",
       bytes: 8,
       files: 2,
@@ -162,7 +161,7 @@ describe("fs ops", () => {
     await writeFile(id, "src/a.ts", "a");
     await writeFile(id, "src/lib/b.ts", "b");
     await writeFile(id, "src/c.js", "c");
-    const res = await ok(await fsOp(id, { op: "find", path: "src", glob: "**/*.ts" }));
+    const res = await expectOk(await fsOp(id, { op: "find", path: "src", glob: "**/*.ts" }));
     expect((res.paths as string[]).sort()).toEqual(["/src/a.ts", "/src/lib/b.ts"]);
   });
 
@@ -170,13 +169,15 @@ describe("fs ops", () => {
     const id = await createComputer();
     await writeFile(id, "notes/a.txt", "hello world\nHELLO again\nbye\n");
     await writeFile(id, "notes/b.txt", "nothing here\n");
-    const literal = await ok(await fsOp(id, { op: "grep", path: "notes", pattern: "hello" }));
+    const literal = await expectOk(await fsOp(id, { op: "grep", path: "notes", pattern: "hello" }));
     expect(literal.matches).toEqual([
       expect.objectContaining({ path: "/notes/a.txt", line: 1, text: "hello world" }),
     ]);
-    const ci = await ok(await fsOp(id, { op: "grep", path: "notes", pattern: "hello", ignoreCase: true }));
+    const ci = await expectOk(
+      await fsOp(id, { op: "grep", path: "notes", pattern: "hello", ignoreCase: true }),
+    );
     expect((ci.matches as { line: number }[]).map((m) => m.line)).toEqual([1, 2]);
-    const re = await ok(await fsOp(id, { op: "grep", path: "/", pattern: "^b.e$", regex: true }));
+    const re = await expectOk(await fsOp(id, { op: "grep", path: "/", pattern: "^b.e$", regex: true }));
     expect(re.matches).toEqual([expect.objectContaining({ path: "/notes/a.txt", line: 3, text: "bye" })]);
   });
 });

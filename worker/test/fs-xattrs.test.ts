@@ -4,20 +4,14 @@
  * answers a clear code and changes nothing.
  */
 import { describe, expect, it } from "vitest";
-import { createComputer, expectError, fsOp, mintToken, snapshot, writeFile } from "./helpers.ts";
-
-async function ok(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  expect(res.status, text).toBe(200);
-  return JSON.parse(text) as Record<string, unknown>;
-}
+import { createComputer, expectError, expectOk, fsOp, mintToken, snapshot, writeFile } from "./helpers.ts";
 
 function b64(bytes: number[]): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
 async function names(id: string, path: string, follow = true): Promise<unknown> {
-  return (await ok(await fsOp(id, { op: "listxattr", path, follow }))).names;
+  return (await expectOk(await fsOp(id, { op: "listxattr", path, follow }))).names;
 }
 
 describe("xattr ops", () => {
@@ -25,21 +19,25 @@ describe("xattr ops", () => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
     const binary = b64([0, 1, 2, 255, 254, 10, 0]);
-    expect(await ok(await fsOp(id, { op: "setxattr", path: "f", name: "user.bin", value: binary }))).toEqual({
+    expect(
+      await expectOk(await fsOp(id, { op: "setxattr", path: "f", name: "user.bin", value: binary })),
+    ).toEqual({
       path: "/f",
       name: "user.bin",
       size: 7,
     });
-    await ok(await fsOp(id, { op: "setxattr", path: "/f", name: "user.empty", value: "" }));
-    await ok(await fsOp(id, { op: "setxattr", path: "f", name: "user.a", value: btoa("text") }));
+    await expectOk(await fsOp(id, { op: "setxattr", path: "/f", name: "user.empty", value: "" }));
+    await expectOk(await fsOp(id, { op: "setxattr", path: "f", name: "user.a", value: btoa("text") }));
     expect(await names(id, "f")).toEqual(["user.a", "user.bin", "user.empty"]);
-    expect(await ok(await fsOp(id, { op: "getxattr", path: "f", name: "user.bin" }))).toEqual({
+    expect(await expectOk(await fsOp(id, { op: "getxattr", path: "f", name: "user.bin" }))).toEqual({
       path: "/f",
       name: "user.bin",
       value: binary,
     });
-    expect((await ok(await fsOp(id, { op: "getxattr", path: "f", name: "user.empty" }))).value).toBe("");
-    expect(await ok(await fsOp(id, { op: "removexattr", path: "f", name: "user.a" }))).toEqual({
+    expect((await expectOk(await fsOp(id, { op: "getxattr", path: "f", name: "user.empty" }))).value).toBe(
+      "",
+    );
+    expect(await expectOk(await fsOp(id, { op: "removexattr", path: "f", name: "user.a" }))).toEqual({
       path: "/f",
       name: "user.a",
     });
@@ -51,10 +49,10 @@ describe("xattr ops", () => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
     const mtime = { sec: 1000, nsec: 1 };
-    await ok(await fsOp(id, { op: "utimes", path: "f", atime: mtime, mtime }));
-    const before = await ok(await fsOp(id, { op: "stat", path: "f" }));
-    await ok(await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("v") }));
-    const after = await ok(await fsOp(id, { op: "stat", path: "f" }));
+    await expectOk(await fsOp(id, { op: "utimes", path: "f", atime: mtime, mtime }));
+    const before = await expectOk(await fsOp(id, { op: "stat", path: "f" }));
+    await expectOk(await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("v") }));
+    const after = await expectOk(await fsOp(id, { op: "stat", path: "f" }));
     const t = (s: Record<string, unknown>) =>
       s.timespec as { mtime: unknown; ctime: { sec: number; nsec: number } };
     expect(t(after).mtime).toEqual(mtime);
@@ -64,7 +62,9 @@ describe("xattr ops", () => {
   it("flag create refuses an existing name, flag replace a missing one", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
-    await ok(await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("1"), flag: "create" }));
+    await expectOk(
+      await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("1"), flag: "create" }),
+    );
     await expectError(
       await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("2"), flag: "create" }),
       409,
@@ -75,35 +75,37 @@ describe("xattr ops", () => {
       404,
       "ENODATA",
     );
-    await ok(
+    await expectOk(
       await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("3"), flag: "replace" }),
     );
-    expect((await ok(await fsOp(id, { op: "getxattr", path: "f", name: "user.k" }))).value).toBe(btoa("3"));
+    expect((await expectOk(await fsOp(id, { op: "getxattr", path: "f", name: "user.k" }))).value).toBe(
+      btoa("3"),
+    );
     expect(await names(id, "f")).toEqual(["user.k"]);
   });
 
   it("follow: false acts on the symlink itself", async () => {
     const id = await createComputer();
     await writeFile(id, "t", "x");
-    await ok(await fsOp(id, { op: "symlink", target: "t", path: "l" }));
-    await ok(await fsOp(id, { op: "setxattr", path: "l", name: "user.target", value: btoa("1") }));
-    await ok(
+    await expectOk(await fsOp(id, { op: "symlink", target: "t", path: "l" }));
+    await expectOk(await fsOp(id, { op: "setxattr", path: "l", name: "user.target", value: btoa("1") }));
+    await expectOk(
       await fsOp(id, { op: "setxattr", path: "l", name: "user.link", value: btoa("2"), follow: false }),
     );
     expect(await names(id, "t")).toEqual(["user.target"]);
     expect(await names(id, "l")).toEqual(["user.target"]);
     expect(await names(id, "l", false)).toEqual(["user.link"]);
-    await ok(await fsOp(id, { op: "removexattr", path: "l", name: "user.link", follow: false }));
+    await expectOk(await fsOp(id, { op: "removexattr", path: "l", name: "user.link", follow: false }));
     expect(await names(id, "l", false)).toEqual([]);
   });
 
   it("a read-only token reads attributes but cannot write them", async () => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
-    await ok(await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("v") }));
+    await expectOk(await fsOp(id, { op: "setxattr", path: "f", name: "user.k", value: btoa("v") }));
     const ro = await mintToken(id, "ro");
-    expect((await ok(await fsOp(id, { op: "listxattr", path: "f" }, ro))).names).toEqual(["user.k"]);
-    expect((await ok(await fsOp(id, { op: "getxattr", path: "f", name: "user.k" }, ro))).value).toBe(
+    expect((await expectOk(await fsOp(id, { op: "listxattr", path: "f" }, ro))).names).toEqual(["user.k"]);
+    expect((await expectOk(await fsOp(id, { op: "getxattr", path: "f", name: "user.k" }, ro))).value).toBe(
       btoa("v"),
     );
     await expectError(
@@ -176,14 +178,14 @@ describe("xattr ops", () => {
   ])("%s → %i %s, nothing changed", async (_label, body, status, code) => {
     const id = await createComputer();
     await writeFile(id, "f", "x");
-    await ok(await fsOp(id, { op: "setxattr", path: "f", name: "user.keep", value: btoa("kept") }));
+    await expectOk(await fsOp(id, { op: "setxattr", path: "f", name: "user.keep", value: btoa("kept") }));
     const before = await snapshot(id);
-    const stat = await ok(await fsOp(id, { op: "stat", path: "f" }));
+    const stat = await expectOk(await fsOp(id, { op: "stat", path: "f" }));
     await expectError(await fsOp(id, body), status, code);
     expect(await snapshot(id)).toEqual(before);
-    expect(await ok(await fsOp(id, { op: "stat", path: "f" }))).toEqual(stat);
+    expect(await expectOk(await fsOp(id, { op: "stat", path: "f" }))).toEqual(stat);
     expect(await names(id, "f")).toEqual(["user.keep"]);
-    expect((await ok(await fsOp(id, { op: "getxattr", path: "f", name: "user.keep" }))).value).toBe(
+    expect((await expectOk(await fsOp(id, { op: "getxattr", path: "f", name: "user.keep" }))).value).toBe(
       btoa("kept"),
     );
   });

@@ -80,6 +80,13 @@ export async function mintToken(id: string, scope: "ro" | "rw", ttlSeconds = 600
   return token;
 }
 
+/** Asserts a 200 answer (showing the body when it is not) and returns its JSON body. */
+export async function expectOk(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
 /** Asserts an error response's status and code; returns its body. */
 export async function expectError(
   res: Response,
