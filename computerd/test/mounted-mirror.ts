@@ -16,8 +16,18 @@ import { fuse3Available } from "../src/mount/fuse3-backend.ts";
 /** True when this machine can mount with fuse-native (it needs only /dev/fuse). */
 export const fuseMountable = existsSync("/dev/fuse");
 
-/** True when this machine can mount with the fuse3 addon (/dev/fuse and the addon built). */
-export const fuse3Mountable = fuseMountable && fuse3Available();
+/**
+ * True when this machine can mount with the fuse3 addon. fuse3 is computerd's default backend,
+ * so where /dev/fuse exists a missing addon is an error, never a quiet skip (ensure-deps builds it).
+ */
+export const fuse3Mountable = fuseMountable && requireFuse3();
+
+function requireFuse3(): true {
+  if (fuse3Available()) return true;
+  throw new Error(
+    "computerd/native is not built (npm run build:native -w computerd): the fuse3 tests cannot run",
+  );
+}
 
 /** Both FUSE backends, each with whether this machine can mount it. */
 export const FUSE_BACKENDS = [
