@@ -318,3 +318,31 @@ describe("utimes", () => {
     expectFails(sql, "ENOENT", () => vfs.utimes("/missing", "now", "now"));
   });
 });
+
+describe("recordAccess", () => {
+  vfsTest("stores only the atime: ctime, mtime, revision and change feed stay", (vfs) => {
+    vfs.writeFile("/f", "data");
+    const before = vfs.lstat("/f");
+    const rev = vfs.rev();
+    const feed = () => vfs.changes("0").changes.map(({ path, rev }) => ({ path, rev }));
+    const entries = feed();
+    vfs.recordAccess(before.ino, { sec: 1234, nsec: 5678 });
+    const after = vfs.lstat("/f");
+    expect(after.atime).toEqual({ sec: 1234, nsec: 5678 });
+    expect({ ...after, atime: before.atime }).toEqual(before);
+    expect(vfs.rev()).toBe(rev);
+    expect(feed()).toEqual(entries);
+  });
+
+  vfsTest(
+    "an unknown inode is ENOENT, a bad inode or timespec EINVAL, and nothing changes",
+    (vfs, { sql }) => {
+      vfs.writeFile("/f", "data");
+      const { ino } = vfs.lstat("/f");
+      expectFails(sql, "ENOENT", () => vfs.recordAccess(ino + 1000, { sec: 1, nsec: 0 }));
+      expectFails(sql, "EINVAL", () => vfs.recordAccess(1.5, { sec: 1, nsec: 0 }));
+      expectFails(sql, "EINVAL", () => vfs.recordAccess(ino, { sec: 1, nsec: 1_000_000_000 }));
+      expectFails(sql, "EINVAL", () => vfs.recordAccess(ino, { sec: 1.5, nsec: 0 }));
+    },
+  );
+});

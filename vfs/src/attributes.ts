@@ -7,7 +7,7 @@ import { FsError } from "./errors.ts";
 import { locate, recordInode, resolveExisting } from "./resolve.ts";
 import { toStat } from "./store.ts";
 import { resolveTime } from "./time.ts";
-import type { DirEntry, ReaddirOptions, ReaddirPage, Stat, TimeArg } from "./types.ts";
+import type { DirEntry, ReaddirOptions, ReaddirPage, Stat, TimeArg, Timespec } from "./types.ts";
 
 export function stat(ctx: Context, path: string, follow: boolean): Stat {
   return toStat(resolveExisting(ctx, path, follow ? "stat" : "lstat", follow).node);
@@ -105,4 +105,17 @@ export function utimes(ctx: Context, path: string, atime: TimeArg, mtime: TimeAr
     });
     recordInode(ctx, loc.node, loc.path);
   });
+}
+
+/**
+ * Stores an access time on inode `ino` and nothing else: no ctime, no change record, no
+ * revision. A mount calls it for reads under `relatime` (POSIX counts an access as no change
+ * of the file; the sync engine does not send atime on its own). One statement, joining the
+ * caller's transaction.
+ */
+export function recordAccess(ctx: Context, ino: number, atime: Timespec): void {
+  if (!Number.isSafeInteger(ino)) throw new FsError("EINVAL", "access", undefined, `invalid inode ${ino}`);
+  const time = resolveTime(atime, ctx.clock(), `inode ${ino}`) ?? atime;
+  if (ctx.store.node(ino) === undefined) throw new FsError("ENOENT", "access", undefined, `no inode ${ino}`);
+  ctx.store.updateNode(ino, { atime_s: time.sec, atime_ns: time.nsec });
 }

@@ -37,6 +37,7 @@ import type {
   RmOptions,
   Stat,
   TimeArg,
+  Timespec,
   Usage,
   WriteOptions,
 } from "./types.ts";
@@ -131,6 +132,13 @@ export class Vfs {
   }
   utimes(path: string, atime: TimeArg, mtime: TimeArg, follow = true): void {
     attributes.utimes(this.ctx, path, atime, mtime, follow);
+  }
+  /**
+   * Stores an access time on inode `ino` without touching ctime, the change feed or the
+   * revision (a mount's `relatime` update after a read). ENOENT for an unknown inode.
+   */
+  recordAccess(ino: number, atime: Timespec): void {
+    attributes.recordAccess(this.ctx, ino, atime);
   }
   truncate(path: string, length: number): Stat {
     return toStat(content.truncate(this.ctx, path, length));

@@ -62,7 +62,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
   const fs = new LocalFs(mirror.vfs, {
     log,
     commit: () => mirror.sql.commit(),
-    storeAtime: atimeWriter(mirror.sql),
+    storeAtime: atimeWriter(mirror),
     ...options.localFs,
   });
   const listeners = new Set<() => void>();

@@ -52,7 +52,7 @@ function recordingAddon(): Fuse3Addon {
 beforeEach(() => {
   clock = fromMs(Date.now());
   ({ mirror, fs, close } = openTestLocalFs("computerd-fuse3-atime-", (opened) => ({
-    storeAtime: atimeWriter(opened.sql),
+    storeAtime: atimeWriter(opened),
     now: () => clock,
   })));
   replies = [];

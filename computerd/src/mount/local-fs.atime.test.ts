@@ -15,7 +15,7 @@ let clock: Timespec | undefined;
 beforeEach(() => {
   clock = { sec: 4_000_000_000, nsec: 0 };
   ({ mirror, fs, close } = openTestLocalFs("computerd-atime-", (opened) => ({
-    storeAtime: atimeWriter(opened.sql),
+    storeAtime: atimeWriter(opened),
     now: () => clock ?? writeBackClock(),
   })));
 });

@@ -81,7 +81,7 @@ describe("atimeWriter", () => {
     const before = mirror.vfs.lstat("/f");
     const rev = mirror.vfs.rev();
     const commits = mirror.sql.counters.commits;
-    atimeWriter(mirror.sql)(before.ino, t(1234, 5678));
+    atimeWriter(mirror)(before.ino, t(1234, 5678));
     const after = mirror.vfs.lstat("/f");
     expect(after.atime).toEqual(t(1234, 5678));
     expect(after.ctime).toEqual(before.ctime);

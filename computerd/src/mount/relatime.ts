@@ -4,7 +4,7 @@
  * newer than mtime or ctime, or is a day old. The FUSE kernel never updates atime itself
  * (its inodes are S_NOATIME), so the daemon applies this rule on the requests that reach it.
  */
-import type { SqlLike, Stat, Timespec } from "@computer/vfs";
+import type { SqlLike, Stat, Timespec, Vfs } from "@computer/vfs";
 
 /** An atime this many seconds old is refreshed by the next access whatever mtime and ctime say. */
 export const RELATIME_MAX_AGE_SEC = 24 * 60 * 60;
@@ -45,14 +45,11 @@ export function accessTime(stat: Pick<Stat, "mtime" | "ctime">, now: Timespec): 
 }
 
 /**
- * Stores an inode's atime in the mirror's `nodes` row as one grouped write (the batch commits
- * within 20 ms, never per read). It deliberately bypasses the vfs operations: utimes would
- * also set ctime and put the path in the change feed, and an access is neither a change
- * POSIX records in ctime nor one the sync engine sends (atime is not in its fingerprint).
+ * Stores an inode's atime in the mirror as one grouped write (the batch commits within 20 ms,
+ * never per read), through `Vfs.recordAccess`: unlike utimes it sets neither ctime nor a change
+ * record, since an access is neither a change POSIX records in ctime nor one the sync engine
+ * sends (atime is not in its fingerprint).
  */
-export function atimeWriter(sql: SqlLike): (ino: number, atime: Timespec) => void {
-  return (ino, atime) =>
-    sql.transaction(() =>
-      sql.exec("UPDATE nodes SET atime_s = ?, atime_ns = ? WHERE ino = ?", atime.sec, atime.nsec, ino),
-    );
+export function atimeWriter(mirror: { vfs: Vfs; sql: SqlLike }): (ino: number, atime: Timespec) => void {
+  return (ino, atime) => mirror.sql.transaction(() => mirror.vfs.recordAccess(ino, atime));
 }
