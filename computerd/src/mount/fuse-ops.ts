@@ -186,8 +186,7 @@ export function fuseOperations(
       count("write");
       try {
         // fuse-native's buffer points into libfuse memory that is reused after the reply: copy (WriteBack does).
-        fs.write(fh, path, buf.subarray(0, len), pos);
-        cb(len);
+        cb(fs.write(fh, path, buf.subarray(0, len), pos));
       } catch (err) {
         cb(fail("write", path, err));
       }

@@ -310,8 +310,7 @@ export function fuse3Listener(
       }
       case OP.write: {
         const data = a[3] as Buffer;
-        fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2));
-        addon.replyWrite(req, data.length);
+        addon.replyWrite(req, fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2)));
         return;
       }
       case OP.flush:

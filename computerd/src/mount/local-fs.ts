@@ -180,10 +180,10 @@ export class LocalFs {
     return atimeDue(this.attributes(ino, path), this.now());
   }
 
-  /** Buffers a write (the data is copied). */
-  write(fh: number, path: string, data: Uint8Array, offset: number): void {
+  /** Buffers a write (the data is copied); answers the bytes taken (short at the quota). */
+  write(fh: number, path: string, data: Uint8Array, offset: number): number {
     const ino = this.files.inoOf(fh) ?? this.stat(path, "write").ino;
-    this.files.write(ino, path, data, offset, () => this.storedSize(ino, path));
+    return this.files.write(ino, path, data, offset, () => this.storedSize(ino, path));
   }
 
   private storedSize(ino: number, path: string): number {

@@ -1,6 +1,6 @@
 /**
- * The write-back layer behaves like a full local disk: write() answers ENOSPC (quota: stored
- * bytes plus what buffered writes will add) and EFBIG itself, and data a later flush cannot
+ * The write-back layer behaves like a full local disk: write() takes what fits and answers
+ * ENOSPC (quota: stored bytes plus what buffered writes will add) or EFBIG once nothing does, and data a later flush cannot
  * store is reported once (on that fsync or close) and dropped, so nothing stays stuck.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -39,11 +39,12 @@ function open(path: string, content: Uint8Array | string = ""): [number, number]
   return [ino, wb.open(ino, 0)];
 }
 
-function write(ino: number, path: string, offset: number, length: number, fill = 1): void {
-  wb.write(ino, path, new Uint8Array(length).fill(fill), offset, () => vfs.stat(path).size);
+/** Writes `length` bytes of `fill`; answers the count taken. */
+function write(ino: number, path: string, offset: number, length: number, fill = 1): number {
+  return wb.write(ino, path, new Uint8Array(length).fill(fill), offset, () => vfs.stat(path).size);
 }
 
-function code(fn: () => void): string {
+function code(fn: () => unknown): string {
   try {
     fn();
     return "OK";
@@ -53,14 +54,12 @@ function code(fn: () => void): string {
 }
 
 describe("WriteBack at write() time", () => {
-  it("refuses a write past the quota with ENOSPC and keeps what was written before", () => {
+  it("takes what fits of a write past the quota (a short count), then refuses with ENOSPC", () => {
     vfs.setQuota(CHUNK_SIZE);
     const [ino] = open("/f");
-    write(ino, "/f", 0, 512 * KiB);
-    expect(code(() => write(ino, "/f", 512 * KiB, 600 * KiB))).toBe("ENOSPC");
-    expect(wb.overlay(vfs.stat("/f")).size).toBe(512 * KiB);
-    // Up to the quota exactly is fine.
-    write(ino, "/f", 512 * KiB, 512 * KiB);
+    expect(write(ino, "/f", 0, 512 * KiB)).toBe(512 * KiB);
+    expect(write(ino, "/f", 512 * KiB, 600 * KiB)).toBe(512 * KiB);
+    expect(wb.overlay(vfs.stat("/f")).size).toBe(CHUNK_SIZE);
     expect(code(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
     wb.flushAll();
     expect(vfs.stat("/f").size).toBe(CHUNK_SIZE);
@@ -73,13 +72,12 @@ describe("WriteBack at write() time", () => {
     const [b] = open("/b");
     write(a, "/a", 0, 600 * KiB);
     expect(wb.bufferedGrowth).toBe(600 * KiB);
-    expect(code(() => write(b, "/b", 0, 600 * KiB))).toBe("ENOSPC");
-    expect(wb.hasDirty(b)).toBe(false);
-    write(b, "/b", 0, 400 * KiB);
-    expect(wb.bufferedGrowth).toBe(1000 * KiB);
+    expect(write(b, "/b", 0, 600 * KiB)).toBe(424 * KiB);
+    expect(wb.bufferedGrowth).toBe(CHUNK_SIZE);
+    expect(code(() => write(b, "/b", 424 * KiB, 1))).toBe("ENOSPC");
     wb.flushAll();
     expect(wb.bufferedGrowth).toBe(0);
-    expect(vfs.usage().usedBytes).toBe(1000 * KiB);
+    expect(vfs.usage().usedBytes).toBe(CHUNK_SIZE);
   });
 
   it("charges only new allocation: overwrites, rewrites after truncation and sparse writes fit", () => {
@@ -96,13 +94,14 @@ describe("WriteBack at write() time", () => {
     expect(vfs.readFile("/f", { length: 4 })).toEqual(new Uint8Array(4).fill(3));
   });
 
-  it("answers EFBIG for a write or a truncation past the largest file size", () => {
+  it("stops a write at the largest file size (a short count), then answers EFBIG", () => {
     const [ino] = open("/f", "abc");
-    expect(code(() => write(ino, "/f", FILE_SIZE_MAX - 1, 10))).toBe("EFBIG");
+    expect(code(() => write(ino, "/f", FILE_SIZE_MAX, 10))).toBe("EFBIG");
     expect(code(() => wb.truncate(ino, "/f", FILE_SIZE_MAX + 1, () => 3))).toBe("EFBIG");
     expect(wb.hasDirty(ino)).toBe(false);
-    write(ino, "/f", FILE_SIZE_MAX - 10, 10);
+    expect(write(ino, "/f", FILE_SIZE_MAX - 4, 10)).toBe(4);
     expect(wb.overlay(vfs.stat("/f")).size).toBe(FILE_SIZE_MAX);
+    expect(code(() => write(ino, "/f", FILE_SIZE_MAX, 1))).toBe("EFBIG");
   });
 });
 

@@ -202,17 +202,27 @@ export class WriteBack {
   }
 
   /**
-   * Buffers a write. `storedSize` is asked only when the inode has no dirty state
-   * yet. Pages the write completes are stored in the background, between requests.
+   * Buffers a write and answers how many bytes it took. `storedSize` is asked only when the
+   * inode has no dirty state yet. Like a local disk, a write that would pass the quota or the
+   * largest file size takes what fits (a short count); one that fits nothing is ENOSPC or
+   * EFBIG. Pages the write completes are stored in the background, between requests.
    */
-  write(ino: number, path: string, data: Uint8Array, offset: number, storedSize: () => number): void {
-    if (offset + data.length > FILE_SIZE_MAX) throw new FsError("EFBIG", "write", path);
+  write(ino: number, path: string, data: Uint8Array, offset: number, storedSize: () => number): number {
+    if (offset + data.length > FILE_SIZE_MAX) {
+      if (offset >= FILE_SIZE_MAX) throw new FsError("EFBIG", "write", path);
+      data = data.subarray(0, FILE_SIZE_MAX - offset);
+    }
     const existed = this.files.has(ino);
     const file = this.fileFor(ino, path, storedSize);
-    const extra = file.growthOfWrite(offset, data.length);
-    if (extra > 0 && !this.fits(extra)) {
-      if (!existed) this.files.delete(ino);
-      throw new FsError("ENOSPC", "write", path);
+    let extra = file.growthOfWrite(offset, data.length);
+    if (extra > 0 && extra > this.room()) {
+      const fit = this.longestFit(file, offset, data.length);
+      if (fit === 0) {
+        if (!existed) this.files.delete(ino);
+        throw new FsError("ENOSPC", "write", path);
+      }
+      data = data.subarray(0, fit);
+      extra = file.growthOfWrite(offset, fit);
     }
     const before = file.bytes;
     const full = file.write(offset, data, now());
@@ -220,12 +230,25 @@ export class WriteBack {
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
     else for (const idx of full) this.queuePage(ino, idx);
+    return data.length;
   }
 
-  /** True when `extra` more bytes fit the quota beside what is stored and what is buffered. */
-  private fits(extra: number): boolean {
+  /** Bytes the quota still has room for beside what is stored and what is buffered. */
+  private room(): number {
     const { usedBytes, quotaBytes } = this.vfs.usage();
-    return quotaBytes === null || usedBytes + this.dirtyGrowth + extra <= quotaBytes;
+    return quotaBytes === null ? Number.POSITIVE_INFINITY : quotaBytes - usedBytes - this.dirtyGrowth;
+  }
+
+  /** The longest prefix of a write at `offset` whose growth fits the room (growth only rises with length). */
+  private longestFit(file: DirtyFile, offset: number, length: number): number {
+    const room = this.room();
+    let [fits, fails] = [0, length];
+    while (fails - fits > 1) {
+      const mid = Math.floor((fits + fails) / 2);
+      if (file.growthOfWrite(offset, mid) <= room) fits = mid;
+      else fails = mid;
+    }
+    return fits;
   }
 
   /**
