@@ -3,31 +3,11 @@
  * sides resolves the same way whichever side sees it first (the DO's version stays, the
  * container's is kept as a reported copy), and nothing applied from the peer is sent back.
  */
-import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, test } from "vitest";
-import { sha256Hex } from "../node.ts";
-import { nodeSqlite } from "../node-sqlite.ts";
-import type { Vfs } from "../vfs.ts";
+import { describe, expect, test } from "vitest";
+import { newPair, tree } from "../../test/sync-pairs.ts";
 import { batchHashes } from "./receive.ts";
-import { linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
+import { settle } from "./sync-harness.ts";
 import type { SyncConflict } from "./wire.ts";
-
-const open: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-function database() {
-  const db = new DatabaseSync(":memory:");
-  open.push(db);
-  return nodeSqlite(db);
-}
-
-function newPair(): SyncPair {
-  return linkPair(openSide(database(), "do", sha256Hex), openSide(database(), "container", sha256Hex));
-}
-
-const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
 
 describe("property 7: conflicts keep both versions", () => {
   async function conflicted(order: "push-first" | "upload-first" | "crossing") {

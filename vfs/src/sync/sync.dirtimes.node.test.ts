@@ -5,30 +5,20 @@
  * nothing echoes back. The clock moves between steps, so "now" on the receiver never passes for
  * the sender's times.
  */
-import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { memorySide, tree } from "../../test/sync-pairs.ts";
 import { sha256Hex } from "../node.ts";
-import { nodeSqlite } from "../node-sqlite.ts";
 import type { Timespec } from "../types.ts";
 import type { Vfs } from "../vfs.ts";
 import { batchHashes } from "./receive.ts";
 import { fingerprint, legacyDirFingerprint, readState } from "./state.ts";
-import { linkPair, openSide, type SyncPair, type SyncSide, settle, snapshot } from "./sync-harness.ts";
+import { linkPair, type SyncPair, type SyncSide, settle } from "./sync-harness.ts";
 import type { SyncConflict } from "./wire.ts";
-
-const open: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
 
 /** Both sides on one clock that moves a second at every `tick`. */
 function newPair(): { pair: SyncPair; tick(): void } {
   const clock = { ms: Date.UTC(2026, 0, 1) };
-  const side = (name: "do" | "container") => {
-    const db = new DatabaseSync(":memory:");
-    open.push(db);
-    return openSide(nodeSqlite(db), name, sha256Hex, () => clock.ms);
-  };
+  const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
   return {
     pair: linkPair(side("do"), side("container")),
     tick: () => {
@@ -37,7 +27,6 @@ function newPair(): { pair: SyncPair; tick(): void } {
   };
 }
 
-const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
 const times = (vfs: Vfs, path: string): [Timespec, Timespec] => {
   const st = vfs.lstat(path);
   return [st.atime, st.mtime];

@@ -5,30 +5,12 @@
  * in batches split anywhere, with hard-link groups kept, nothing echoed back, and no version
  * lost when the receiver changed a swapped path meanwhile.
  */
-import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, test } from "vitest";
-import { sha256Hex } from "../node.ts";
-import { nodeSqlite } from "../node-sqlite.ts";
+import { describe, expect, test } from "vitest";
+import { newPair, tree } from "../../test/sync-pairs.ts";
 import type { Vfs } from "../vfs.ts";
 import type { DrainOptions } from "./session.ts";
-import { contents, linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
+import { contents, type SyncPair, settle } from "./sync-harness.ts";
 
-const open: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-function database() {
-  const db = new DatabaseSync(":memory:");
-  open.push(db);
-  return nodeSqlite(db);
-}
-
-function newPair(): SyncPair {
-  return linkPair(openSide(database(), "do", sha256Hex), openSide(database(), "container", sha256Hex));
-}
-
-const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
 const exchange = { exchange: true };
 
 /** The side that swaps, the side that receives, and the two sends. */

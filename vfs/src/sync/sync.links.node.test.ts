@@ -5,33 +5,15 @@
  * listings and re-seeds; and sync never links files the sender did not link, nor writes
  * through a path into local names the sender does not list.
  */
-import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { memorySide, newPair, tree } from "../../test/sync-pairs.ts";
 import { sha256Hex } from "../node.ts";
-import { nodeSqlite } from "../node-sqlite.ts";
 import type { Vfs } from "../vfs.ts";
 import { conflictCopyPath } from "./conflict.ts";
 import { batchHashes } from "./receive.ts";
 import type { DrainOptions } from "./session.ts";
 import { fingerprint, readState } from "./state.ts";
-import { contents, linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
-
-const open: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-function database() {
-  const db = new DatabaseSync(":memory:");
-  open.push(db);
-  return nodeSqlite(db);
-}
-
-function newPair(): SyncPair {
-  return linkPair(openSide(database(), "do", sha256Hex), openSide(database(), "container", sha256Hex));
-}
-
-const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
+import { contents, linkPair, type SyncPair, settle } from "./sync-harness.ts";
 
 /** The two ends of one direction: the side that changes, the side that receives, and the send. */
 interface Direction {
@@ -251,8 +233,8 @@ for (const from of ["do", "mirror"] as const) {
 
     test("a full listing (pruned feed) and a re-seed rebuild the groups", async () => {
       let now = 1_000_000;
-      const srcSide = openSide(database(), from === "do" ? "do" : "container", sha256Hex, () => now);
-      const dstSide = openSide(database(), from === "do" ? "container" : "do", sha256Hex, () => now);
+      const srcSide = memorySide(from === "do" ? "do" : "container", () => now);
+      const dstSide = memorySide(from === "do" ? "container" : "do", () => now);
       const pair = from === "do" ? linkPair(srcSide, dstSide) : linkPair(dstSide, srcSide);
       const { src, dst, send } = direction(pair, from);
       src.writeFile("/a", "group one");
@@ -271,7 +253,7 @@ for (const from of ["do", "mirror"] as const) {
       expect(tree(dst)).toEqual(tree(src));
 
       // An empty peer (restarted without state) is re-seeded, groups included.
-      const fresh = openSide(database(), from === "do" ? "container" : "do", sha256Hex, () => now);
+      const fresh = memorySide(from === "do" ? "container" : "do", () => now);
       const reseeded = from === "do" ? linkPair(srcSide, fresh) : linkPair(fresh, srcSide);
       await settle(reseeded);
       expect(groups(fresh.vfs, ["/a", "/b", "/c", "/gone2"])).toEqual([0, 0, 0, 1]);
@@ -344,7 +326,7 @@ describe("crossing batches", () => {
 
   test("groups rearranged in opposite ways by crossing batches end equal", async () => {
     const clock = { ms: Date.UTC(2026, 0, 1) };
-    const side = (name: "do" | "container") => openSide(database(), name, sha256Hex, () => clock.ms);
+    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
     const pair = linkPair(side("do"), side("container"));
     const { do: doSide, mirror } = pair;
     mirror.vfs.writeFile("/b", "container");
@@ -365,7 +347,7 @@ describe("crossing batches", () => {
 
   test("a name detached by a crossing batch is sent back against the state the peer sent", async () => {
     const clock = { ms: Date.UTC(2026, 0, 1) };
-    const side = (name: "do" | "container") => openSide(database(), name, sha256Hex, () => clock.ms);
+    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
     const pair = linkPair(side("do"), side("container"));
     const { do: doSide, mirror } = pair;
     doSide.vfs.writeFile("/b", "base");

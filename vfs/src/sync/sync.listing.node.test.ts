@@ -4,27 +4,16 @@
  * re-sending before the listing began, a listing built before the peer's crossing batch, and a
  * path deleted, pruned and re-created on the sender. Each ends with both trees equal.
  */
-import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, test } from "vitest";
-import { sha256Hex } from "../node.ts";
-import { nodeSqlite } from "../node-sqlite.ts";
+import { describe, expect, test } from "vitest";
+import { memorySide, tree } from "../../test/sync-pairs.ts";
 import type { Vfs } from "../vfs.ts";
 import { batchHashes } from "./receive.ts";
-import { linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
-
-const open: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
+import { linkPair, type SyncPair, settle } from "./sync-harness.ts";
 
 /** Both sides on one manual clock, and a way to prune a side's feed history. */
 function newPair(): { pair: SyncPair; prune(vfs: Vfs): void } {
   const clock = { ms: Date.UTC(2026, 0, 1) };
-  const side = (name: "do" | "container") => {
-    const db = new DatabaseSync(":memory:");
-    open.push(db);
-    return openSide(nodeSqlite(db), name, sha256Hex, () => clock.ms);
-  };
+  const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
   return {
     pair: linkPair(side("do"), side("container")),
     prune(vfs) {
@@ -47,8 +36,6 @@ async function crossing(pair: SyncPair): Promise<void> {
   if (down)
     pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(structuredClone(down.batch)));
 }
-
-const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
 
 describe("full listings", () => {
   test("a sender that never sent, whose feed lost the deletion of a path the peer gave it, lists everything", async () => {

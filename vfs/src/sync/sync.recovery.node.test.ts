@@ -3,30 +3,10 @@
  * link loses (request or answer), and reconnects reconcile cursors, re-seed an empty mirror
  * and recover from a pruned change feed with a full listing.
  */
-import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, test } from "vitest";
-import { sha256Hex } from "../node.ts";
-import { nodeSqlite } from "../node-sqlite.ts";
-import type { Vfs } from "../vfs.ts";
+import { describe, expect, test } from "vitest";
+import { memorySide, newPair, tree } from "../../test/sync-pairs.ts";
 import { batchHashes } from "./receive.ts";
-import { linkPair, openSide, richTree, type SyncPair, settle, snapshot } from "./sync-harness.ts";
-
-const open: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-function database() {
-  const db = new DatabaseSync(":memory:");
-  open.push(db);
-  return nodeSqlite(db);
-}
-
-function newPair(): SyncPair {
-  return linkPair(openSide(database(), "do", sha256Hex), openSide(database(), "container", sha256Hex));
-}
-
-const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
+import { linkPair, richTree, settle } from "./sync-harness.ts";
 
 describe("property 5: a batch applies once and atomically", () => {
   test("a lost answer is settled on reconnect without applying twice", async () => {
@@ -99,7 +79,7 @@ describe("property 6: reconnect and re-seed", () => {
     const pair = newPair();
     richTree(pair.do.vfs);
     await settle(pair);
-    const fresh = linkPair(pair.do, openSide(database(), "container", sha256Hex));
+    const fresh = linkPair(pair.do, memorySide("container"));
     await fresh.upload.connect();
     await settle(fresh);
     expect(tree(fresh.mirror.vfs)).toEqual(tree(pair.do.vfs));
@@ -107,8 +87,8 @@ describe("property 6: reconnect and re-seed", () => {
 
   test("a cursor older than the pruned feed triggers a full listing that removes what the DO deleted", async () => {
     let now = 1_000_000;
-    const doSide = openSide(database(), "do", sha256Hex, () => now);
-    const pair = linkPair(doSide, openSide(database(), "container", sha256Hex));
+    const doSide = memorySide("do", () => now);
+    const pair = linkPair(doSide, memorySide("container"));
     doSide.vfs.writeFile("/keep", "k");
     doSide.vfs.writeFile("/gone/a", "a", { parents: true });
     doSide.vfs.writeFile("/gone/b", "b");

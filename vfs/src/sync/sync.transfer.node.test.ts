@@ -3,30 +3,11 @@
  * on its own node:sqlite database, linked through in-process loopbacks): pushes and uploads
  * carry every kind of change, and content moves by hash, only what the other side lacks.
  */
-import { DatabaseSync } from "node:sqlite";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { newPair, tree } from "../../test/sync-pairs.ts";
 import { CHUNK_SIZE } from "../limits.ts";
-import { sha256Hex } from "../node.ts";
-import { nodeSqlite } from "../node-sqlite.ts";
-import type { Vfs } from "../vfs.ts";
-import { linkPair, noise, openSide, richTree, type SyncPair, settle, snapshot } from "./sync-harness.ts";
+import { noise, richTree, settle } from "./sync-harness.ts";
 
-const open: DatabaseSync[] = [];
-afterEach(() => {
-  for (const db of open.splice(0)) db.close();
-});
-
-function database() {
-  const db = new DatabaseSync(":memory:");
-  open.push(db);
-  return nodeSqlite(db);
-}
-
-function newPair(): SyncPair {
-  return linkPair(openSide(database(), "do", sha256Hex), openSide(database(), "container", sha256Hex));
-}
-
-const tree = (vfs: Vfs) => snapshot(vfs, sha256Hex);
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe("property 1: push completeness", () => {
