@@ -159,13 +159,13 @@ describe("LocalFs", () => {
     expect(fs.statfs().blocks).toBe(256);
   });
 
-  it("refuses the write that passes the quota (ENOSPC in write), the fence stores the rest", () => {
+  it("takes what fits of a write that passes the quota, refuses the next (ENOSPC), the fence stores it all", () => {
     mirror.vfs.setQuota(3 << 20);
     const a = fs.create("/a", 0o644);
-    fs.write(a.fh, "/a", new Uint8Array(2 << 20).fill(1), 0);
+    expect(fs.write(a.fh, "/a", new Uint8Array(2 << 20).fill(1), 0)).toBe(2 << 20);
     const b = fs.create("/b", 0o644);
-    expect(() => fs.write(b.fh, "/b", new Uint8Array(2 << 20).fill(2), 0)).toThrow(/ENOSPC/);
-    fs.write(b.fh, "/b", new Uint8Array(1 << 20).fill(2), 0);
+    expect(fs.write(b.fh, "/b", new Uint8Array(2 << 20).fill(2), 0)).toBe(1 << 20);
+    expect(() => fs.write(b.fh, "/b", new Uint8Array(1).fill(2), 1 << 20)).toThrow(/ENOSPC/);
     expect(fs.flushAll()).toBe(2);
     expect(mirror.vfs.stat("/a").size).toBe(2 << 20);
     expect(mirror.vfs.stat("/b").size).toBe(1 << 20);

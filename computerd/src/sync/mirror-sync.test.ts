@@ -215,7 +215,7 @@ describe("MirrorSync", () => {
 });
 
 describe("MirrorSync and the computer's quota", () => {
-  test("setLimits makes the DO's quota the mount's: statfs shows it, write() past it is ENOSPC", async () => {
+  test("setLimits makes the DO's quota the mount's: statfs shows it, write() stops at it, then ENOSPC", async () => {
     const fake = await fakeDo();
     const daemon = await start(fake);
     await daemon.connect();
@@ -224,7 +224,8 @@ describe("MirrorSync and the computer's quota", () => {
     const fs = daemon.workspace.mount.fs;
     expect(fs.statfs().blocks).toBe(16);
     const { fh } = fs.create("/big", 0o644);
-    expect(() => fs.write(fh, "/big", new Uint8Array(65 * 1024), 0)).toThrow(/ENOSPC/);
+    expect(fs.write(fh, "/big", new Uint8Array(65 * 1024), 0)).toBe(64 * 1024);
+    expect(() => fs.write(fh, "/big", new Uint8Array(1), 64 * 1024)).toThrow(/ENOSPC/);
     fs.release(fh);
     await session.daemon.setLimits({ quotaBytes: null });
     expect(daemon.workspace.mirror.vfs.usage().quotaBytes).toBeNull();
