@@ -9,6 +9,7 @@ import type { FileType } from "../types.ts";
 import { openVfs, type Vfs } from "../vfs.ts";
 import { SyncEndpoint } from "./endpoint.ts";
 import { Loopback } from "./loopback.ts";
+import { batchHashes } from "./receive.ts";
 import { type DrainOptions, type DrainReport, SyncLink } from "./session.ts";
 import { toHex } from "./state.ts";
 import type { Side } from "./wire.ts";
@@ -170,4 +171,20 @@ export function richTree(vfs: Vfs): void {
   vfs.setxattr("/src/main.ts", "user.mime", bytes("text/typescript"));
   vfs.setxattr("/lib", "user.on-link", bytes("l"), {}, false);
   vfs.setxattr("/src", "user.dir", bytes("d"));
+}
+
+/**
+ * Crossing batches: both sides build a batch before either applies the other's (what two
+ * links draining at once can do); then each is applied and acknowledged.
+ */
+export async function crossing(pair: SyncPair): Promise<void> {
+  await pair.push.connect();
+  await pair.upload.connect();
+  const up = pair.mirror.endpoint.nextBatch();
+  const down = pair.do.endpoint.nextBatch();
+  if (up) up.batch.blobs = pair.mirror.endpoint.getBlobs(batchHashes(up.batch.changes));
+  if (down) down.batch.blobs = pair.do.endpoint.getBlobs(batchHashes(down.batch.changes));
+  if (up) pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(structuredClone(up.batch)));
+  if (down)
+    pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(structuredClone(down.batch)));
 }

@@ -10,10 +10,9 @@ import { memorySide, newPair, tree } from "../../test/sync-pairs.ts";
 import { sha256Hex } from "../node.ts";
 import type { Vfs } from "../vfs.ts";
 import { conflictCopyPath } from "./conflict.ts";
-import { batchHashes } from "./receive.ts";
 import type { DrainOptions } from "./session.ts";
 import { fingerprint, readState } from "./state.ts";
-import { contents, linkPair, type SyncPair, settle } from "./sync-harness.ts";
+import { contents, crossing, linkPair, type SyncPair, settle } from "./sync-harness.ts";
 
 /** The two ends of one direction: the side that changes, the side that receives, and the send. */
 interface Direction {
@@ -310,20 +309,6 @@ describe("conflicts on a linked set", () => {
 });
 
 describe("crossing batches", () => {
-  /** Both sides build a batch before either applies the other's. */
-  async function crossing(pair: SyncPair): Promise<void> {
-    await pair.push.connect();
-    await pair.upload.connect();
-    const up = pair.mirror.endpoint.nextBatch();
-    const down = pair.do.endpoint.nextBatch();
-    if (up) up.batch.blobs = pair.mirror.endpoint.getBlobs(batchHashes(up.batch.changes));
-    if (down) down.batch.blobs = pair.do.endpoint.getBlobs(batchHashes(down.batch.changes));
-    if (up)
-      pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(structuredClone(up.batch)));
-    if (down)
-      pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(structuredClone(down.batch)));
-  }
-
   test("groups rearranged in opposite ways by crossing batches end equal", async () => {
     const clock = { ms: Date.UTC(2026, 0, 1) };
     const side = (name: "do" | "container") => memorySide(name, () => clock.ms);

@@ -7,8 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { memorySide, tree } from "../../test/sync-pairs.ts";
 import type { Vfs } from "../vfs.ts";
-import { batchHashes } from "./receive.ts";
-import { linkPair, type SyncPair, settle } from "./sync-harness.ts";
+import { crossing, linkPair, type SyncPair, settle } from "./sync-harness.ts";
 
 /** Both sides on one manual clock, and a way to prune a side's feed history. */
 function newPair(): { pair: SyncPair; prune(vfs: Vfs): void } {
@@ -22,19 +21,6 @@ function newPair(): { pair: SyncPair; prune(vfs: Vfs): void } {
       expect(vfs.gc({ windowMs: 1 }).changesPruned).toBeGreaterThan(0);
     },
   };
-}
-
-/** Both sides build a batch before either applies the other's. */
-async function crossing(pair: SyncPair): Promise<void> {
-  await pair.push.connect();
-  await pair.upload.connect();
-  const up = pair.mirror.endpoint.nextBatch();
-  const down = pair.do.endpoint.nextBatch();
-  if (up) up.batch.blobs = pair.mirror.endpoint.getBlobs(batchHashes(up.batch.changes));
-  if (down) down.batch.blobs = pair.do.endpoint.getBlobs(batchHashes(down.batch.changes));
-  if (up) pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(structuredClone(up.batch)));
-  if (down)
-    pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(structuredClone(down.batch)));
 }
 
 describe("full listings", () => {

@@ -12,8 +12,7 @@ import { isFsError } from "../errors.ts";
 import { sha256Hex } from "../node.ts";
 import { nodeSqlite } from "../node-sqlite.ts";
 import type { Vfs } from "../vfs.ts";
-import { batchHashes } from "./receive.ts";
-import { contents, linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
+import { contents, crossing, linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
 
 type Who = "do" | "mirror";
 
@@ -160,19 +159,6 @@ function userOp(
   } catch (err) {
     if (!isFsError(err)) throw err;
   }
-}
-
-/** Both batches built before either is applied: each side's changes cross the other's. */
-async function crossing(pair: SyncPair): Promise<void> {
-  await pair.push.connect();
-  await pair.upload.connect();
-  const up = pair.mirror.endpoint.nextBatch();
-  const down = pair.do.endpoint.nextBatch();
-  if (up) up.batch.blobs = pair.mirror.endpoint.getBlobs(batchHashes(up.batch.changes));
-  if (down) down.batch.blobs = pair.do.endpoint.getBlobs(batchHashes(down.batch.changes));
-  if (up) pair.mirror.endpoint.acknowledge(up.batch, pair.do.endpoint.applyBatch(structuredClone(up.batch)));
-  if (down)
-    pair.do.endpoint.acknowledge(down.batch, pair.mirror.endpoint.applyBatch(structuredClone(down.batch)));
 }
 
 async function syncOp(
