@@ -102,11 +102,13 @@ function resolvConfTarget(): string | undefined {
 }
 
 /** The host user bwrap runs commands as: nobody (65534) when the daemon is root, else the daemon's own. */
-export function sandboxHostUser(options: Pick<BubblewrapOptions, "hostUid" | "hostGid"> = {}): {
+export function sandboxHostUser(
+  options: Pick<BubblewrapOptions, "hostUid" | "hostGid"> = {},
+  root = process.getuid?.() === 0,
+): {
   uid: number | undefined;
   gid: number | undefined;
 } {
-  const root = process.getuid?.() === 0;
   return {
     uid: options.hostUid ?? (root ? 65534 : undefined),
     gid: options.hostGid ?? (root ? 65534 : undefined),

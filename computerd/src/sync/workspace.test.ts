@@ -5,28 +5,29 @@
 import { describe, expect, it } from "vitest";
 import { commandOwner, ownerMapFor, VFS_OWNER } from "./workspace.ts";
 
-const isRoot = process.getuid?.() === 0;
+/** The daemon as root, and as an ordinary user. */
+const root = { uid: 0, gid: 0 };
+const user = { uid: 1000, gid: 1000 };
 
 describe("ownerMapFor", () => {
-  it.skipIf(!isRoot)("as root without a sandbox: commands are the vfs owner, no map", () => {
-    expect(commandOwner({ execSandbox: "none" })).toEqual(VFS_OWNER);
-    expect(ownerMapFor({ execSandbox: "none" })).toBeUndefined();
+  it("as root without a sandbox: commands are the vfs owner, no map", () => {
+    expect(commandOwner({ execSandbox: "none" }, root)).toEqual(VFS_OWNER);
+    expect(ownerMapFor({ execSandbox: "none" }, root)).toBeUndefined();
   });
 
-  it.skipIf(!isRoot)("as root under bubblewrap: vfs 0:0 and the sandbox user nobody swap", () => {
+  it("as root under bubblewrap: vfs 0:0 and the sandbox user nobody swap", () => {
     const nobody = { uid: 65534, gid: 65534 };
-    expect(commandOwner({ execSandbox: "bwrap" })).toEqual(nobody);
-    const map = ownerMapFor({ execSandbox: "bwrap" });
+    expect(commandOwner({ execSandbox: "bwrap" }, root)).toEqual(nobody);
+    const map = ownerMapFor({ execSandbox: "bwrap" }, root);
     expect(map?.toKernel(VFS_OWNER)).toEqual(nobody);
     expect(map?.fromKernel(nobody)).toEqual(VFS_OWNER);
     expect(map?.toKernel(nobody)).toEqual(VFS_OWNER);
     expect(map?.fromKernel({ uid: 1000, gid: -1 })).toEqual({ uid: 1000, gid: -1 });
   });
 
-  it.skipIf(isRoot)("as another user: the vfs owner shows as that user", () => {
-    const own = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
-    const map = ownerMapFor({ execSandbox: "none" });
-    expect(map?.toKernel(VFS_OWNER)).toEqual(own);
-    expect(map?.fromKernel(own)).toEqual(VFS_OWNER);
+  it("as another user: the vfs owner shows as that user", () => {
+    const map = ownerMapFor({ execSandbox: "none" }, user);
+    expect(map?.toKernel(VFS_OWNER)).toEqual(user);
+    expect(map?.fromKernel(user)).toEqual(VFS_OWNER);
   });
 });

@@ -37,20 +37,27 @@ export interface WorkspaceHooks {
   limits?: Partial<BatchLimits>;
 }
 
+/** The user this daemon runs as. */
+function daemonOwner(): Owner {
+  return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+}
+
 /**
  * The host user commands run as: under bubblewrap as root, nobody; otherwise the daemon's own
- * user. The mount shows the vfs owner as that user (see owner-map.ts).
+ * user (`own`). The mount shows the vfs owner as that user (see owner-map.ts).
  */
-export function commandOwner(config: Pick<Config, "execSandbox">): Owner {
-  const own = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+export function commandOwner(config: Pick<Config, "execSandbox">, own: Owner = daemonOwner()): Owner {
   if (config.execSandbox !== "bwrap") return own;
-  const sandbox = sandboxHostUser();
+  const sandbox = sandboxHostUser({}, own.uid === 0);
   return { uid: sandbox.uid ?? own.uid, gid: sandbox.gid ?? own.gid };
 }
 
 /** The owner map of the mount, or undefined when commands run as the vfs owner. */
-export function ownerMapFor(config: Pick<Config, "execSandbox">): OwnerMap | undefined {
-  const kernel = commandOwner(config);
+export function ownerMapFor(
+  config: Pick<Config, "execSandbox">,
+  own: Owner = daemonOwner(),
+): OwnerMap | undefined {
+  const kernel = commandOwner(config, own);
   if (kernel.uid === VFS_OWNER.uid && kernel.gid === VFS_OWNER.gid) return undefined;
   return swapOwners(VFS_OWNER, kernel);
 }
