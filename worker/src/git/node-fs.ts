@@ -5,29 +5,11 @@
  * `errno`, `syscall` and `path` as Node's do.
  */
 import { Buffer } from "node:buffer";
-import { FS_ERROR_CODES, type FsErrorCode } from "@computer/vfs";
+import { FS_ERROR_CODES, type FsErrorCode, LINUX_ERRNO } from "@computer/vfs";
 import type { GitFs, GitStat } from "./git-fs.ts";
 
-/** Linux errno of each code (negated in `err.errno`, as Node does). */
-const ERRNO: Record<FsErrorCode, number> = {
-  EPERM: 1,
-  ENOENT: 2,
-  EACCES: 13,
-  EBUSY: 16,
-  EEXIST: 17,
-  EXDEV: 18,
-  ENOTDIR: 20,
-  EISDIR: 21,
-  EINVAL: 22,
-  EFBIG: 27,
-  ENOSPC: 28,
-  EROFS: 30,
-  EMLINK: 31,
-  ENAMETOOLONG: 36,
-  ENOTEMPTY: 39,
-  ELOOP: 40,
-  ENODATA: 61,
-};
+/** Linux errno of each vfs code (negated in `err.errno`, as Node does). */
+const ERRNO: Record<FsErrorCode, number> = LINUX_ERRNO;
 
 const TYPE_BITS: Record<GitStat["type"], number> = {
   file: 0o100000,

@@ -4,6 +4,7 @@
  * Node-style errors (`ENOENT: no such file or directory, open '/workspace/a'` with `.code`).
  * Shared by the shell guest (just-bash adapter) and the js guest (node:fs/promises).
  */
+import { errnoOf } from "@computer/vfs/errno";
 import type { GuestFsApi, GuestFsError, GuestFsOp, GuestFsReply } from "../runtimes/guest-wire.ts";
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -27,29 +28,6 @@ const DESCRIPTIONS: Record<string, string> = {
   EIO: "i/o error",
 };
 
-/** Linux errno of each code (Node puts it negated in `err.errno`). */
-const ERRNO: Record<string, number> = {
-  EPERM: 1,
-  ENOENT: 2,
-  EIO: 5,
-  EACCES: 13,
-  EBUSY: 16,
-  EEXIST: 17,
-  EXDEV: 18,
-  ENOTDIR: 20,
-  EISDIR: 21,
-  EINVAL: 22,
-  EFBIG: 27,
-  ENOSPC: 28,
-  EROFS: 30,
-  EMLINK: 31,
-  ENAMETOOLONG: 36,
-  ENOSYS: 38,
-  ENOTEMPTY: 39,
-  ELOOP: 40,
-  ENODATA: 61,
-};
-
 /** An error as Node's fs raises it: `code`, `errno`, `syscall`, `path` (and `dest`) set. */
 export interface NodeStyleError extends Error {
   code: string;
@@ -65,7 +43,7 @@ export function fsError(code: string, syscall: string, path: string, dest?: stri
   const where = dest === undefined ? `'${path}'` : `'${path}' -> '${dest}'`;
   const err = new Error(`${code}: ${description}, ${syscall} ${where}`) as NodeStyleError;
   err.code = code;
-  const errno = ERRNO[code];
+  const errno = errnoOf(code);
   if (errno !== undefined) err.errno = -errno;
   err.syscall = syscall;
   err.path = path;
