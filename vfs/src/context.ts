@@ -27,6 +27,8 @@ export class Context {
   private depth = 0;
   private opRev: number | undefined;
   private lastClock: Timespec = { sec: 0, nsec: 0 };
+  /** Told when an operation takes a new revision (see Vfs.onRevision). */
+  readonly revisionListeners = new Set<(rev: number) => void>();
 
   constructor(store: Store, options: VfsOptions) {
     this.store = store;
@@ -63,7 +65,11 @@ export class Context {
 
   /** The revision of the running operation (assigned on first use). */
   rev(): number {
-    if (this.opRev === undefined) this.opRev = this.store.addMeta("rev", 1);
+    if (this.opRev === undefined) {
+      const rev = this.store.addMeta("rev", 1);
+      this.opRev = rev;
+      for (const listener of this.revisionListeners) listener(rev);
+    }
     return this.opRev;
   }
 

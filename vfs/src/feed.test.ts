@@ -184,7 +184,7 @@ describe("changes", () => {
     vfs.writeFile("/f", "x");
     const { cursor } = drain(vfs, "0", 100);
     const page = vfs.changes(cursor);
-    expect(page).toEqual({ changes: [], cursor, more: false, reset: false });
+    expect(page).toEqual({ changes: [], cursors: [], cursor, more: false, reset: false });
     vfs.writeFile("/g", "y");
     expect(vfs.changes(cursor).changes.map((c) => c.path)).toEqual(["/", "/g"]);
     expect(vfs.changes(String(vfs.rev())).changes).toEqual([]);

@@ -101,9 +101,9 @@ export function changes(ctx: Context, cursor: string, limit = 1000, describeEach
   const list = page.map((row) =>
     row.deleted || !describeEach ? { path: row.path, rev: row.rev } : describe(ctx, row.path, row.rev),
   );
-  const last = page[page.length - 1];
-  let next = cursor;
-  if (last) next = formatCursor(last.rev, last.path, start.floor);
-  else if (start !== from || cursor === "") next = String(Math.max(ctx.currentRev(), start.floor));
-  return { changes: list, cursor: next, more, reset };
+  const cursors = page.map((row) => formatCursor(row.rev, row.path, start.floor));
+  let next = cursors[cursors.length - 1] ?? cursor;
+  if (page.length === 0 && (start !== from || cursor === ""))
+    next = String(Math.max(ctx.currentRev(), start.floor));
+  return { changes: list, cursors, cursor: next, more, reset };
 }

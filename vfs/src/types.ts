@@ -133,6 +133,8 @@ export interface Change {
 
 export interface ChangesPage {
   changes: Change[];
+  /** `cursors[i]` resumes right after `changes[i]` (a stream can hand out a cursor per change). */
+  cursors: string[];
   /** Opaque cursor to resume after the last change returned. */
   cursor: string;
   /** True when more changes follow this page. */

@@ -209,6 +209,16 @@ export class Vfs {
     return this.ctx.currentRev();
   }
   /**
+   * Calls `listener` whenever an operation takes a new revision: synchronously, while its
+   * transaction is still open, so the listener must read the feed from a later task (a
+   * microtask suffices on a Durable Object, whose transactions are synchronous). Returns the
+   * function that removes it. Live change feeds wait on this instead of polling.
+   */
+  onRevision(listener: (rev: number) => void): () => void {
+    this.ctx.revisionListeners.add(listener);
+    return () => this.ctx.revisionListeners.delete(listener);
+  }
+  /**
    * The change feed after `cursor`. `describe: false`: each change carries only its path and
    * revision (no lookup per entry), for readers that read the states themselves (sync).
    */

@@ -7,7 +7,7 @@
  * (test/e2e/exec-contract.test.ts) share it.
  */
 import { expect } from "vitest";
-import { dataOf, type Frame } from "./sse.ts";
+import { dataOf, type Frame, FrameReader } from "./sse.ts";
 
 /** The runtimes of docs/API.md. */
 export type ContractRuntime = "container" | "shell" | "js";
@@ -27,50 +27,6 @@ export interface ContractResult {
   value?: unknown;
   durationMs: number;
   lastSeq: number;
-}
-
-/** Reads SSE frames one at a time. */
-export class FrameReader {
-  readonly #reader: ReadableStreamDefaultReader<string>;
-  #buffer = "";
-  readonly frames: Frame[] = [];
-
-  constructor(res: Response) {
-    const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader();
-    if (reader === undefined) throw new Error("no body");
-    this.#reader = reader;
-  }
-
-  /** The next frame, or undefined at the end of the stream. */
-  async next(): Promise<Frame | undefined> {
-    for (;;) {
-      const end = this.#buffer.indexOf("\n\n");
-      if (end !== -1) {
-        const block = this.#buffer.slice(0, end);
-        this.#buffer = this.#buffer.slice(end + 2);
-        const frame: Frame = { event: "message", data: "", id: undefined, at: Date.now() };
-        for (const line of block.split("\n")) {
-          const colon = line.indexOf(":");
-          const field = line.slice(0, colon);
-          const text = line.slice(colon + 1).replace(/^ /, "");
-          if (field === "event") frame.event = text;
-          else if (field === "data") frame.data += text;
-          else if (field === "id") frame.id = text;
-        }
-        this.frames.push(frame);
-        return frame;
-      }
-      const { value, done } = await this.#reader.read();
-      if (done) return undefined;
-      this.#buffer += value;
-    }
-  }
-
-  /** Every remaining frame. */
-  async rest(): Promise<Frame[]> {
-    while ((await this.next()) !== undefined);
-    return this.frames;
-  }
 }
 
 /** One computer and one runtime, as a case sees them. */

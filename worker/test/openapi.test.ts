@@ -18,6 +18,7 @@ const ROUTES: Record<string, string[]> = {
   "/v1/computers/{id}/checkpoints/{name}/restore": ["post"],
   "/v1/computers/{id}/fork": ["post"],
   "/v1/computers/{id}/artifacts": ["post"],
+  "/v1/computers/{id}/changes": ["get"],
   "/v1/artifacts": ["get"],
   "/v1/artifacts/{name}": ["get"],
   "/a/{name}/{version}/{token}/{path}": ["get", "head"],

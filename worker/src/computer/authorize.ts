@@ -34,6 +34,7 @@ export const ROUTE_ACCESS: Record<ComputerRoute["kind"], Access> = {
   "exec.get": "read",
   "exec.kill": "write",
   "artifacts.publish": "write",
+  changes: "read",
 };
 
 /**

@@ -14,7 +14,9 @@ import { toErrorResponse } from "../http/errors.ts";
 import type { ComputerRoute } from "../http/route.ts";
 import { getExec, killExec, listExecs, startExec } from "../runtimes/exec.ts";
 import type { ExecHost } from "../runtimes/exec-host.ts";
+import { wantsEventStream } from "../runtimes/sse.ts";
 import { authorize } from "./authorize.ts";
+import { changesPage, changesStream } from "./changes.ts";
 import { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints.ts";
 import { deleteFile, getFile, headFile, putFile } from "./files.ts";
 import { forkComputer } from "./fork.ts";
@@ -108,6 +110,10 @@ export class Computer extends DurableObject<Env> {
         return killExec(host.execs().manager, route.execId);
       case "artifacts.publish":
         return publishArtifact(host, request);
+      case "changes":
+        return wantsEventStream(request)
+          ? changesStream(host, route, request.headers.get("last-event-id"))
+          : changesPage(host, route);
       default:
         return route satisfies never;
     }

@@ -12,6 +12,7 @@ export type HttpOnlyCode =
   | "ETIMEDOUT"
   | "ERANGE"
   | "ENOTSUP"
+  | "ESTALE"
   | "EIO";
 
 /** Every code an error response can carry. */
@@ -38,6 +39,7 @@ export const HTTP_STATUS: Record<ApiErrorCode, number> = {
   EBUSY: 409,
   EMLINK: 409,
   EFBIG: 413,
+  ESTALE: 410,
   ERANGE: 416,
   EIO: 500,
   ENOSPC: 507,
@@ -51,23 +53,26 @@ export class ApiError extends Error {
   readonly path: string | undefined;
   /** Extra response headers (`Retry-After`, `Allow`, `Content-Range`, `WWW-Authenticate`). */
   readonly headers: Record<string, string>;
+  /** Extra fields of the error object (ESTALE's current `cursor`). */
+  readonly details: Record<string, string>;
 
   constructor(
     code: ApiErrorCode,
     message: string,
-    options: { path?: string; headers?: Record<string, string> } = {},
+    options: { path?: string; headers?: Record<string, string>; details?: Record<string, string> } = {},
   ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.path = options.path;
     this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
   }
 }
 
 /** The JSON body of an error response. */
 export interface ErrorBody {
-  error: { code: ApiErrorCode; message: string; path?: string };
+  error: { code: ApiErrorCode; message: string; path?: string; [detail: string]: string | undefined };
 }
 
 /** Builds the error response for `code`; `path` is a workspace path when the error concerns one. */
@@ -76,8 +81,11 @@ export function errorResponse(
   message: string,
   path?: string,
   headers: Record<string, string> = {},
+  details: Record<string, string> = {},
 ): Response {
-  const body: ErrorBody = { error: path === undefined ? { code, message } : { code, message, path } };
+  const body: ErrorBody = {
+    error: path === undefined ? { ...details, code, message } : { ...details, code, message, path },
+  };
   return Response.json(body, { status: HTTP_STATUS[code], headers });
 }
 
@@ -87,7 +95,8 @@ export function errorResponse(
  * message does not leak internals.
  */
 export function toErrorResponse(err: unknown): Response {
-  if (err instanceof ApiError) return errorResponse(err.code, err.message, err.path, err.headers);
+  if (err instanceof ApiError)
+    return errorResponse(err.code, err.message, err.path, err.headers, err.details);
   if (isFsError(err)) return errorResponse(err.code, err.message, err.path ?? undefined);
   console.error("internal error", err);
   return errorResponse("EIO", "internal error");

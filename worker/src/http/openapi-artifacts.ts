@@ -3,22 +3,8 @@
  * listings and the public signed links served without a bearer token.
  */
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-type Schema = { [key: string]: Json };
+import { error, int, json, object, ref, type Schema, str } from "./openapi-schema.ts";
 
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema, description: string): Schema => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const error = (description: string): Schema => json(ref("Error"), description);
-const object = (properties: Schema, required: string[] = []): Schema => ({
-  type: "object",
-  properties,
-  required,
-});
-const str: Schema = { type: "string" };
-const int: Schema = { type: "integer" };
 const array = (items: Schema): Schema => ({ type: "array", items });
 const param = (name: string, where: "path" | "query", schema: Schema, description = ""): Schema => ({
   name,

@@ -4,23 +4,10 @@
  */
 
 import { ARTIFACT_PATHS, ARTIFACT_SCHEMAS } from "./openapi-artifacts.ts";
+import { LIVE_PATHS, LIVE_SCHEMAS } from "./openapi-live.ts";
+import { bool, error, idParam, int, json, object, ref, type Schema, str } from "./openapi-schema.ts";
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-type Schema = { [key: string]: Json };
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema, description: string): Schema => ({
-  description,
-  content: { "application/json": { schema } },
-});
-const error = (description: string): Schema => json(ref("Error"), description);
 const body = (schema: Schema): Schema => ({ required: true, content: { "application/json": { schema } } });
-const idParam: Schema = {
-  name: "id",
-  in: "path",
-  required: true,
-  schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]{0,62}$" },
-};
 const pathParam: Schema = {
   name: "path",
   in: "path",
@@ -37,15 +24,6 @@ const std = {
 };
 const noContent = { description: "Done" };
 const computerId = (extra: Schema = {}): Schema => ({ parameters: [idParam], ...extra });
-
-const object = (properties: Schema, required: string[] = []): Schema => ({
-  type: "object",
-  properties,
-  required,
-});
-const str: Schema = { type: "string" };
-const int: Schema = { type: "integer" };
-const bool: Schema = { type: "boolean" };
 
 const schemas: Schema = {
   Error: object({ error: object({ code: str, message: str, path: str }, ["code", "message"]) }, ["error"]),
@@ -119,6 +97,7 @@ const schemas: Schema = {
   ),
   Checkpoint: object({ name: str, rev: int, createdAt: str }, ["name", "rev", "createdAt"]),
   ...ARTIFACT_SCHEMAS,
+  ...LIVE_SCHEMAS,
   FsOp: {
     type: "object",
     required: ["op"],
@@ -398,5 +377,6 @@ export const OPENAPI: Schema = {
       },
     }),
     ...ARTIFACT_PATHS,
+    ...LIVE_PATHS,
   },
 };

@@ -5,7 +5,7 @@
 import { ARTIFACT_NAME } from "../artifacts/names.ts";
 import { ApiError } from "./errors.ts";
 import { parseMode } from "./mode.ts";
-import { parseUrlPath } from "./paths.ts";
+import { parseBodyPath, parseUrlPath } from "./paths.ts";
 
 /** A computer id: `[a-z0-9][a-z0-9-]{0,62}`. */
 export const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -35,7 +35,8 @@ export type ComputerRoute =
   | { kind: "exec.list"; limit: number }
   | { kind: "exec.get"; execId: string; follow: boolean; after: number | undefined }
   | { kind: "exec.kill"; execId: string }
-  | { kind: "artifacts.publish" };
+  | { kind: "artifacts.publish" }
+  | { kind: "changes"; after: string; limit: number | undefined; path: string };
 
 /** Every route of the API. */
 export type Route =
@@ -147,6 +148,16 @@ function parseComputerRoute(
   }
   if (head === "artifacts" && second === undefined) {
     return byMethod(method, { POST: () => ({ kind: "artifacts.publish" }) });
+  }
+  if (head === "changes" && second === undefined) {
+    return byMethod<ComputerRoute>(method, {
+      GET: () => ({
+        kind: "changes",
+        after: query.get("after") ?? "0",
+        limit: limitParam(query, 1000),
+        path: parseBodyPath(query.get("path") ?? "/"),
+      }),
+    });
   }
   if (head === "checkpoints") {
     if (second === undefined) {
