@@ -10,6 +10,8 @@ const projectConfigs = [
   "vfs/vitest.config.ts",
   "vfs/vitest.workerd.config.ts",
   "worker/vitest.config.ts",
+  "sdk/vitest.config.ts",
+  "sdk/vitest.workerd.config.ts",
   "test/e2e/vitest.config.ts",
   "computerd/vitest.config.ts",
   "computerd/vitest.fuse.config.ts",

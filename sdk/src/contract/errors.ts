@@ -1,0 +1,73 @@
+/**
+ * The API's error codes and the HTTP status of each (docs/API.md "Errors"): the one owner of
+ * that table. The Worker answers with it, the SDK reads it back, the OpenAPI document lists it.
+ */
+
+/** Every code an error response can carry: the filesystem's POSIX codes and the HTTP layer's own. */
+export const API_ERROR_CODES = [
+  "EINVAL",
+  "ENAMETOOLONG",
+  "ELOOP",
+  "EXDEV",
+  "EUNAUTHORIZED",
+  "EFORBIDDEN",
+  "EACCES",
+  "EROFS",
+  "EPERM",
+  "ENOENT",
+  "ENODATA",
+  "ENOTSUP",
+  "EEXIST",
+  "ENOTEMPTY",
+  "ENOTDIR",
+  "EISDIR",
+  "EBUSY",
+  "EMLINK",
+  "EFBIG",
+  "ERANGE",
+  "EIO",
+  "ENOSPC",
+  "ETIMEDOUT",
+  "EUNAVAILABLE",
+] as const;
+
+/** A code of the API's error responses. */
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/** The status of each code. A new code without a status is a compile error. */
+export const HTTP_STATUS: Record<ApiErrorCode, number> = {
+  EINVAL: 400,
+  ENAMETOOLONG: 400,
+  ELOOP: 400,
+  EXDEV: 400,
+  EUNAUTHORIZED: 401,
+  EFORBIDDEN: 403,
+  EACCES: 403,
+  EROFS: 403,
+  EPERM: 403,
+  ENOENT: 404,
+  ENODATA: 404,
+  ENOTSUP: 405,
+  EEXIST: 409,
+  ENOTEMPTY: 409,
+  ENOTDIR: 409,
+  EISDIR: 409,
+  EBUSY: 409,
+  EMLINK: 409,
+  EFBIG: 413,
+  ERANGE: 416,
+  EIO: 500,
+  ENOSPC: 507,
+  ETIMEDOUT: 503,
+  EUNAVAILABLE: 503,
+};
+
+/** True for a code of the API's table. */
+export function isApiErrorCode(value: unknown): value is ApiErrorCode {
+  return typeof value === "string" && Object.hasOwn(HTTP_STATUS, value);
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  error: { code: ApiErrorCode; message: string; path?: string };
+}

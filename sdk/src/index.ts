@@ -1,0 +1,53 @@
+/**
+ * `@computer/sdk`: a typed client of the Computer API (docs/API.md). Uses only `fetch`, web
+ * streams and TextEncoder, so it runs in Node ≥ 22, Workers and browsers; Node-only helpers
+ * (files from disk) are in `@computer/sdk/node`, the wire contract in `@computer/sdk/contract`.
+ */
+export { Artifacts, ComputerClient, Computers } from "./client.ts";
+export { Checkpoints, Computer, Tokens } from "./computer.ts";
+export type { ApiErrorCode } from "./contract/errors.ts";
+export type {
+  ArtifactDetail,
+  ArtifactPage,
+  ArtifactSummary,
+  ArtifactVersion,
+  Checkpoint,
+  ComputerInfo,
+  ComputerPage,
+  ComputerSettings,
+  Egress,
+  EntryJson,
+  EntryPage,
+  ExecRequest,
+  ExecResult,
+  ExecStatus,
+  ExecSummary,
+  FileType,
+  FsOpBody,
+  FsOpName,
+  FsResults,
+  GrepMatch,
+  IssuedToken,
+  PublishedArtifact,
+  PublishRequest,
+  Restored,
+  RuntimeName,
+  StatJson,
+  SyncInfo,
+  TimeInput,
+  Timespec,
+  TokenRequest,
+  TokenScope,
+  WrittenFile,
+} from "./contract/types.ts";
+export { type ClientErrorCode, ComputerError, type ComputerErrorCode, isComputerError } from "./error.ts";
+export { Exec, type ExecEvent, ExecStream } from "./exec.ts";
+export {
+  type ByteRange,
+  type FileDownload,
+  Files,
+  type HeadStat,
+  type Signal,
+  type WriteData,
+} from "./files.ts";
+export type { CallOptions, ClientOptions } from "./transport.ts";
