@@ -26,8 +26,11 @@ export interface ExecPlan {
   cwd: string;
   env: Record<string, string>;
   stdin: string | undefined;
-  timeoutMs: number;
+  /** Undefined: no timeout (a detached command that asked for none). */
+  timeoutMs: number | undefined;
   outputCap: number;
+  /** A background process (ExecSpec.detached). */
+  detached: boolean;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -67,7 +70,10 @@ export function planExec(input: unknown, defaults: ExecDefaults): ExecPlan {
     throw invalid("cwd must be a non-empty string without NUL");
   }
   if (stdin !== undefined && typeof stdin !== "string") throw invalid("stdin must be a string");
-  const timeoutMs = positive(spec.timeoutMs, "timeoutMs") ?? defaults.timeoutMs;
+  const { detached = false } = spec;
+  if (typeof detached !== "boolean") throw invalid("detached must be a boolean");
+  const asked = positive(spec.timeoutMs, "timeoutMs");
+  const timeoutMs = asked ?? (detached ? undefined : defaults.timeoutMs);
   const outputCap = positive(spec.outputCap, "outputCap") ?? defaults.outputCap;
   return {
     id: id ?? newExecId(),
@@ -75,7 +81,10 @@ export function planExec(input: unknown, defaults: ExecDefaults): ExecPlan {
     cwd: posix.resolve(defaults.cwd, cwd ?? "."),
     env: validateEnv(spec.env),
     stdin,
-    timeoutMs: Math.min(Math.ceil(timeoutMs), defaults.maxTimeoutMs),
+    // A detached command's own timeout is the caller's to choose (the DO caps it).
+    timeoutMs:
+      timeoutMs === undefined || detached ? timeoutMs : Math.min(Math.ceil(timeoutMs), defaults.maxTimeoutMs),
     outputCap: Math.max(1, Math.min(Math.floor(outputCap), defaults.outputCap)),
+    detached,
   };
 }

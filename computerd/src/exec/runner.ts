@@ -63,6 +63,8 @@ export class Exec {
   readonly id: string;
   readonly log: ExecLog;
   readonly startedAt: Date;
+  /** A background process (it does not count as activity for idle stops). */
+  readonly detached: boolean;
   /** Resolves with the result when the command has ended and its output is read. Never rejects. */
   readonly done: Promise<ExecResult>;
   readonly #child: ChildProcess | undefined;
@@ -78,6 +80,7 @@ export class Exec {
 
   constructor(plan: ExecPlan, options: RunnerOptions, file?: ExecLogFile) {
     this.id = plan.id;
+    this.detached = plan.detached;
     this.#options = options;
     this.log = new ExecLog(options.watermarks, file);
     this.#limit = new OutputLimit(plan.outputCap);
@@ -134,6 +137,7 @@ export class Exec {
         startedAt: this.startedAt.toISOString(),
         durationMs: Math.round(performance.now() - this.#started),
         lastSeq: this.log.lastSeq,
+        ...(this.detached ? { detached: true as const } : {}),
       }
     );
   }
@@ -178,7 +182,9 @@ export class Exec {
       });
     });
     child.on("close", () => this.#finish());
-    this.#timer(plan.timeoutMs, () => {
+    const { timeoutMs } = plan;
+    if (timeoutMs === undefined) return;
+    this.#timer(timeoutMs, () => {
       if (this.#exit) return;
       this.#endReason ??= "timeout";
       this.#drain();

@@ -58,6 +58,8 @@ export interface ExecRunning {
   startedAt: string;
   durationMs: number;
   lastSeq: number;
+  /** Present on a background process. */
+  detached?: true;
 }
 
 /** The wire's ExecExit for a result. */

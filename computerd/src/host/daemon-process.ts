@@ -177,8 +177,9 @@ export class DaemonProcess {
   }
 
   /**
-   * When a command last ran (now while one runs), from the daemon's exec list (asked with its
-   * secret): execs arrive over the link, so the host sees no request for them.
+   * When a command last ran (now while one runs; background processes do not count), from the
+   * daemon's exec list (asked with its secret): execs arrive over the link, so the host sees
+   * no request for them.
    */
   async lastActivity(): Promise<number> {
     try {
@@ -187,11 +188,13 @@ export class DaemonProcess {
         signal: AbortSignal.timeout(2000),
       });
       if (!res.ok) return 0;
-      type Row = { status?: string; startedAt?: string; durationMs?: number };
+      type Row = { status?: string; startedAt?: string; durationMs?: number; detached?: boolean };
       const body = (await res.json()) as { execs?: Row[] } | Row[];
       const list = Array.isArray(body) ? body : (body.execs ?? []);
       let last = 0;
       for (const exec of list) {
+        // A background process alone keeps no container up: preview traffic does (lastUsed).
+        if (exec.detached === true) continue;
         if (exec.status === "running") return Date.now();
         const started = Date.parse(exec.startedAt ?? "");
         if (Number.isFinite(started)) last = Math.max(last, started + (exec.durationMs ?? 0));

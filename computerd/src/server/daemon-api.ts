@@ -17,7 +17,7 @@ import type {
 import { RpcTarget } from "capnweb";
 import type { ExecTable } from "../exec/exec-table.ts";
 import type { ExecSink, ExecSpec } from "../exec/types.ts";
-import { pumpToSink, retainSink } from "./sink-pump.ts";
+import { onSinkBroken, pumpToSink, retainSink } from "./sink-pump.ts";
 
 /** The sync engine's side of DaemonApi, plus the id of computerd's mirror endpoint. */
 export type DaemonSync = Pick<
@@ -43,10 +43,18 @@ export class DaemonTarget extends RpcTarget implements DaemonApi {
     this.#sync = sync;
   }
 
-  /** Starts the command; output and exit go to `sink` (duplicated here, disposed when sent). */
+  /**
+   * Starts the command; output and exit go to `sink` (duplicated here, disposed when sent).
+   * A background process dies with its sink: once the link to the DO is gone, the DO has
+   * recorded it killed, and a process nobody can see or stop must not keep running.
+   */
   exec(spec: ExecSpec, sink: ExecSink): { pid: number } {
     const exec = this.#table.start(spec);
-    void pumpToSink(exec, retainSink(sink));
+    const retained = retainSink(sink);
+    if (exec.detached) onSinkBroken(retained, () => exec.kill());
+    void pumpToSink(exec, retained).then((delivered) => {
+      if (!delivered && exec.detached) exec.kill();
+    });
     return { pid: exec.pid };
   }
 

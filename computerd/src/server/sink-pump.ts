@@ -12,7 +12,14 @@ export const SINK_WINDOW_BYTES = 256 * 1024;
 
 interface Disposable {
   dup?: () => unknown;
+  onRpcBroken?: (callback: (error: unknown) => void) => void;
   [Symbol.dispose]?: () => void;
+}
+
+/** Calls `callback` once the session `sink` came over breaks (a local sink never breaks). */
+export function onSinkBroken(sink: ExecSink, callback: () => void): void {
+  const stub = sink as ExecSink & Disposable;
+  if (typeof stub.onRpcBroken === "function") stub.onRpcBroken(() => callback());
 }
 
 /**

@@ -173,9 +173,15 @@ export interface ExecSpec {
   cwd?: string;
   env?: Record<string, string>;
   stdin?: string;
+  /** Without one, computerd's default applies; a detached command then has none at all. */
   timeoutMs?: number;
   /** Bytes of stdout+stderr kept for the journal; streaming is not capped. */
   outputCap?: number;
+  /**
+   * A background process: it does not count as activity for idle stops, and computerd kills
+   * it once its sink fails (the link to the DO is gone), so the DO's `killed` record is true.
+   */
+  detached?: boolean;
 }
 
 /** How a command ended (before the upload fence). */

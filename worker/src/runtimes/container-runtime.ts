@@ -86,10 +86,11 @@ export class ContainerRuntime implements Runtime {
       command: request.source,
       cwd: workspaceRelative(request.cwd),
       env: request.env,
-      timeoutMs: request.timeoutMs,
       outputCap: request.outputCap,
     };
+    if (request.timeoutMs !== undefined) spec.timeoutMs = request.timeoutMs;
     if (request.stdin !== undefined) spec.stdin = request.stdin;
+    if (request.detached) spec.detached = true;
     const state = new ExecSinkState(request.id, sink);
     try {
       await session.daemon.exec(spec, new ExecSinkTarget(state));
@@ -101,7 +102,7 @@ export class ContainerRuntime implements Runtime {
       return { done: Promise.resolve(outcome), kill: async () => undefined };
     }
     return {
-      done: this.#finish(session, state, conflicts),
+      done: this.#finish(session, state, conflicts, request.detached),
       kill: async () => {
         try {
           await session.daemon.kill(request.id);
@@ -116,6 +117,7 @@ export class ContainerRuntime implements Runtime {
     session: LinkSession,
     state: ExecSinkState,
     conflicts: SyncConflict[],
+    detached: boolean,
   ): Promise<RuntimeOutcome> {
     const ended = await Promise.race([
       state.exited.then((exit) => ({ exit })),
@@ -123,10 +125,18 @@ export class ContainerRuntime implements Runtime {
     ]);
     if ("lost" in ended) {
       this.#deps.pending();
-      return failed("EIO", `lost the link to the container: ${ended.lost.message}`, {
-        status: "pending",
-        conflicts,
-      });
+      const sync = { status: "pending" as const, conflicts };
+      // The container stopped (idle, crash, relaunch) or its link did: computerd kills a
+      // background process whose link is gone, so it ended killed, for this reason.
+      if (detached) {
+        return {
+          status: "killed",
+          exitCode: null,
+          sync,
+          error: { code: "EIO", message: `the computer's container stopped: ${ended.lost.message}` },
+        };
+      }
+      return failed("EIO", `lost the link to the container: ${ended.lost.message}`, sync);
     }
     const { exit } = ended;
     let fence: FenceResult;

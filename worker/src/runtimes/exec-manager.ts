@@ -4,7 +4,13 @@
  * kills on request and records how each ended. Runtime-independent.
  */
 import { ApiError } from "../http/errors.ts";
-import { DEFAULT_OUTPUT_CAP, type ExecBody, newExecId } from "./exec-request.ts";
+import {
+  DEFAULT_OUTPUT_CAP,
+  type ExecBody,
+  MAX_BACKGROUND_EXECS,
+  MAX_TIMEOUT_MS,
+  newExecId,
+} from "./exec-request.ts";
 import type { ExecJournal, ExecResult, ExecSummary, OutputEvent } from "./journal.ts";
 import { OutputBudget } from "./output-cap.ts";
 import type {
@@ -34,6 +40,7 @@ class LiveExec {
   readonly id: string;
   readonly runtime: RuntimeName;
   readonly startedMs: number;
+  readonly detached: boolean;
   readonly budget: OutputBudget;
   readonly listeners = new Set<Listener>();
   handle: RuntimeHandle | undefined;
@@ -43,11 +50,12 @@ class LiveExec {
   readonly finished: Promise<ExecResult>;
   resolveFinished: (result: ExecResult) => void = () => undefined;
 
-  constructor(id: string, runtime: RuntimeName, startedMs: number, cap: number) {
-    this.id = id;
-    this.runtime = runtime;
+  constructor(request: ExecRequest, startedMs: number) {
+    this.id = request.id;
+    this.runtime = request.runtime;
+    this.detached = request.detached;
     this.startedMs = startedMs;
-    this.budget = new OutputBudget(cap);
+    this.budget = new OutputBudget(request.outputCap);
     this.finished = new Promise((resolve) => {
       this.resolveFinished = resolve;
     });
@@ -83,8 +91,9 @@ export class ExecManager {
       if (this.#live.has(id)) continue;
       const known = this.#journal.get(id);
       if (known === undefined) continue;
+      // computerd kills a background process whose link to the DO is gone (sink-pump.ts).
       this.#journal.finish(id, {
-        status: "failed",
+        status: known.detached === true ? "killed" : "failed",
         exitCode: null,
         durationMs: known.durationMs,
         sync:
@@ -101,7 +110,8 @@ export class ExecManager {
   /**
    * Starts an exec; resolves once its runtime accepted it. `listener`, if given, is attached
    * before the runtime starts, so it sees every event (uncapped) up to the exit. Throws
-   * ApiError EUNAVAILABLE (503, nothing journaled) when the runtime is not available.
+   * ApiError EUNAVAILABLE (503, nothing journaled) when the runtime is not available, and
+   * EBUSY (409) when a background process would pass MAX_BACKGROUND_EXECS.
    */
   async start(
     body: ExecBody,
@@ -110,6 +120,12 @@ export class ExecManager {
     this.#recover();
     const runtime = this.#runtimes(body.runtime);
     if (runtime === undefined) throw new ApiError("EUNAVAILABLE", `runtime ${body.runtime} not available`);
+    if (body.detach && this.backgroundCount() >= MAX_BACKGROUND_EXECS) {
+      throw new ApiError(
+        "EBUSY",
+        `this computer already runs ${MAX_BACKGROUND_EXECS} background processes: kill one first (DELETE /exec/:id)`,
+      );
+    }
     const request: ExecRequest = {
       id: newExecId(),
       runtime: body.runtime,
@@ -118,12 +134,17 @@ export class ExecManager {
       env: body.env,
       stdin: body.stdin,
       input: body.input,
-      timeoutMs: Math.min(body.timeoutMs ?? runtime.defaultTimeoutMs, runtime.maxTimeoutMs),
+      // A background process has no timeout unless it asks for one (up to MAX_TIMEOUT_MS).
+      timeoutMs: body.detach
+        ? body.timeoutMs
+        : Math.min(body.timeoutMs ?? runtime.defaultTimeoutMs, runtime.maxTimeoutMs),
       outputCap: DEFAULT_OUTPUT_CAP,
+      detached: body.detach,
     };
-    const live = new LiveExec(request.id, request.runtime, this.#now(), request.outputCap);
+    if (request.timeoutMs !== undefined) request.timeoutMs = Math.min(request.timeoutMs, MAX_TIMEOUT_MS);
+    const live = new LiveExec(request, this.#now());
     if (listener !== undefined) live.listeners.add(listener);
-    this.#journal.begin(live.id, live.runtime, live.startedMs);
+    this.#journal.begin(live.id, live.runtime, live.startedMs, live.detached);
     this.#live.set(live.id, live);
     let handle: RuntimeHandle;
     try {
@@ -144,13 +165,16 @@ export class ExecManager {
       return { id: live.id, finished: live.finished };
     }
     live.handle = handle;
-    const timer = setTimeout(
-      () => {
-        live.timedOut = true;
-        void handle.kill();
-      },
-      request.timeoutMs + (runtime.timeoutGraceMs ?? TIMEOUT_GRACE_MS),
-    );
+    const timer =
+      request.timeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              live.timedOut = true;
+              void handle.kill();
+            },
+            request.timeoutMs + (runtime.timeoutGraceMs ?? TIMEOUT_GRACE_MS),
+          );
     void handle.done.then(
       (outcome) => {
         clearTimeout(timer);
@@ -267,6 +291,13 @@ export class ExecManager {
     await live.handle?.kill();
     const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), KILL_WAIT_MS));
     return (await Promise.race([live.finished, timeout])) ?? this.get(id);
+  }
+
+  /** Background processes running in this instance. */
+  backgroundCount(): number {
+    let count = 0;
+    for (const live of this.#live.values()) if (live.detached) count++;
+    return count;
   }
 
   /** True while `id` runs in this instance. */

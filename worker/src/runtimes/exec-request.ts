@@ -5,6 +5,7 @@
 import { ApiError } from "../http/errors.ts";
 import {
   type JsonObject,
+  optionalBoolean,
   optionalInteger,
   optionalString,
   readJsonObject,
@@ -18,6 +19,8 @@ export const WORKSPACE_DIR = "/workspace";
 export const MAX_SOURCE_BYTES = 256 * 1024;
 /** Largest timeout any runtime allows (a runtime may cap lower). */
 export const MAX_TIMEOUT_MS = 24 * 3600 * 1000;
+/** Background processes (`detach: true`) one computer may run at once. */
+export const MAX_BACKGROUND_EXECS = 8;
 /** Bytes of stdout+stderr the journal keeps per exec. */
 export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 const MAX_ENV_VARS = 256;
@@ -32,6 +35,8 @@ export interface ExecBody {
   stdin: string | undefined;
   input: unknown;
   timeoutMs: number | undefined;
+  /** A background process (container only): the request returns at once, no default timeout. */
+  detach: boolean;
 }
 
 /**
@@ -88,6 +93,13 @@ export function parseExecBody(body: JsonObject): ExecBody {
   if (new TextEncoder().encode(source).byteLength > MAX_SOURCE_BYTES) {
     throw new ApiError("EINVAL", `'source' is larger than ${MAX_SOURCE_BYTES} bytes`);
   }
+  const detach = optionalBoolean(body, "detach") ?? false;
+  if (detach && runtime !== "container") {
+    throw new ApiError(
+      "EINVAL",
+      "'detach' needs the container runtime (shell and js execs cannot outlive their request)",
+    );
+  }
   return {
     runtime,
     source,
@@ -96,6 +108,7 @@ export function parseExecBody(body: JsonObject): ExecBody {
     stdin: optionalString(body, "stdin"),
     input: body.input,
     timeoutMs: optionalInteger(body, "timeoutMs", 1, MAX_TIMEOUT_MS),
+    detach,
   };
 }
 

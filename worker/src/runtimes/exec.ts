@@ -3,7 +3,8 @@
  * start (SSE with `Accept: text/event-stream`, else the buffered result; either way the
  * `X-Exec-Id` header names the exec at once, so a stream can be re-attached), get (or follow as
  * SSE from any seq), list, and kill. A buffered result carries the runtime's counters (RPC round
- * trips of shell/js) in `X-Exec-Metrics`. `DELETE` of a finished exec answers 200 with its result
+ * trips of shell/js) in `X-Exec-Metrics`. A background process (`detach: true`) is answered 202
+ * with its running state as soon as it runs. `DELETE` of a finished exec answers 200 with its result
  * unchanged (kill is idempotent); an unknown id is 404.
  */
 import type { ExecListener, ExecManager } from "./exec-manager.ts";
@@ -21,6 +22,13 @@ export function formatMetrics(metrics: ExecMetrics): string {
 /** POST /exec: starts the exec, then streams it or waits for its result. */
 export async function startExec(execs: ExecManager, request: Request): Promise<Response> {
   const body = await readExecBody(request);
+  if (body.detach) {
+    // A background process: answered once it runs; its output is re-attached with ?follow=1.
+    const { id } = await execs.start(body);
+    const state = execs.get(id);
+    const status = state.status === "running" ? 202 : 200;
+    return Response.json(state, { status, headers: { "X-Exec-Id": id } });
+  }
   if (!wantsEventStream(request)) {
     const { id, finished } = await execs.start(body);
     const result = await finished;

@@ -24,6 +24,8 @@ export interface ExecResult {
   lastSeq: number;
   /** Why the exec could not run or lost its runtime. */
   error?: { code: string; message: string };
+  /** Present (true) on a background process (`detach: true`). */
+  detached?: true;
 }
 
 /**
@@ -69,6 +71,7 @@ interface ExecRow extends Record<string, SqlStorageValue> {
   sync_rev: number | null;
   sync_conflicts: string;
   last_seq: number;
+  detached: number;
 }
 
 interface EventRow extends Record<string, SqlStorageValue> {
@@ -82,7 +85,8 @@ const SCHEMA = [
      id TEXT PRIMARY KEY, runtime TEXT NOT NULL, status TEXT NOT NULL, exit_code INTEGER,
      truncated INTEGER NOT NULL DEFAULT 0, value TEXT, error TEXT, created_at TEXT NOT NULL,
      started_ms INTEGER NOT NULL, duration_ms INTEGER, sync_status TEXT NOT NULL,
-     sync_rev INTEGER, sync_conflicts TEXT NOT NULL DEFAULT '[]', last_seq INTEGER NOT NULL DEFAULT -1)`,
+     sync_rev INTEGER, sync_conflicts TEXT NOT NULL DEFAULT '[]', last_seq INTEGER NOT NULL DEFAULT -1,
+     detached INTEGER NOT NULL DEFAULT 0)`,
   "CREATE INDEX IF NOT EXISTS exec_journal_started ON exec_journal (started_ms)",
   `CREATE TABLE IF NOT EXISTS exec_output (
      exec_id TEXT NOT NULL, seq INTEGER NOT NULL, stream TEXT NOT NULL, data TEXT NOT NULL,
@@ -126,8 +130,16 @@ export class ExecJournal {
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'exec_journal'",
       );
       this.#exists = found.toArray().length > 0;
+      if (this.#exists) this.#migrate();
     }
     return this.#exists;
+  }
+
+  /** Journals written before background processes existed lack the `detached` column. */
+  #migrate(): void {
+    const columns = this.#sql.exec<{ name: string }>("PRAGMA table_info(exec_journal)");
+    if (columns.toArray().some((column) => column.name === "detached")) return;
+    this.#sql.exec("ALTER TABLE exec_journal ADD COLUMN detached INTEGER NOT NULL DEFAULT 0");
   }
 
   #ensureTables(): void {
@@ -137,15 +149,16 @@ export class ExecJournal {
   }
 
   /** Records a new running exec and drops the oldest finished ones past JOURNAL_KEEP. */
-  begin(id: string, runtime: RuntimeName, startedMs: number): void {
+  begin(id: string, runtime: RuntimeName, startedMs: number, detached = false): void {
     this.#ensureTables();
     this.#sql.exec(
-      `INSERT INTO exec_journal (id, runtime, status, created_at, started_ms, sync_status)
-       VALUES (?, ?, 'running', ?, ?, 'none')`,
+      `INSERT INTO exec_journal (id, runtime, status, created_at, started_ms, sync_status, detached)
+       VALUES (?, ?, 'running', ?, ?, 'none', ?)`,
       id,
       runtime,
       new Date(startedMs).toISOString(),
       startedMs,
+      detached ? 1 : 0,
     );
     this.#prune();
   }
@@ -269,6 +282,7 @@ export class ExecJournal {
       lastSeq: Math.max(row.last_seq, lastSeq),
     };
     if (row.error !== null) summary.error = JSON.parse(row.error) as { code: string; message: string };
+    if (row.detached === 1) summary.detached = true;
     return summary;
   }
 
@@ -281,10 +295,11 @@ export class ExecJournal {
       else stderr += event.data;
       lastSeq = event.seq;
     }
-    const { error, ...summary } = this.#summary(row, lastSeq);
+    const { error, detached, ...summary } = this.#summary(row, lastSeq);
     const result: ExecResult = { ...summary, stdout, stderr };
     if (row.value !== null) result.value = JSON.parse(row.value) as unknown;
     if (error !== undefined) result.error = error;
+    if (detached !== undefined) result.detached = detached;
     return result;
   }
 

@@ -59,7 +59,7 @@ export class JsRuntime implements Runtime {
       mainModule: JS_GUEST_MODULE,
       modules: { [JS_GUEST_MODULE]: JS_GUEST, ...graph.modules },
       globalOutbound: this.#deps.outbound(egress),
-      limits: { cpuMs: request.timeoutMs },
+      limits: { cpuMs: request.timeoutMs ?? this.defaultTimeoutMs },
     });
     const guest = worker.getEntrypoint<JsGuest>("JsGuest");
     const jsRequest: JsRequest = {
@@ -69,7 +69,7 @@ export class JsRuntime implements Runtime {
       env: request.env,
       stdin: request.stdin,
       execId: request.id,
-      timeoutMs: request.timeoutMs,
+      timeoutMs: request.timeoutMs ?? this.defaultTimeoutMs,
       maxOutputBytes: request.outputCap,
     };
     const session = this.#deps.session(request, sink);

@@ -45,8 +45,10 @@ export interface ExecRequest {
   stdin: string | undefined;
   /** js only. */
   input: unknown;
-  /** Effective timeout (capped per runtime). */
-  timeoutMs: number;
+  /** Effective timeout (capped per runtime); undefined: none (a background process). */
+  timeoutMs: number | undefined;
+  /** A background process: it outlives the request and ends `killed` when its container stops. */
+  detached: boolean;
   /** Bytes of stdout+stderr the journal keeps. */
   outputCap: number;
 }

@@ -64,7 +64,7 @@ export class ShellRuntime implements Runtime {
       globalOutbound: this.#deps.outbound(egress),
     }));
     const guest = worker.getEntrypoint<ShellGuest>("ShellGuest", {
-      limits: { cpuMs: request.timeoutMs },
+      limits: { cpuMs: request.timeoutMs ?? this.defaultTimeoutMs },
     });
     const shellRequest: ShellRequest = {
       script: request.source,
@@ -73,7 +73,7 @@ export class ShellRuntime implements Runtime {
       stdin: request.stdin,
       network: egressEnabled(egress),
       limits: {
-        timeoutMs: request.timeoutMs,
+        timeoutMs: request.timeoutMs ?? this.defaultTimeoutMs,
         maxLoopIterations: SHELL_MAX_LOOP_ITERATIONS,
         maxCommandCount: SHELL_MAX_COMMANDS,
         maxOutputBytes: request.outputCap,
