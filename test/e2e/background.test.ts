@@ -91,7 +91,10 @@ describe.skipIf(!containerCapable)("background processes", () => {
     const listed = (await (await fetch(api.url("/exec"), { headers: api.auth() })).json()) as {
       execs: ExecState[];
     };
-    expect(listed.execs.find((e) => e.id === started.id)).toMatchObject({ status: "running", detached: true });
+    expect(listed.execs.find((e) => e.id === started.id)).toMatchObject({
+      status: "running",
+      detached: true,
+    });
     expect((await execState(api, started.id)).stdout).toBe("started\n");
     const killed = await fetch(api.url(`/exec/${started.id}`), { method: "DELETE", headers: api.auth() });
     expect(((await killed.json()) as ExecState).status).toBe("killed");

@@ -169,6 +169,7 @@ const schemas: Schema = {
       stdin: str,
       input: {},
       timeoutMs: int,
+      detach: bool,
     },
     ["runtime", "source"],
   ),
@@ -184,6 +185,7 @@ const schemas: Schema = {
     durationMs: int,
     createdAt: str,
     lastSeq: int,
+    detached: bool,
     error: object({ code: str, message: str }),
     sync: object({
       status: { enum: ["complete", "pending", "none"] },
@@ -313,6 +315,8 @@ export const OPENAPI: Schema = {
         requestBody: body(ref("ExecRequest")),
         responses: {
           "200": json(ref("ExecResult"), "Result (or text/event-stream with Accept: text/event-stream)"),
+          "202": json(ref("ExecResult"), "A background process (detach: true), running"),
+          "409": error("Too many background processes (EBUSY)"),
           "503": error("Runtime not available (EUNAVAILABLE)"),
           ...std,
         },
