@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi } from "./computer-api.ts";
+import { daemonPid } from "./daemon-pid.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable } from "./fleet-fetch.ts";
 
@@ -44,23 +45,6 @@ async function eventually<T>(probe: () => Promise<T | undefined>, ms = 30_000): 
     if (Date.now() > deadline) throw new Error("condition not met in time");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** The pid of computer `id`'s computerd, from its latest `listening` line in the host's output. */
-function daemonPid(id: string): number {
-  let pid: number | undefined;
-  for (const line of fleet.hostOutput().split("\n")) {
-    const at = line.indexOf(`[${id}] {`);
-    if (at < 0) continue;
-    try {
-      const event = JSON.parse(line.slice(at + id.length + 3)) as { event?: string; pid?: number };
-      if (event.event === "listening") pid = event.pid;
-    } catch {
-      // Not an event line.
-    }
-  }
-  if (pid === undefined) throw new Error(`no listening line for ${id}`);
-  return pid;
 }
 
 describe.skipIf(!containerCapable)("background processes", () => {
@@ -109,7 +93,7 @@ describe.skipIf(!containerCapable)("background processes", () => {
     const api = new ComputerApi(fleet, id);
     await api.create();
     const started = await startBackground(api, "sleep 611");
-    process.kill(daemonPid(id), "SIGKILL");
+    process.kill(daemonPid(fleet, id), "SIGKILL");
     const ended = await eventually(async () => {
       const state = await execState(api, started.id);
       return state.status === "running" ? undefined : state;

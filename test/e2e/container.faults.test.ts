@@ -8,27 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
+import { daemonPid } from "./daemon-pid.ts";
 import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable } from "./fleet-fetch.ts";
 
 let fleet: Fleet;
-
-/** The pid of computer `id`'s computerd, from its latest `listening` line in the host's output. */
-function daemonPid(id: string): number {
-  let pid: number | undefined;
-  for (const line of fleet.hostOutput().split("\n")) {
-    const at = line.indexOf(`[${id}] {`);
-    if (at < 0) continue;
-    try {
-      const event = JSON.parse(line.slice(at + id.length + 3)) as { event?: string; pid?: number };
-      if (event.event === "listening") pid = event.pid;
-    } catch {
-      // Not an event line.
-    }
-  }
-  if (pid === undefined) throw new Error(`no listening line for ${id}:\n${fleet.hostOutput()}`);
-  return pid;
-}
 
 const writeFiles = (dir: string, n: number) =>
   `mkdir -p ${dir} && i=0; while [ $i -lt ${n} ]; do echo "${dir} $i" > ${dir}/f$i; i=$((i+1)); done`;
@@ -59,7 +43,7 @@ describe.skipIf(!containerCapable)("container runtime when things break", () => 
     const api = new ComputerApi(fleet, id);
     await api.create();
     for (let n = 0; n < 3; n++) expectSynced(await api.exec(writeFiles(`done${n}`, 200)));
-    const pid = daemonPid(id);
+    const pid = daemonPid(fleet, id);
     const storm = api.exec(writeFiles("storm", 20_000), 300_000);
     // Let the storm run and stream for a while, then crash the daemon under it.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -71,7 +55,7 @@ describe.skipIf(!containerCapable)("container runtime when things break", () => 
     const counted = await api.exec("for d in done0 done1 done2; do ls $d | wc -l; done");
     expectSynced(counted);
     expect(counted.stdout).toBe("200\n200\n200\n");
-    expect(daemonPid(id)).not.toBe(pid);
+    expect(daemonPid(fleet, id)).not.toBe(pid);
     for (let n = 0; n < 3; n++) {
       expect((await api.list(`done${n}`)).size).toBe(200);
       expect(await api.get(`done${n}/f199`)).toEqual({ status: 200, text: `done${n} 199\n` });
