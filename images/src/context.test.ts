@@ -30,7 +30,7 @@ describe("the computerd image's build context", () => {
 
   it("runs computerd serve on the port the Computer DO probes", () => {
     const dockerfile = readFileSync(`${REPO_ROOT}/images/computerd/Dockerfile`, "utf8");
-    const launcher = readFileSync(`${REPO_ROOT}/worker/src/runtimes/cloudflare-launcher.ts`, "utf8");
+    const launcher = readFileSync(`${REPO_ROOT}/worker/src/container/cloudflare-launcher.ts`, "utf8");
     const port = /export const COMPUTERD_PORT = (\d+);/.exec(launcher)?.[1];
     expect(port).toBeDefined();
     expect(dockerfile).toContain(`COMPUTERD_PORT=${port}`);

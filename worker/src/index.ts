@@ -6,10 +6,10 @@ import type { Env } from "./env.ts";
 import { handleRequest } from "./router.ts";
 
 export { Computer, type ComputerCall } from "./computer/computer.ts";
+export { ComputerdGateway } from "./container/dial-back-gateway.ts";
+export { EgressGateway } from "./egress/egress-gateway.ts";
 export type { Env } from "./env.ts";
 export { Registry } from "./registry/registry.ts";
-export { EgressGateway } from "./runtimes/egress-gateway.ts";
-export { ComputerdGateway } from "./runtimes/gateway.ts";
 
 /** The HTTP API (docs/API.md): `GET /healthz`, `GET /v1/openapi.json` and everything under `/v1`. */
 export default {

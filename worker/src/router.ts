@@ -7,12 +7,12 @@ import { parseArtifactLink } from "./artifacts/link.ts";
 import { serveArtifactLink } from "./artifacts/serve.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import type { Principal } from "./auth/principal.ts";
+import { parseLinkPath } from "./container/computerd-link.ts";
 import type { Env } from "./env.ts";
 import { ApiError, toErrorResponse } from "./http/errors.ts";
 import { OPENAPI } from "./http/openapi.ts";
 import { parseRoute, type Route } from "./http/route.ts";
 import { listComputers } from "./registry/list-computers.ts";
-import { parseLinkPath } from "./runtimes/computerd-link.ts";
 
 function requireAdmin(principal: Principal): void {
   if (principal.kind !== "admin") throw new ApiError("EFORBIDDEN", "this route needs the admin token");

@@ -6,7 +6,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { QUOTA_REFUSED } from "../src/runtimes/container-runtime.ts";
+import { QUOTA_REFUSED } from "../src/container/container-runtime.ts";
 import { dialBack, FakeDaemonState } from "./fake-daemon.ts";
 import { api, apiJson, createComputer, expectError, writeFile } from "./helpers.ts";
 import { LinkTestLauncher } from "./link-test-launcher.ts";

@@ -5,7 +5,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ExecJournal } from "../src/runtimes/journal.ts";
+import { ExecJournal } from "../src/exec/journal.ts";
 import { installFakeRuntime, started } from "./fake-runtime.ts";
 import { api, apiJson, createComputer, expectError, freshId, mintToken } from "./helpers.ts";
 import { dataOf, readFrames } from "./sse.ts";

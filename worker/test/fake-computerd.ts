@@ -5,7 +5,7 @@
  * routes fetches to a fake computerd started with the container's environment, and a fake
  * `computerd host` answering the host launcher's HTTP calls.
  */
-import type { ContainerApi } from "../src/runtimes/cloudflare-launcher.ts";
+import type { ContainerApi } from "../src/container/cloudflare-launcher.ts";
 
 /** A fake computerd: its secret and the /connect calls it received. */
 export class FakeComputerd {

@@ -5,14 +5,14 @@
  * result), `unavailable` (start throws 503). Installed with `installFakeRuntime`.
  */
 import { env, runInDurableObject } from "cloudflare:test";
-import { ApiError } from "../src/http/errors.ts";
 import type {
   ExecRequest,
   Runtime,
   RuntimeHandle,
   RuntimeOutcome,
   RuntimeSink,
-} from "../src/runtimes/runtime.ts";
+} from "../src/exec/runtime.ts";
+import { ApiError } from "../src/http/errors.ts";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

@@ -5,9 +5,9 @@
  * interception of the dial-back host, host auth and an unreachable host.
  */
 import { describe, expect, it } from "vitest";
-import { CloudflareLauncher, type LaunchState } from "../src/runtimes/cloudflare-launcher.ts";
-import { HostLauncher } from "../src/runtimes/host-launcher.ts";
-import { type ContainerLauncher, type LaunchSpec, specHash } from "../src/runtimes/launcher.ts";
+import { CloudflareLauncher, type LaunchState } from "../src/container/cloudflare-launcher.ts";
+import { HostLauncher } from "../src/container/computerd-host-launcher.ts";
+import { type ContainerLauncher, type LaunchSpec, specHash } from "../src/container/container-launcher.ts";
 import { FakeContainer, FakeHost } from "./fake-computerd.ts";
 
 const SPEC: LaunchSpec = { egress: "none", env: { COMPUTERD_COMPUTER_ID: "c1" } };

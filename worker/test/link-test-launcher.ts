@@ -2,7 +2,7 @@
  * A ContainerLauncher for tests whose computerd is the test itself: `/connect` calls are
  * queued for `nextConnect()`, after which the test dials back like computerd would.
  */
-import type { ContainerLauncher, DaemonEndpoint, LaunchSpec } from "../src/runtimes/launcher.ts";
+import type { ContainerLauncher, DaemonEndpoint, LaunchSpec } from "../src/container/container-launcher.ts";
 
 /**
  * A launcher whose computerd is the test: `/connect` calls are queued for `nextConnect()`,

@@ -24,7 +24,7 @@ import { Bash, InMemoryFs, MountableFs } from "just-bash/browser";
 import { OutputChannel } from "../src/guest/output-channel.ts";
 import { OUTPUT_DEVICE, OutputDevice } from "../src/guest/output-device.ts";
 import { StreamPlugin } from "../src/guest/stream-plugin.ts";
-import type { GuestOutputApi, OutputPiece } from "../src/runtimes/guest-wire.ts";
+import type { GuestOutputApi, OutputPiece } from "../src/guest-hosting/guest-wire.ts";
 
 /** What the daemon saw. */
 export class ShellDaemonState {

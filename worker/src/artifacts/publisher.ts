@@ -1,13 +1,13 @@
 /**
- * Publishing for the shell and js runtimes (ArtifactPublisher of runtimes/guest-services.ts):
+ * Publishing for the shell and js runtimes (ArtifactPublisher of guest-hosting/guest-services.ts):
  * `computer:artifacts`' publish() and the shell's `publish` command, both running in the DO
  * through publish.ts. Guest paths are /workspace paths; relative ones start at the cwd.
  */
 import { WORKSPACE } from "@computer/vfs";
 import type { ComputerHost } from "../computer/host.ts";
+import type { ArtifactPublisher, PublishRequest } from "../guest-hosting/guest-services.ts";
 import { ApiError } from "../http/errors.ts";
 import { parseBodyPath } from "../http/paths.ts";
-import type { ArtifactPublisher, PublishRequest } from "../runtimes/guest-services.ts";
 import { type PublishedArtifact, type PublishOptions, publish } from "./publish.ts";
 
 const USAGE =

@@ -2,9 +2,10 @@
  * Creating, describing, updating and deleting a computer (PUT/GET/DELETE /v1/computers/:id).
  * Creation writes the record and the quota in one transaction, then registers the id.
  */
+
+import { announceLimits, computerLimits } from "../container/container-limits.ts";
 import { ApiError } from "../http/errors.ts";
 import { optionalInteger, readJsonObject } from "../http/json-body.ts";
-import { announceLimits, computerLimits } from "../runtimes/container-limits.ts";
 import type { ComputerHost } from "./host.ts";
 import {
   type ComputerRecord,

@@ -8,7 +8,7 @@ import {
   GIT_FUNCTIONS,
   type GuestCallResult,
   type GuestServicesApi,
-} from "../runtimes/guest-wire.ts";
+} from "../guest-hosting/guest-wire.ts";
 
 type Api<Names extends readonly string[]> = Record<Names[number], (options?: unknown) => Promise<unknown>>;
 

@@ -5,7 +5,7 @@
  * Shared by the shell guest (just-bash adapter) and the js guest (node:fs/promises).
  */
 import { errnoOf } from "@computer/vfs/errno";
-import type { GuestFsApi, GuestFsError, GuestFsOp, GuestFsReply } from "../runtimes/guest-wire.ts";
+import type { GuestFsApi, GuestFsError, GuestFsOp, GuestFsReply } from "../guest-hosting/guest-wire.ts";
 
 const DESCRIPTIONS: Record<string, string> = {
   ENOENT: "no such file or directory",

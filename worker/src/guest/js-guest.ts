@@ -13,7 +13,7 @@ import type {
   GuestOutcome,
   JsGuestEntrypoint,
   JsRequest,
-} from "../runtimes/guest-wire.ts";
+} from "../guest-hosting/guest-wire.ts";
 import { artifactsModule, gitModule } from "./computer-modules.ts";
 import { FsClient, fsError } from "./fs-client.ts";
 import { KillSwitch } from "./kill-switch.ts";

@@ -4,7 +4,7 @@
  * exec's pending work from outside.
  */
 import { RpcTarget } from "cloudflare:workers";
-import type { GuestKillSwitch } from "../runtimes/guest-wire.ts";
+import type { GuestKillSwitch } from "../guest-hosting/guest-wire.ts";
 
 /** Calls `onKill` (once) when the DO kills the exec. */
 export class KillSwitch extends RpcTarget implements GuestKillSwitch {

@@ -11,7 +11,7 @@ import type {
   GuestFsError,
   GuestFsOp,
   GuestStat,
-} from "../runtimes/guest-wire.ts";
+} from "../guest-hosting/guest-wire.ts";
 import { encodeText, isEncoding } from "./encoding.ts";
 import { type FsClient, fsError } from "./fs-client.ts";
 import { Dirent, Stats } from "./node-stats.ts";

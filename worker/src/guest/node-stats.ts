@@ -2,7 +2,7 @@
  * Node's `fs.Stats` and `fs.Dirent` for the js guest, built from the DO's stats: `mode`
  * carries the type bits (S_IFREG …) as Node's does, times come as ms and Dates.
  */
-import type { GuestFileType, GuestStat } from "../runtimes/guest-wire.ts";
+import type { GuestFileType, GuestStat } from "../guest-hosting/guest-wire.ts";
 
 const TYPE_BITS: Record<GuestFileType, number> = {
   file: 0o100000,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OutputPiece } from "../runtimes/guest-wire.ts";
+import type { OutputPiece } from "../guest-hosting/guest-wire.ts";
 import { OutputChannel, TRUNCATION_MARKER } from "./output-channel.ts";
 
 function recorder(): { calls: OutputPiece[][]; api: { write(pieces: OutputPiece[]): Promise<void> } } {

@@ -3,7 +3,7 @@
  * flight (one RPC carries many), sent one call at a time so they arrive in order, and cut at
  * the exec's output cap, where a truncation marker is the last thing sent.
  */
-import type { GuestOutputApi, OutputPiece } from "../runtimes/guest-wire.ts";
+import type { GuestOutputApi, OutputPiece } from "../guest-hosting/guest-wire.ts";
 
 /** Appended (on stderr) once output passes the cap. */
 export const TRUNCATION_MARKER = "\n[output truncated: the exec's output cap was reached]\n";

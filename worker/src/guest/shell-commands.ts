@@ -5,7 +5,7 @@
  */
 import type { Command } from "just-bash";
 import { defineCommand } from "just-bash/browser";
-import type { GuestCommandResult, GuestServicesApi } from "../runtimes/guest-wire.ts";
+import type { GuestCommandResult, GuestServicesApi } from "../guest-hosting/guest-wire.ts";
 
 function failure(name: string, err: unknown): GuestCommandResult {
   const message = err instanceof Error ? err.message : String(err);

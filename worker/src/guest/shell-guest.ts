@@ -14,7 +14,7 @@ import type {
   GuestOutcome,
   ShellGuestEntrypoint,
   ShellRequest,
-} from "../runtimes/guest-wire.ts";
+} from "../guest-hosting/guest-wire.ts";
 import { FsClient } from "./fs-client.ts";
 import { KillSwitch } from "./kill-switch.ts";
 import { OutputChannel } from "./output-channel.ts";

@@ -19,7 +19,7 @@ import type {
   MkdirOptions,
   RmOptions,
 } from "just-bash";
-import type { GuestDirEntry, GuestFsError, GuestFsOp, GuestStat } from "../runtimes/guest-wire.ts";
+import type { GuestDirEntry, GuestFsError, GuestFsOp, GuestStat } from "../guest-hosting/guest-wire.ts";
 import { bytesToLatin1, decodeBytes, encodeText, isEncoding, type TextEncodingName } from "./encoding.ts";
 import { type FsClient, fsError } from "./fs-client.ts";
 

@@ -7,11 +7,11 @@
  * output cap, and the source/module size caps.
  */
 import type { Vfs } from "@computer/vfs";
+import type { ExecRequest, Runtime, RuntimeHandle, RuntimeSink } from "../exec/runtime.ts";
 import type { JsGuest } from "../guest/js-guest.ts";
 import { GUEST_COMPATIBILITY_DATE, GUEST_COMPATIBILITY_FLAGS, JS_GUEST } from "./guest-code.ts";
 import type { JsRequest } from "./guest-wire.ts";
 import { collectModules, JS_GUEST_MODULE, type JsModules } from "./js-modules.ts";
-import type { ExecRequest, Runtime, RuntimeHandle, RuntimeSink } from "./runtime.ts";
 import type { GuestRuntimeDeps } from "./shell-runtime.ts";
 
 /** What the js runtime needs beyond the shell's deps: the vfs, to read imported modules. */

@@ -7,6 +7,7 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Vfs } from "@computer/vfs";
+import type { ExecMetrics, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "../exec/runtime.ts";
 import { GuestFsTarget } from "./guest-fs-target.ts";
 import type { GuestServicesTarget } from "./guest-services.ts";
 import type {
@@ -16,7 +17,6 @@ import type {
   GuestOutputApi,
   OutputPiece,
 } from "./guest-wire.ts";
-import type { ExecMetrics, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "./runtime.ts";
 
 /** Receives a guest's output until the exec ends. */
 class OutputTarget extends RpcTarget implements GuestOutputApi {

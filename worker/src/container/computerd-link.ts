@@ -8,8 +8,8 @@ import { type DaemonApi, SyncLink, type SyncPeerApi } from "@computer/vfs/sync";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import { bearerToken, isAdminToken } from "../auth/authenticate.ts";
 import { ApiError } from "../http/errors.ts";
+import { RETRY_AFTER_SECONDS } from "./container-launcher.ts";
 import { type DoSyncDeps, DoSyncTarget } from "./do-sync-target.ts";
-import { RETRY_AFTER_SECONDS } from "./launcher.ts";
 
 /** Path of the dial-back endpoint of computer `id`. */
 export function linkPath(id: string): string {

@@ -8,8 +8,9 @@
  */
 
 import type { Egress } from "../computer/record.ts";
+import { egressEnabled } from "../egress/egress-policy.ts";
+import type { ExecRequest, Runtime, RuntimeHandle, RuntimeSink } from "../exec/runtime.ts";
 import type { ShellGuest } from "../guest/shell-guest.ts";
-import { egressEnabled } from "./egress-policy.ts";
 import {
   GUEST_COMPATIBILITY_DATE,
   GUEST_COMPATIBILITY_FLAGS,
@@ -18,7 +19,6 @@ import {
 } from "./guest-code.ts";
 import type { GuestSession } from "./guest-session.ts";
 import type { ShellRequest } from "./guest-wire.ts";
-import type { ExecRequest, Runtime, RuntimeHandle, RuntimeSink } from "./runtime.ts";
 
 /** Loop iterations one script may run (each `while`/`for`/`until` loop, just-bash's cap). */
 export const SHELL_MAX_LOOP_ITERATIONS = 1_000_000;

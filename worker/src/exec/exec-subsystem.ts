@@ -5,23 +5,23 @@
  */
 import { SyncEndpoint } from "@computer/vfs/sync";
 import type { ComputerHost } from "../computer/host.ts";
-import { CloudflareLauncher, type LaunchState } from "./cloudflare-launcher.ts";
-import { ComputerdLink } from "./computerd-link.ts";
-import { ContainerConnector, type LinkState } from "./container-connector.ts";
-import { computerLimits } from "./container-limits.ts";
-import { ContainerRuntime } from "./container-runtime.ts";
-import { globalOutboundFor } from "./egress-gateway.ts";
+import { CloudflareLauncher, type LaunchState } from "../container/cloudflare-launcher.ts";
+import { HostLauncher } from "../container/computerd-host-launcher.ts";
+import { ComputerdLink } from "../container/computerd-link.ts";
+import { ContainerConnector, type LinkState } from "../container/container-connector.ts";
+import type { ContainerLauncher, LaunchSpec } from "../container/container-launcher.ts";
+import { computerLimits } from "../container/container-limits.ts";
+import { ContainerRuntime } from "../container/container-runtime.ts";
+import { gatewayFetcher } from "../container/dial-back-gateway.ts";
+import { retryPendingSync, type SyncRetryDeps, schedulePendingSync } from "../container/sync-retry.ts";
+import { globalOutboundFor } from "../egress/egress-gateway.ts";
+import { type ArtifactPublisher, GuestServicesTarget } from "../guest-hosting/guest-services.ts";
+import { GuestSession } from "../guest-hosting/guest-session.ts";
+import { JsRuntime, type JsRuntimeDeps } from "../guest-hosting/js-runtime.ts";
+import { ShellRuntime } from "../guest-hosting/shell-runtime.ts";
 import { ExecManager } from "./exec-manager.ts";
-import { gatewayFetcher } from "./gateway.ts";
-import { type ArtifactPublisher, GuestServicesTarget } from "./guest-services.ts";
-import { GuestSession } from "./guest-session.ts";
-import { HostLauncher } from "./host-launcher.ts";
 import { ExecJournal } from "./journal.ts";
-import { JsRuntime, type JsRuntimeDeps } from "./js-runtime.ts";
-import type { ContainerLauncher, LaunchSpec } from "./launcher.ts";
 import type { ExecRequest, Runtime, RuntimeName, RuntimeSink } from "./runtime.ts";
-import { ShellRuntime } from "./shell-runtime.ts";
-import { retryPendingSync, type SyncRetryDeps, schedulePendingSync } from "./sync-retry.ts";
 
 const LINK_STATE_KEY = "computerd:link";
 const LAUNCH_STATE_KEY = "computerd:launch";

@@ -6,7 +6,12 @@
  */
 import { ApiError } from "../http/errors.ts";
 import { type ComputerdLink, type LinkSession, linkPath } from "./computerd-link.ts";
-import { type ContainerLauncher, type LaunchSpec, RETRY_AFTER_SECONDS, specHash } from "./launcher.ts";
+import {
+  type ContainerLauncher,
+  type LaunchSpec,
+  RETRY_AFTER_SECONDS,
+  specHash,
+} from "./container-launcher.ts";
 
 /** What the connector remembers between calls (the DO keeps it in storage). */
 export interface LinkState {

@@ -10,7 +10,7 @@ import {
   type DaemonHealth,
   type LaunchSpec,
   RETRY_AFTER_SECONDS,
-} from "./launcher.ts";
+} from "./container-launcher.ts";
 
 /** How to reach `computerd host`. */
 export interface HostLauncherOptions {

@@ -13,7 +13,7 @@ import {
   type LaunchSpec,
   newDaemonSecret,
   RETRY_AFTER_SECONDS,
-} from "./launcher.ts";
+} from "./container-launcher.ts";
 
 /** The part of `ctx.container` the launcher uses (tests pass a fake). */
 export interface ContainerApi {

@@ -6,7 +6,7 @@
  */
 import type { ExecExit, ExecSink } from "@computer/vfs/sync";
 import { RpcTarget } from "capnweb";
-import type { RuntimeSink } from "./runtime.ts";
+import type { RuntimeSink } from "../exec/runtime.ts";
 
 /** What the DO knows about one container exec's stream. */
 export class ExecSinkState {

@@ -4,8 +4,9 @@
  * the container; then every pending exec of the journal is marked complete at the DO revision.
  * Failures back off exponentially (capped) and retry until it works or the computer is deleted.
  */
+
+import type { ExecJournal } from "../exec/journal.ts";
 import type { LinkSession } from "./computerd-link.ts";
-import type { ExecJournal } from "./journal.ts";
 
 /** First retry delay; doubled per failure up to SYNC_RETRY_MAX_MS. */
 export const SYNC_RETRY_MIN_MS = 5_000;

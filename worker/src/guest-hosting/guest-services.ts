@@ -7,10 +7,10 @@
 import { RpcTarget } from "cloudflare:workers";
 import type { Vfs } from "@computer/vfs";
 import type { Egress } from "../computer/record.ts";
+import { egressEnabled, policyFetch } from "../egress/egress-policy.ts";
 import { type ComputerGit, computerGit, type GitContext } from "../git/api.ts";
 import { runGit } from "../git/cli.ts";
 import { vfsGitFs } from "../git/vfs-git-fs.ts";
-import { egressEnabled, policyFetch } from "./egress-policy.ts";
 import type { GuestCallResult, GuestCommandResult, GuestServicesApi } from "./guest-wire.ts";
 
 /** What `computer:artifacts` and the shell's `publish` ask for. */

@@ -6,11 +6,11 @@
  * A fence that fails leaves the sync `pending` for the DO's alarm to finish (sync-retry.ts).
  */
 import type { ComputerLimits, ExecSpec, FenceResult, SyncConflict } from "@computer/vfs/sync";
+import { WORKSPACE_DIR } from "../exec/exec-request.ts";
+import type { ExecRequest, Runtime, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "../exec/runtime.ts";
 import type { LinkSession } from "./computerd-link.ts";
 import { errorCode } from "./container-limits.ts";
-import { WORKSPACE_DIR } from "./exec-request.ts";
 import { ExecSinkState, ExecSinkTarget } from "./exec-sink-target.ts";
-import type { ExecRequest, Runtime, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "./runtime.ts";
 
 /** What the runtime needs from the DO. */
 export interface ContainerRuntimeDeps {

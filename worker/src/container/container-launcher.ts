@@ -2,7 +2,7 @@
  * Where a computer's container comes from. A ContainerLauncher makes sure one computerd runs
  * for a computer with a given launch spec and returns how to reach its HTTP port and the
  * per-daemon secret. Implementations: Cloudflare Containers (cloudflare-launcher.ts, production)
- * and `computerd host` (host-launcher.ts, the local default).
+ * and `computerd host` (computerd-host-launcher.ts, the local default).
  */
 import type { Egress } from "../computer/record.ts";
 
