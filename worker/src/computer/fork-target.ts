@@ -4,10 +4,11 @@
  * becomes `ready` on commit. Every call carries the import id that began the import.
  */
 import type { TreeRecord } from "@computer/vfs";
+import type { Egress } from "../egress/egress.ts";
 import { ApiError } from "../http/errors.ts";
 import type { ComputerHost } from "./host.ts";
 import { type ComputerJson, computerJson } from "./lifecycle.ts";
-import { type ComputerRecord, type Egress, newTokenNonce } from "./record.ts";
+import { type ComputerRecord, newTokenNonce } from "./record.ts";
 
 /** Settings the new computer inherits from its source. */
 export interface ForkSettings {

@@ -4,17 +4,11 @@
  */
 
 import { announceLimits, computerLimits } from "../container/container-limits.ts";
+import { type Egress, parseEgress } from "../egress/egress.ts";
 import { ApiError } from "../http/errors.ts";
 import { optionalInteger, readJsonObject } from "../http/json-body.ts";
 import type { ComputerHost } from "./host.ts";
-import {
-  type ComputerRecord,
-  DEFAULT_QUOTA_BYTES,
-  type Egress,
-  MAX_QUOTA_BYTES,
-  newTokenNonce,
-  parseEgress,
-} from "./record.ts";
+import { type ComputerRecord, DEFAULT_QUOTA_BYTES, MAX_QUOTA_BYTES, newTokenNonce } from "./record.ts";
 
 /** A computer as the API shows it. */
 export interface ComputerJson {

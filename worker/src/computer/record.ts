@@ -1,11 +1,9 @@
 /**
  * The computer record kept beside the vfs tables in the Computer DO's SQLite: id, creation
- * time, egress policy, token generation and lifecycle state. The quota lives in the vfs.
+ * time, egress policy (egress/egress.ts), token generation and lifecycle state. The quota lives
+ * in the vfs.
  */
-import { ApiError } from "../http/errors.ts";
-
-/** Outbound network policy of a computer's runtimes. */
-export type Egress = "none" | "all" | { allow: string[] };
+import type { Egress } from "../egress/egress.ts";
 
 /** `ready`: a live computer. `importing`: a fork target still receiving its tree (invisible). */
 export type ComputerState = "ready" | "importing";
@@ -24,37 +22,6 @@ export interface ComputerRecord {
 export const DEFAULT_QUOTA_BYTES = 1024 ** 3;
 /** Largest quota: 10 GiB, the storage limit of one SQLite-backed Durable Object. */
 export const MAX_QUOTA_BYTES = 10 * 1024 ** 3;
-const MAX_ALLOW_HOSTS = 100;
-const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(:\d{1,5})?$/;
-
-/**
- * Validates an egress policy: "none", "all" or `{ allow: [host, ...] }` with lower-case host
- * names, optionally `*.`-prefixed for subdomains and `:port`-suffixed.
- */
-export function parseEgress(value: unknown): Egress {
-  if (value === "none" || value === "all") return value;
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    const allow = (value as { allow?: unknown }).allow;
-    if (Array.isArray(allow) && allow.length <= MAX_ALLOW_HOSTS) {
-      const hosts: string[] = [];
-      for (const host of allow) {
-        if (typeof host !== "string" || host.length > 253 || !HOST.test(host)) {
-          throw new ApiError(
-            "EINVAL",
-            `'egress.allow' entries must be host names, got ${JSON.stringify(host)}`,
-          );
-        }
-        hosts.push(host);
-      }
-      return { allow: [...new Set(hosts)] };
-    }
-  }
-  throw new ApiError(
-    "EINVAL",
-    `'egress' must be "none", "all" or { "allow": [host, ...] } (≤ ${MAX_ALLOW_HOSTS})`,
-  );
-}
-
 /** A fresh random token generation. */
 export function newTokenNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));

@@ -4,7 +4,7 @@
  * per-daemon secret. Implementations: Cloudflare Containers (cloudflare-launcher.ts, production)
  * and `computerd host` (computerd-host-launcher.ts, the local default).
  */
-import type { Egress } from "../computer/record.ts";
+import type { Egress } from "../egress/egress.ts";
 
 /** What a computerd is launched with; a change of any field relaunches it. */
 export interface LaunchSpec {

@@ -5,7 +5,7 @@
  * Redirects come back to the guest unfollowed, so each hop passes through here again.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { Egress } from "../computer/record.ts";
+import type { Egress } from "../egress/egress.ts";
 import type { Env } from "../env.ts";
 import { egressEnabled, policyFetch } from "./egress-policy.ts";
 

@@ -4,7 +4,7 @@
  * checked). The gateway entrypoint (egress-gateway.ts) applies it to Dynamic Workers; the DO's
  * own services (git clone) use `policyFetch` directly.
  */
-import type { Egress } from "../computer/record.ts";
+import type { Egress } from "./egress.ts";
 
 /** Most redirects a policed fetch follows. */
 const MAX_REDIRECTS = 20;

@@ -6,7 +6,7 @@
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Vfs } from "@computer/vfs";
-import type { Egress } from "../computer/record.ts";
+import type { Egress } from "../egress/egress.ts";
 import { egressEnabled, policyFetch } from "../egress/egress-policy.ts";
 import { type ComputerGit, computerGit, type GitContext } from "../git/api.ts";
 import { runGit } from "../git/cli.ts";

@@ -7,7 +7,7 @@
  * kill follows a short grace, and the loader's CPU limit stops a guest that never yields.
  */
 
-import type { Egress } from "../computer/record.ts";
+import type { Egress } from "../egress/egress.ts";
 import { egressEnabled } from "../egress/egress-policy.ts";
 import type { ExecRequest, Runtime, RuntimeHandle, RuntimeSink } from "../exec/runtime.ts";
 import type { ShellGuest } from "../guest/shell-guest.ts";
