@@ -1,7 +1,7 @@
 /** The hourly GC alarm: scheduled by the first write, rescheduled by each run, stopped by delete. */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { GC_INTERVAL_MS } from "../src/computer/host.ts";
+import { GC_INTERVAL_MS } from "../src/computer/context.ts";
 import { api, createComputer, readText, writeFile } from "./helpers.ts";
 
 async function alarmOf(id: string): Promise<number | null> {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CloudflareLauncher, type LaunchState } from "../src/container/cloudflare-launcher.ts";
-import { HostLauncher } from "../src/container/computerd-host-launcher.ts";
+import { ComputerdHostLauncher } from "../src/container/computerd-host-launcher.ts";
 import { type ContainerLauncher, type LaunchSpec, specHash } from "../src/container/container-launcher.ts";
 import { FakeContainer, FakeHost } from "./fake-computerd.ts";
 
@@ -41,7 +41,7 @@ const implementations: [string, () => Subject][] = [
     "host",
     () => {
       const host = new FakeHost("host-token");
-      const launcher = new HostLauncher({ url: host.url, token: host.token, fetch: host.fetch });
+      const launcher = new ComputerdHostLauncher({ url: host.url, token: host.token, fetch: host.fetch });
       return { launcher, launches: () => host.launches };
     },
   ],
@@ -145,19 +145,19 @@ describe("CloudflareLauncher", () => {
   });
 });
 
-describe("HostLauncher", () => {
+describe("ComputerdHostLauncher", () => {
   it("sends the host token, and an unreachable or refusing host is 503", async () => {
     const host = new FakeHost("right");
-    const wrong = new HostLauncher({ url: host.url, token: "wrong", fetch: host.fetch });
+    const wrong = new ComputerdHostLauncher({ url: host.url, token: "wrong", fetch: host.fetch });
     await expect(wrong.ensure("c1", SPEC, "h")).rejects.toMatchObject({ code: "EUNAVAILABLE" });
-    const down = new HostLauncher({
+    const down = new ComputerdHostLauncher({
       url: "http://127.0.0.1:9",
       token: "t",
       fetch: () => Promise.reject(new TypeError("connection refused")),
     });
     const err = await down.ensure("c1", SPEC, "h").catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "EUNAVAILABLE", headers: { "Retry-After": "5" } });
-    const ok = new HostLauncher({ url: `${host.url}/`, token: "right", fetch: host.fetch });
+    const ok = new ComputerdHostLauncher({ url: `${host.url}/`, token: "right", fetch: host.fetch });
     await ok.ensure("c1", SPEC, "h");
     await ok.destroy("c1");
     expect(host.destroyed).toEqual(["c1"]);

@@ -5,7 +5,7 @@
  */
 import { WWW_AUTHENTICATE } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/principal.ts";
-import type { ComputerHost } from "../computer/host.ts";
+import type { ComputerContext } from "../computer/context.ts";
 import type { Env } from "../env.ts";
 import { ApiError } from "../http/errors.ts";
 import { optionalInteger, optionalString, readJsonObject, requireString } from "../http/json-body.ts";
@@ -15,7 +15,7 @@ import { DEFAULT_LINK_TTL_SECONDS, MAX_LINK_TTL_SECONDS } from "./link.ts";
 import { mintLink, noteApiOrigin, publish } from "./publish.ts";
 
 /** POST `{ path, name?, version?, ttlSeconds? }` → 201 the published artifact (publish.ts). */
-export async function publishArtifact(host: ComputerHost, request: Request): Promise<Response> {
+export async function publishArtifact(host: ComputerContext, request: Request): Promise<Response> {
   const body = await readJsonObject(request);
   host.requireComputer();
   const path = parseBodyPath(requireString(body, "path"));

@@ -4,7 +4,7 @@
  * from which the version is served), mark it published, and mint the signed link. A failure
  * releases the reservation and deletes what was uploaded, so a refused publish leaves nothing.
  */
-import type { ComputerHost } from "../computer/host.ts";
+import type { ComputerContext } from "../computer/context.ts";
 import { unwrap } from "../computer/rpc-result.ts";
 import type { Env } from "../env.ts";
 import { ApiError } from "../http/errors.ts";
@@ -41,7 +41,7 @@ export interface PublishedArtifact {
 const ORIGIN_KEY = "artifacts:origin";
 
 /** Remembers the origin `request` came in on, so links minted from a runtime point at the API's host. */
-export function noteApiOrigin(host: ComputerHost, request: Request): void {
+export function noteApiOrigin(host: ComputerContext, request: Request): void {
   const origin = new URL(request.url).origin;
   const kv = host.ctx.storage.kv;
   if (kv.get<string>(ORIGIN_KEY) !== origin) kv.put(ORIGIN_KEY, origin);
@@ -58,7 +58,7 @@ export function checkPublishOptions(options: PublishOptions): void {
 }
 
 /** The origin links of this computer point at. */
-function originOf(host: ComputerHost, options: PublishOptions): string {
+function originOf(host: ComputerContext, options: PublishOptions): string {
   const origin = options.origin ?? host.ctx.storage.kv.get<string>(ORIGIN_KEY);
   if (origin === undefined)
     throw new ApiError("EUNAVAILABLE", "no public origin known for artifact links yet");
@@ -96,7 +96,7 @@ async function deleteKeys(bucket: R2Bucket, keys: string[]): Promise<void> {
  * 413 EFBIG (too many or too large files).
  */
 export async function publish(
-  host: ComputerHost,
+  host: ComputerContext,
   path: string,
   options: PublishOptions,
 ): Promise<PublishedArtifact> {

@@ -4,7 +4,7 @@
  * through publish.ts. Guest paths are /workspace paths; relative ones start at the cwd.
  */
 import { WORKSPACE } from "@computer/vfs";
-import type { ComputerHost } from "../computer/host.ts";
+import type { ComputerContext } from "../computer/context.ts";
 import type { ArtifactPublisher, PublishRequest } from "../guest-hosting/guest-services.ts";
 import { ApiError } from "../http/errors.ts";
 import { parseBodyPath } from "../http/paths.ts";
@@ -97,7 +97,7 @@ function parseArgs(args: string[]): { options: PublishRequest; json: boolean } |
 }
 
 /** The ArtifactPublisher of the computer in `host`. */
-export function artifactPublisher(host: ComputerHost): ArtifactPublisher {
+export function artifactPublisher(host: ComputerContext): ArtifactPublisher {
   const run = (request: unknown, cwd: string): Promise<PublishedArtifact> => {
     const { path, options } = fromRequest(request, cwd);
     return publish(host, path, options);

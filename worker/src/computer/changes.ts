@@ -7,7 +7,7 @@
 import type { Change, Vfs } from "@computer/vfs";
 import { ApiError } from "../http/errors.ts";
 import { formatMode } from "../http/mode.ts";
-import type { ComputerHost } from "./host.ts";
+import type { ComputerContext } from "./context.ts";
 import { isoOf } from "./stat-json.ts";
 
 /** Changes read from the vfs per page (JSON default, and each step of a stream). */
@@ -88,7 +88,7 @@ function startCursor(vfs: Vfs, after: string): string {
 }
 
 /** The JSON page: `{ changes, cursor, more }` (a filtered page may be empty while `more` is true). */
-export function changesPage(host: ComputerHost, query: ChangesQuery): Response {
+export function changesPage(host: ComputerContext, query: ChangesQuery): Response {
   host.requireComputer();
   const vfs = host.vfs();
   const page = readPage(vfs, startCursor(vfs, query.after), query.limit ?? CHANGES_PAGE, under(query.path));
@@ -107,7 +107,11 @@ function frame(event: string, id: string, data: unknown): string {
  * and an `error` event (then the end) if its position is pruned away. It reads one page per
  * pull, so a slow reader holds back the feed instead of filling memory.
  */
-export function changesStream(host: ComputerHost, query: ChangesQuery, lastEventId: string | null): Response {
+export function changesStream(
+  host: ComputerContext,
+  query: ChangesQuery,
+  lastEventId: string | null,
+): Response {
   host.requireComputer();
   const vfs = host.vfs();
   let cursor = startCursor(vfs, lastEventId ?? query.after);

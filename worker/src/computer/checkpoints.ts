@@ -5,8 +5,8 @@
 import { ApiError } from "../http/errors.ts";
 import { readJsonObject, requireString } from "../http/json-body.ts";
 import { CHECKPOINT_NAME } from "../http/route.ts";
+import type { ComputerContext } from "./context.ts";
 import { FORK_SNAPSHOT_PREFIX } from "./fork.ts";
-import type { ComputerHost } from "./host.ts";
 
 function checkName(name: string): void {
   if (!CHECKPOINT_NAME.test(name) || name.startsWith(FORK_SNAPSHOT_PREFIX)) {
@@ -18,7 +18,7 @@ function checkName(name: string): void {
 }
 
 /** POST `{ name }` → 201 `{ name, rev, createdAt }`; an existing name is 409 EEXIST. */
-export async function createCheckpoint(host: ComputerHost, request: Request): Promise<Response> {
+export async function createCheckpoint(host: ComputerContext, request: Request): Promise<Response> {
   const body = await readJsonObject(request);
   host.requireComputer();
   const name = requireString(body, "name");
@@ -29,7 +29,7 @@ export async function createCheckpoint(host: ComputerHost, request: Request): Pr
 }
 
 /** GET → `{ checkpoints: [{ name, rev, createdAt }] }`. */
-export function listCheckpoints(host: ComputerHost): Response {
+export function listCheckpoints(host: ComputerContext): Response {
   host.requireComputer();
   const checkpoints = host
     .vfs()
@@ -39,7 +39,7 @@ export function listCheckpoints(host: ComputerHost): Response {
 }
 
 /** POST .../:name/restore → 200 `{ name, rev }` (rev: the revision after the restore); 404 if unknown. */
-export async function restoreCheckpoint(host: ComputerHost, name: string): Promise<Response> {
+export async function restoreCheckpoint(host: ComputerContext, name: string): Promise<Response> {
   host.requireComputer();
   checkName(name);
   const vfs = host.vfs();

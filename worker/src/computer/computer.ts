@@ -11,13 +11,14 @@ import { noteApiOrigin, type PublishedArtifact, type PublishOptions, publish } f
 import type { Principal } from "../auth/principal.ts";
 import type { Env } from "../env.ts";
 import { getExec, killExec, listExecs, startExec } from "../exec/exec-routes.ts";
-import type { ExecHost } from "../exec/exec-subsystem.ts";
+import type { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { wantsEventStream } from "../exec/sse.ts";
 import { toErrorResponse } from "../http/errors.ts";
 import type { ComputerRoute } from "../http/route.ts";
 import { authorize } from "./authorize.ts";
 import { changesPage, changesStream } from "./changes.ts";
 import { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints.ts";
+import { ComputerContext } from "./context.ts";
 import { deleteFile, getFile, headFile, putFile } from "./files.ts";
 import { forkComputer } from "./fork.ts";
 import {
@@ -31,7 +32,6 @@ import {
   putBlobs,
 } from "./fork-target.ts";
 import { runFsOp } from "./fs-ops.ts";
-import { ComputerHost } from "./host.ts";
 import { type ComputerJson, computerJson, deleteComputer, getComputer, putComputer } from "./lifecycle.ts";
 import { capture, type RpcResult } from "./rpc-result.ts";
 import { createToken, revokeTokens } from "./tokens.ts";
@@ -46,11 +46,11 @@ export interface ComputerCall {
 
 /** One computer: its filesystem, record and token generation. */
 export class Computer extends DurableObject<Env> {
-  readonly #host: ComputerHost;
+  readonly #host: ComputerContext;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#host = new ComputerHost(ctx, env);
+    this.#host = new ComputerContext(ctx, env);
   }
 
   /** Serves one API request; every error becomes the API's JSON error response. */
@@ -187,7 +187,7 @@ export class Computer extends DurableObject<Env> {
   }
 
   /** Test seam: the DO's exec subsystem (to install fake runtimes and launchers). */
-  execHostForTests(): ExecHost {
+  execHostForTests(): ExecSubsystem {
     return this.#host.execs();
   }
 }

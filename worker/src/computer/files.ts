@@ -6,7 +6,7 @@
 import { ApiError } from "../http/errors.ts";
 import { formatMode } from "../http/mode.ts";
 import { parseRange } from "../http/range.ts";
-import type { ComputerHost } from "./host.ts";
+import type { ComputerContext } from "./context.ts";
 import { entryJson, etag, httpDate, isoOf } from "./stat-json.ts";
 
 function emptyBody(): ReadableStream<Uint8Array> {
@@ -15,7 +15,7 @@ function emptyBody(): ReadableStream<Uint8Array> {
 
 /** PUT: writes the body as the file at `path` (parents created) → 201 `{ path, size, mtime, mode }`. */
 export async function putFile(
-  host: ComputerHost,
+  host: ComputerContext,
   path: string,
   mode: number | undefined,
   request: Request,
@@ -37,7 +37,7 @@ export async function putFile(
 
 /** GET: a file's bytes (Range, ETag, If-None-Match) or a directory listing. */
 export function getFile(
-  host: ComputerHost,
+  host: ComputerContext,
   path: string,
   page: { after: string | undefined; limit: number | undefined },
   request: Request,
@@ -106,7 +106,7 @@ function withLength(body: ReadableStream<Uint8Array>, length: number): ReadableS
 }
 
 /** HEAD: stat as headers (`X-File-Type`, `Content-Length`, `X-File-Mode`, `Last-Modified`). */
-export function headFile(host: ComputerHost, path: string): Response {
+export function headFile(host: ComputerContext, path: string): Response {
   host.requireComputer();
   const stat = host.vfs().stat(path);
   const headers = new Headers({
@@ -124,7 +124,7 @@ export function headFile(host: ComputerHost, path: string): Response {
 }
 
 /** DELETE: removes a file, symlink or empty directory; `recursive` removes a whole tree → 204. */
-export async function deleteFile(host: ComputerHost, path: string, recursive: boolean): Promise<Response> {
+export async function deleteFile(host: ComputerContext, path: string, recursive: boolean): Promise<Response> {
   host.requireComputer();
   if (path === "/") throw new ApiError("EINVAL", "the workspace root cannot be deleted", { path });
   const vfs = host.vfs();

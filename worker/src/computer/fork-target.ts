@@ -6,7 +6,7 @@
 import type { TreeRecord } from "@computer/vfs";
 import type { Egress } from "../egress/egress.ts";
 import { ApiError } from "../http/errors.ts";
-import type { ComputerHost } from "./host.ts";
+import type { ComputerContext } from "./context.ts";
 import { type ComputerJson, computerJson } from "./lifecycle.ts";
 import { type ComputerRecord, newTokenNonce } from "./record.ts";
 
@@ -23,7 +23,7 @@ export interface BlobTransfer {
 }
 
 /** Creates the computer in state `importing`; 409 EEXIST if the id is taken. Returns the import id. */
-export function beginImport(host: ComputerHost, id: string, settings: ForkSettings): string {
+export function beginImport(host: ComputerContext, id: string, settings: ForkSettings): string {
   if (host.records.get() !== undefined) throw new ApiError("EEXIST", `computer '${id}' already exists`);
   const vfs = host.vfs();
   const importId = newTokenNonce();
@@ -40,7 +40,7 @@ export function beginImport(host: ComputerHost, id: string, settings: ForkSettin
   return importId;
 }
 
-function importing(host: ComputerHost, importId: string): ComputerRecord {
+function importing(host: ComputerContext, importId: string): ComputerRecord {
   const record = host.records.get();
   if (record === undefined || record.state !== "importing" || record.tokenNonce !== importId) {
     throw new ApiError("EBUSY", "no such import in progress");
@@ -49,13 +49,13 @@ function importing(host: ComputerHost, importId: string): ComputerRecord {
 }
 
 /** The hashes this computer lacks. */
-export function missingBlobs(host: ComputerHost, importId: string, hashes: string[]): string[] {
+export function missingBlobs(host: ComputerContext, importId: string, hashes: string[]): string[] {
   importing(host, importId);
   return host.vfs().missingBlobs(hashes);
 }
 
 /** Stores blobs, checking each against the hash it was sent as. */
-export function putBlobs(host: ComputerHost, importId: string, blobs: BlobTransfer[]): void {
+export function putBlobs(host: ComputerContext, importId: string, blobs: BlobTransfer[]): void {
   importing(host, importId);
   const vfs = host.vfs();
   for (const { hash, data } of blobs) {
@@ -64,13 +64,13 @@ export function putBlobs(host: ComputerHost, importId: string, blobs: BlobTransf
 }
 
 /** Applies one exported page (its blobs must already be here). */
-export function importRecords(host: ComputerHost, importId: string, records: TreeRecord[]): void {
+export function importRecords(host: ComputerContext, importId: string, records: TreeRecord[]): void {
   importing(host, importId);
   host.vfs().importTree(records);
 }
 
 /** Finishes the import: the computer becomes live and is registered. */
-export async function commitImport(host: ComputerHost, importId: string): Promise<ComputerJson> {
+export async function commitImport(host: ComputerContext, importId: string): Promise<ComputerJson> {
   const record = importing(host, importId);
   const vfs = host.vfs();
   const ready: ComputerRecord = { ...record, state: "ready", tokenNonce: newTokenNonce() };
@@ -84,7 +84,7 @@ export async function commitImport(host: ComputerHost, importId: string): Promis
 }
 
 /** Throws away a failed import (only the one `importId` began). */
-export async function abortImport(host: ComputerHost, importId: string): Promise<void> {
+export async function abortImport(host: ComputerContext, importId: string): Promise<void> {
   const record = host.records.get();
   if (record?.state === "importing" && record.tokenNonce === importId) await host.destroy();
 }

@@ -8,8 +8,8 @@ import { ApiError } from "../http/errors.ts";
 import { optionalString, readJsonObject, requireString } from "../http/json-body.ts";
 import { CHECKPOINT_NAME, COMPUTER_ID } from "../http/route.ts";
 import type { Computer } from "./computer.ts";
+import type { ComputerContext } from "./context.ts";
 import type { BlobTransfer } from "./fork-target.ts";
-import type { ComputerHost } from "./host.ts";
 import { unwrap } from "./rpc-result.ts";
 
 /** Checkpoints named with this prefix are temporary fork snapshots, hidden from the API. */
@@ -70,7 +70,7 @@ async function copyTree(
 }
 
 /** Forks the computer in `host` into a new computer → 201 with the new computer. */
-export async function forkComputer(host: ComputerHost, request: Request): Promise<Response> {
+export async function forkComputer(host: ComputerContext, request: Request): Promise<Response> {
   const body = await readJsonObject(request);
   const record = host.requireComputer();
   const to = requireString(body, "to");

@@ -17,7 +17,7 @@ import {
 import { parseMode } from "../http/mode.ts";
 import { parseBodyPath, parseSymlinkTarget } from "../http/paths.ts";
 import { requireWrite } from "./authorize.ts";
-import type { ComputerHost } from "./host.ts";
+import type { ComputerContext } from "./context.ts";
 import { entryJson, statJson } from "./stat-json.ts";
 import { XATTR_OPS } from "./xattr-ops.ts";
 
@@ -232,7 +232,11 @@ function isFsOp(value: unknown): value is FsOp {
 }
 
 /** Runs the op in the body; unknown op → 400 EINVAL; a write op with a read-only token → 403. */
-export async function runFsOp(host: ComputerHost, principal: Principal, request: Request): Promise<Response> {
+export async function runFsOp(
+  host: ComputerContext,
+  principal: Principal,
+  request: Request,
+): Promise<Response> {
   const body = await readJsonObject(request);
   host.requireComputer();
   const op = body.op;

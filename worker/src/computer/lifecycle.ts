@@ -7,7 +7,7 @@ import { announceLimits, computerLimits } from "../container/container-limits.ts
 import { type Egress, parseEgress } from "../egress/egress.ts";
 import { ApiError } from "../http/errors.ts";
 import { optionalInteger, readJsonObject } from "../http/json-body.ts";
-import type { ComputerHost } from "./host.ts";
+import type { ComputerContext } from "./context.ts";
 import { type ComputerRecord, DEFAULT_QUOTA_BYTES, MAX_QUOTA_BYTES, newTokenNonce } from "./record.ts";
 
 /** A computer as the API shows it. */
@@ -20,7 +20,7 @@ export interface ComputerJson {
 }
 
 /** The API view of the live computer in `host`. */
-export function computerJson(host: ComputerHost, record: ComputerRecord): ComputerJson {
+export function computerJson(host: ComputerContext, record: ComputerRecord): ComputerJson {
   const usage = host.vfs().usage();
   return {
     id: record.id,
@@ -32,7 +32,7 @@ export function computerJson(host: ComputerHost, record: ComputerRecord): Comput
 }
 
 /** PUT: creates the computer (201) or updates its quota and egress (200). */
-export async function putComputer(host: ComputerHost, id: string, request: Request): Promise<Response> {
+export async function putComputer(host: ComputerContext, id: string, request: Request): Promise<Response> {
   const body = await readJsonObject(request);
   const quotaBytes = optionalInteger(body, "quotaBytes", 0, MAX_QUOTA_BYTES);
   const egress = body.egress === undefined ? undefined : parseEgress(body.egress);
@@ -70,7 +70,7 @@ export async function putComputer(host: ComputerHost, id: string, request: Reque
 }
 
 /** GET: the computer, or 404. */
-export function getComputer(host: ComputerHost): Response {
+export function getComputer(host: ComputerContext): Response {
   return Response.json(computerJson(host, host.requireComputer()));
 }
 
@@ -78,7 +78,7 @@ export function getComputer(host: ComputerHost): Response {
  * DELETE: drops every file, checkpoint, token generation and the record, then unregisters.
  * Also clears a fork target left half-imported. 404 if there is nothing to delete.
  */
-export async function deleteComputer(host: ComputerHost, id: string): Promise<Response> {
+export async function deleteComputer(host: ComputerContext, id: string): Promise<Response> {
   if (host.records.get() === undefined) throw new ApiError("ENOENT", "no such computer");
   await host.destroy();
   await host.registry().remove(id);

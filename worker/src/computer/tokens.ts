@@ -7,7 +7,7 @@ import { signingKey } from "../auth/signing-key.ts";
 import { signToken } from "../auth/token-codec.ts";
 import { ApiError } from "../http/errors.ts";
 import { optionalInteger, readJsonObject } from "../http/json-body.ts";
-import type { ComputerHost } from "./host.ts";
+import type { ComputerContext } from "./context.ts";
 import { newTokenNonce } from "./record.ts";
 
 /** Default token lifetime: one hour. */
@@ -16,7 +16,7 @@ export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 export const MAX_TOKEN_TTL_SECONDS = 90 * 24 * 3600;
 
 /** POST: `{ ttlSeconds?, scope }` → 201 `{ token, expiresAt }`. */
-export async function createToken(host: ComputerHost, request: Request): Promise<Response> {
+export async function createToken(host: ComputerContext, request: Request): Promise<Response> {
   const record = host.requireComputer();
   const body = await readJsonObject(request);
   const ttlSeconds =
@@ -35,7 +35,7 @@ export async function createToken(host: ComputerHost, request: Request): Promise
 }
 
 /** DELETE: revokes every token issued so far for this computer → 204. */
-export function revokeTokens(host: ComputerHost): Response {
+export function revokeTokens(host: ComputerContext): Response {
   const record = host.requireComputer();
   host.records.put({ ...record, tokenNonce: newTokenNonce() });
   return new Response(null, { status: 204 });

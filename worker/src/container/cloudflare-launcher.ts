@@ -7,9 +7,9 @@
  */
 import { ApiError } from "../http/errors.ts";
 import {
+  type ContainerHealth,
   type ContainerLauncher,
   type DaemonEndpoint,
-  type DaemonHealth,
   type LaunchSpec,
   newDaemonSecret,
   RETRY_AFTER_SECONDS,
@@ -164,7 +164,7 @@ export class CloudflareLauncher implements ContainerLauncher {
     await this.stop(computerId);
   }
 
-  async health(_computerId: string): Promise<DaemonHealth> {
+  async health(_computerId: string): Promise<ContainerHealth> {
     if (!this.#container.running) return { running: false, healthy: false };
     return { running: true, healthy: await this.#probe() };
   }

@@ -5,9 +5,9 @@
  */
 import { ApiError } from "../http/errors.ts";
 import {
+  type ContainerHealth,
   type ContainerLauncher,
   type DaemonEndpoint,
-  type DaemonHealth,
   type LaunchSpec,
   RETRY_AFTER_SECONDS,
 } from "./container-launcher.ts";
@@ -41,7 +41,7 @@ function isEnsureAnswer(value: unknown): value is HostEnsureAnswer {
 }
 
 /** A ContainerLauncher that asks a `computerd host` over HTTP. */
-export class HostLauncher implements ContainerLauncher {
+export class ComputerdHostLauncher implements ContainerLauncher {
   readonly kind = "host";
   readonly #base: string;
   readonly #token: string;
@@ -98,13 +98,13 @@ export class HostLauncher implements ContainerLauncher {
     await res.body?.cancel();
   }
 
-  async health(computerId: string): Promise<DaemonHealth> {
+  async health(computerId: string): Promise<ContainerHealth> {
     const res = await this.#call("GET", `/computers/${encodeURIComponent(computerId)}`);
     if (!res.ok) {
       await res.body?.cancel();
       return { running: false, healthy: false };
     }
-    const body = (await res.json()) as Partial<DaemonHealth>;
+    const body = (await res.json()) as Partial<ContainerHealth>;
     return { running: body.running === true, healthy: body.healthy === true };
   }
 }

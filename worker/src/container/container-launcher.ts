@@ -29,8 +29,11 @@ export interface DaemonEndpoint {
   dialBase?: string;
 }
 
-/** Whether a computer's computerd runs and answers. */
-export interface DaemonHealth {
+/**
+ * Whether a computer's container runs and its computerd answers, as the launcher sees it (the
+ * daemon's own report over the link is `DaemonHealth` of vfs/src/sync/wire.ts).
+ */
+export interface ContainerHealth {
   running: boolean;
   healthy: boolean;
 }
@@ -49,7 +52,7 @@ export interface ContainerLauncher {
   stop(computerId: string): Promise<void>;
   /** Stops computerd and deletes everything it kept (the computer was deleted). */
   destroy(computerId: string): Promise<void>;
-  health(computerId: string): Promise<DaemonHealth>;
+  health(computerId: string): Promise<ContainerHealth>;
 }
 
 /** Canonical JSON: object keys sorted, so equal specs hash equally. */

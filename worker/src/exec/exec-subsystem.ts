@@ -4,9 +4,9 @@
  * environment, the link to computerd, the DO's sync endpoint and the pending-sync retry.
  */
 import { SyncEndpoint } from "@computer/vfs/sync";
-import type { ComputerHost } from "../computer/host.ts";
+import type { ComputerContext } from "../computer/context.ts";
 import { CloudflareLauncher, type LaunchState } from "../container/cloudflare-launcher.ts";
-import { HostLauncher } from "../container/computerd-host-launcher.ts";
+import { ComputerdHostLauncher } from "../container/computerd-host-launcher.ts";
 import { ComputerdLink } from "../container/computerd-link.ts";
 import { ContainerConnector, type LinkState } from "../container/container-connector.ts";
 import type { ContainerLauncher, LaunchSpec } from "../container/container-launcher.ts";
@@ -31,10 +31,10 @@ const RETRY_ATTEMPTS_KEY = "computerd:retries";
 export const DIAL_BACK_HOST = "computer.internal";
 
 /** The launcher the environment configures: `computerd host` when its URL is set, else the DO's container. */
-export function launcherFromEnv(host: ComputerHost): ContainerLauncher | undefined {
+export function launcherFromEnv(host: ComputerContext): ContainerLauncher | undefined {
   const { env, ctx } = host;
   if (env.COMPUTERD_HOST_URL && env.COMPUTERD_HOST_TOKEN) {
-    return new HostLauncher({ url: env.COMPUTERD_HOST_URL, token: env.COMPUTERD_HOST_TOKEN });
+    return new ComputerdHostLauncher({ url: env.COMPUTERD_HOST_URL, token: env.COMPUTERD_HOST_TOKEN });
   }
   const container = ctx.container;
   if (container === undefined) return undefined;
@@ -51,18 +51,18 @@ export function launcherFromEnv(host: ComputerHost): ContainerLauncher | undefin
 }
 
 /** The exec subsystem of one Computer DO. */
-export class ExecHost {
+export class ExecSubsystem {
   readonly journal: ExecJournal;
   readonly manager: ExecManager;
   readonly link: ComputerdLink;
   readonly connector: ContainerConnector;
-  readonly #host: ComputerHost;
+  readonly #host: ComputerContext;
   readonly #runtimes = new Map<RuntimeName, Runtime>();
   #launcher: ContainerLauncher | undefined | null = null;
   #endpoint: SyncEndpoint | undefined;
   #artifacts: ArtifactPublisher | undefined;
 
-  constructor(host: ComputerHost) {
+  constructor(host: ComputerContext) {
     this.#host = host;
     const kv = host.ctx.storage.kv;
     this.journal = new ExecJournal(host.ctx.storage.sql);

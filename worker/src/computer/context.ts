@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { durableObjectSql, openVfs, type SqlLike, type Vfs } from "@computer/vfs";
 import { artifactPublisher } from "../artifacts/publisher.ts";
 import type { Env } from "../env.ts";
-import { ExecHost } from "../exec/exec-subsystem.ts";
+import { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { ApiError } from "../http/errors.ts";
 import { REGISTRY_NAME, type Registry } from "../registry/registry.ts";
 import { AlarmSchedule } from "./alarms.ts";
@@ -24,7 +24,7 @@ function sha256(data: Uint8Array): string {
 }
 
 /** Per-instance state of a Computer DO. */
-export class ComputerHost {
+export class ComputerContext {
   readonly ctx: DurableObjectState;
   readonly env: Env;
   readonly records: RecordStore;
@@ -33,7 +33,7 @@ export class ComputerHost {
   readonly sha256 = sha256;
   #sql: SqlLike | undefined;
   #vfs: Vfs | undefined;
-  #execs: ExecHost | undefined;
+  #execs: ExecSubsystem | undefined;
   #alarmChecked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -56,9 +56,9 @@ export class ComputerHost {
   }
 
   /** The exec subsystem (journal, runtimes, link to computerd), created on first use. */
-  execs(): ExecHost {
+  execs(): ExecSubsystem {
     if (this.#execs === undefined) {
-      this.#execs = new ExecHost(this);
+      this.#execs = new ExecSubsystem(this);
       this.#execs.useArtifacts(artifactPublisher(this));
     }
     return this.#execs;
