@@ -2,9 +2,9 @@
  * The Worker's request path: health check, authentication, route parsing, then either a
  * global route or the computer's Durable Object. Errors become the API's JSON error shape.
  */
-import { getArtifact, listArtifacts } from "./artifacts/artifacts.ts";
-import { parseArtifactLink } from "./artifacts/link.ts";
+import { getArtifact, listArtifacts } from "./artifacts/artifact-routes.ts";
 import { serveArtifactLink } from "./artifacts/serve.ts";
+import { parseSignedUrl } from "./artifacts/signed-url.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import type { Principal } from "./auth/principal.ts";
 import { parseLinkPath } from "./container/computerd-link.ts";
@@ -27,7 +27,7 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
   const linkId = parseLinkPath(url.pathname);
   if (linkId !== undefined) return env.COMPUTER.getByName(linkId).fetch(request);
   // Public artifact links carry their own signature instead of a bearer token.
-  const artifactLink = parseArtifactLink(url.pathname);
+  const artifactLink = parseSignedUrl(url.pathname);
   if (artifactLink !== undefined) return serveArtifactLink(request, env, artifactLink);
   const principal = await authenticate(request, env.COMPUTER_ADMIN_TOKEN, Date.now());
   const route: Route = parseRoute(request.method, url);

@@ -5,8 +5,8 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { linkKey, signLink } from "../src/artifacts/link.ts";
-import { publishFor } from "../src/artifacts/publish.ts";
+import { publishFor } from "../src/artifacts/publish-version.ts";
+import { signUrl, urlSigningKey } from "../src/artifacts/signed-url.ts";
 import { ApiError } from "../src/http/errors.ts";
 import { ADMIN, api, apiJson, createComputer, expectError, fsOp, mintToken, writeFile } from "./helpers.ts";
 
@@ -320,15 +320,15 @@ describe("signed links", () => {
     ];
     for (const bad of cases) await expectError(await open(bad), 403, "EFORBIDDEN");
     // Correctly signed but expired.
-    const key = await linkKey(ADMIN);
+    const key = await urlSigningKey(ADMIN);
     const past = Math.floor(Date.now() / 1000) - 1;
-    const expired = await signLink(key, { name, version, scope: "", expires: past });
+    const expired = await signUrl(key, { name, version, scope: "", expires: past });
     const res = await open(`${base}/${name}/${version}/${expired}/doc.txt`);
     const body = await expectError(res, 403, "EFORBIDDEN");
     expect(body.error.message).toContain("expired");
     // A link signed for one file opens that file only.
     const future = Math.floor(Date.now() / 1000) + 60;
-    const scoped = await signLink(key, { name, version, scope: "doc.txt", expires: future });
+    const scoped = await signUrl(key, { name, version, scope: "doc.txt", expires: future });
     expect(await (await open(`${base}/${name}/${version}/${scoped}/doc.txt`)).text()).toBe("secret-ish");
     await expectError(await open(`${base}/${name}/${version}/${scoped}/`), 403, "EFORBIDDEN");
     // Links are read-only.

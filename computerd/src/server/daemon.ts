@@ -12,7 +12,7 @@ import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
 import { plainShell } from "../exec/wrapper.ts";
 import { type DaemonSync, DaemonTarget } from "./daemon-api.ts";
-import { type Link, LinkManager } from "./link.ts";
+import { type Link, LinkManager } from "./dial-back-link.ts";
 import { createComputerdServer } from "./server.ts";
 
 /** computerd's version (from its package.json). */

@@ -5,9 +5,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ExecTable } from "../exec/exec-table.ts";
 import { bearerAuth } from "./auth.ts";
+import type { LinkManager } from "./dial-back-link.ts";
 import { execRoutes } from "./exec-routes.ts";
 import { HttpError, readJson, sendError, sendJson } from "./http-io.ts";
-import type { LinkManager } from "./link.ts";
 
 /** What the server serves. */
 export interface ServerDeps {

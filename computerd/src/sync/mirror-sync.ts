@@ -24,7 +24,7 @@ import { SyncLink } from "@computer/vfs/sync";
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { Mount } from "../mount/backend.ts";
 import type { DaemonSync } from "../server/daemon-api.ts";
-import type { Link } from "../server/link.ts";
+import type { Link } from "../server/dial-back-link.ts";
 import { DoPeer } from "./do-peer.ts";
 
 /** What the engine works on. */

@@ -11,7 +11,7 @@ import type { Stat } from "../types.ts";
 import { AbsentNames } from "./absent-names.ts";
 import { blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
-import { involvesLinks, settleLink } from "./links.ts";
+import { involvesLinks, settleLink } from "./hard-links.ts";
 import type { LocalSide } from "./local.ts";
 import { depthOf, type PathState, parentOf, sameContent, sameDirBesideMtime, stateOf } from "./state.ts";
 import type { ConflictReason, SyncChange, SyncConflict } from "./wire.ts";
@@ -199,7 +199,7 @@ export class Merge {
 
   /**
    * Makes `path` hold `incoming` (`holds`: it already does), through a hard link to a local name
-   * of its group when the change names one (links.ts). True when names were regrouped.
+   * of its group when the change names one (hard-links.ts). True when names were regrouped.
    */
   private place(
     change: SyncChange,
@@ -236,7 +236,7 @@ export class Merge {
     );
   }
 
-  /** Brings the path from the base to `incoming`; true when names were regrouped (links.ts). */
+  /** Brings the path from the base to `incoming`; true when names were regrouped (hard-links.ts). */
   private fastForward(
     change: SyncChange,
     current: PathState | undefined,

@@ -4,7 +4,7 @@
  * whose state the peer already has (echoes of what it sent us), adds unsynced parent
  * directories, and records the batch as in flight until the peer's answer is known.
  */
-import { isLinked, otherNames } from "./links.ts";
+import { isLinked, otherNames } from "./hard-links.ts";
 import { dirAttributes, type LocalSide } from "./local.ts";
 import { contentBytes, type PathState, parentOf } from "./state.ts";
 import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";

@@ -33,7 +33,7 @@ export interface SyncChange extends Change {
    * Hard links: for a non-directory whose inode has nlink > 1 on the sender, the OTHER paths
    * naming that inode in the sender's current tree, sorted (absent otherwise). The receiver
    * gives `path` the inode of one of these names that already holds exactly this state there,
-   * instead of a separate copy, and detaches `path` from local names not listed (sync/links.ts).
+   * instead of a separate copy, and detaches `path` from local names not listed (sync/hard-links.ts).
    * Such a change is sent whenever the path is in the feed, even if its state is the base.
    */
   links?: string[];

@@ -8,15 +8,15 @@ import type { Env } from "../env.ts";
 import { ApiError } from "../http/errors.ts";
 import { parseRange } from "../http/range.ts";
 import { entriesUnder, indexPage } from "./index-page.ts";
-import { type LinkClaims, type LinkRequest, linkKey, verifyLink } from "./link.ts";
 import { fileKey, type Manifest, type ManifestFile, readManifest } from "./manifest.ts";
+import { type SignedUrlClaims, type SignedUrlRequest, urlSigningKey, verifySignedUrl } from "./signed-url.ts";
 
 /**
  * Published content is untrusted and shares the API's origin: a sandboxing CSP gives pages an
  * opaque origin (scripts run, but reach no storage of the API's origin), and no Referer leaks
  * the signed URL to other sites.
  */
-function baseHeaders(claims: LinkClaims, nowMs: number): Headers {
+function baseHeaders(claims: SignedUrlClaims, nowMs: number): Headers {
   const remaining = Math.max(0, claims.expires - Math.floor(nowMs / 1000));
   return new Headers({
     "Content-Security-Policy": "sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads",
@@ -88,7 +88,11 @@ function publicManifest(manifest: Manifest): object {
  * Answers a public link request. 403 EFORBIDDEN for a bad or expired link, 404 ENOENT for an
  * unknown version or path, 405 for methods other than GET and HEAD.
  */
-export async function serveArtifactLink(request: Request, env: Env, link: LinkRequest): Promise<Response> {
+export async function serveArtifactLink(
+  request: Request,
+  env: Env,
+  link: SignedUrlRequest,
+): Promise<Response> {
   if (request.method !== "GET" && request.method !== "HEAD") {
     throw new ApiError("ENOTSUP", `method ${request.method} not allowed here`, {
       headers: { Allow: "GET, HEAD" },
@@ -96,7 +100,7 @@ export async function serveArtifactLink(request: Request, env: Env, link: LinkRe
   }
   if (!env.COMPUTER_ADMIN_TOKEN) throw new ApiError("EFORBIDDEN", "artifact links are disabled");
   const now = Date.now();
-  const claims = await verifyLink(await linkKey(env.COMPUTER_ADMIN_TOKEN), link, now);
+  const claims = await verifySignedUrl(await urlSigningKey(env.COMPUTER_ADMIN_TOKEN), link, now);
   const manifest = await readManifest(env.ARTIFACTS, link.name, link.version);
   if (manifest === undefined) throw new ApiError("ENOENT", "no such artifact version");
   const headers = baseHeaders(claims, now);

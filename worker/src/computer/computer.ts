@@ -6,8 +6,13 @@
 
 import { DurableObject } from "cloudflare:workers";
 import type { TreeRecord } from "@computer/vfs";
-import { publishArtifact } from "../artifacts/artifacts.ts";
-import { noteApiOrigin, type PublishedArtifact, type PublishOptions, publish } from "../artifacts/publish.ts";
+import { publishArtifact } from "../artifacts/artifact-routes.ts";
+import {
+  noteApiOrigin,
+  type PublishedArtifact,
+  type PublishOptions,
+  publish,
+} from "../artifacts/publish-version.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Env } from "../env.ts";
 import { getExec, killExec, listExecs, startExec } from "../exec/exec-routes.ts";

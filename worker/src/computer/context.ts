@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { durableObjectSql, openVfs, type SqlLike, type Vfs } from "@computer/vfs";
-import { artifactPublisher } from "../artifacts/publisher.ts";
+import { artifactPublisher } from "../artifacts/guest-publisher.ts";
 import type { Env } from "../env.ts";
 import { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { ApiError } from "../http/errors.ts";

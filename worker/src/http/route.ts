@@ -12,7 +12,7 @@ export const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** A checkpoint name. */
 export const CHECKPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EXEC_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** Longest lifetime of an artifact link (365 days; see artifacts/link.ts). */
+/** Longest lifetime of an artifact link (365 days; see artifacts/signed-url.ts). */
 const MAX_TTL_SECONDS = 365 * 24 * 60 * 60;
 
 /** A route under `/v1/computers/:id`, handled by that computer's DO. */

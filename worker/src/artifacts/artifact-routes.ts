@@ -11,17 +11,17 @@ import { ApiError } from "../http/errors.ts";
 import { optionalInteger, optionalString, readJsonObject, requireString } from "../http/json-body.ts";
 import { parseBodyPath } from "../http/paths.ts";
 import { REGISTRY_NAME } from "../registry/registry.ts";
-import { DEFAULT_LINK_TTL_SECONDS, MAX_LINK_TTL_SECONDS } from "./link.ts";
-import { mintLink, noteApiOrigin, publish } from "./publish.ts";
+import { mintLink, noteApiOrigin, publish } from "./publish-version.ts";
+import { DEFAULT_SIGNED_URL_TTL_SECONDS, MAX_SIGNED_URL_TTL_SECONDS } from "./signed-url.ts";
 
-/** POST `{ path, name?, version?, ttlSeconds? }` → 201 the published artifact (publish.ts). */
+/** POST `{ path, name?, version?, ttlSeconds? }` → 201 the published artifact (publish-version.ts). */
 export async function publishArtifact(host: ComputerContext, request: Request): Promise<Response> {
   const body = await readJsonObject(request);
   host.requireComputer();
   const path = parseBodyPath(requireString(body, "path"));
   const name = optionalString(body, "name");
   const version = optionalString(body, "version");
-  const ttlSeconds = optionalInteger(body, "ttlSeconds", 1, MAX_LINK_TTL_SECONDS);
+  const ttlSeconds = optionalInteger(body, "ttlSeconds", 1, MAX_SIGNED_URL_TTL_SECONDS);
   noteApiOrigin(host, request);
   const published = await publish(host, path, {
     origin: new URL(request.url).origin,
@@ -87,7 +87,7 @@ export async function getArtifact(
         name,
         v.version,
         v.entry,
-        ttlSeconds ?? DEFAULT_LINK_TTL_SECONDS,
+        ttlSeconds ?? DEFAULT_SIGNED_URL_TTL_SECONDS,
         now,
       )),
     })),

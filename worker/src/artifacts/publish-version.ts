@@ -8,9 +8,14 @@ import type { ComputerContext } from "../computer/context.ts";
 import { unwrap } from "../computer/rpc-result.ts";
 import type { Env } from "../env.ts";
 import { ApiError } from "../http/errors.ts";
-import { DEFAULT_LINK_TTL_SECONDS, linkKey, linkUrl, MAX_LINK_TTL_SECONDS } from "./link.ts";
 import { fileKey, type Manifest, manifestKey } from "./manifest.ts";
 import { checkArtifactName, checkArtifactVersion, defaultArtifactName } from "./names.ts";
+import {
+  DEFAULT_SIGNED_URL_TTL_SECONDS,
+  MAX_SIGNED_URL_TTL_SECONDS,
+  signedUrl,
+  urlSigningKey,
+} from "./signed-url.ts";
 import { collectSource, type Source, uploadAll } from "./upload.ts";
 
 /** What to publish besides the path. */
@@ -52,8 +57,8 @@ export function checkPublishOptions(options: PublishOptions): void {
   if (options.name !== undefined) checkArtifactName(options.name);
   if (options.version !== undefined) checkArtifactVersion(options.version);
   const ttl = options.ttlSeconds;
-  if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_LINK_TTL_SECONDS)) {
-    throw new ApiError("EINVAL", `'ttlSeconds' must be an integer from 1 to ${MAX_LINK_TTL_SECONDS}`);
+  if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_SIGNED_URL_TTL_SECONDS)) {
+    throw new ApiError("EINVAL", `'ttlSeconds' must be an integer from 1 to ${MAX_SIGNED_URL_TTL_SECONDS}`);
   }
 }
 
@@ -76,7 +81,12 @@ export async function mintLink(
   nowMs: number,
 ): Promise<{ url: string; expiresAt: string }> {
   const expires = Math.floor(nowMs / 1000) + ttlSeconds;
-  const url = await linkUrl(await linkKey(adminToken), origin, { name, version, scope: "", expires }, path);
+  const url = await signedUrl(
+    await urlSigningKey(adminToken),
+    origin,
+    { name, version, scope: "", expires },
+    path,
+  );
   return { url, expiresAt: new Date(expires * 1000).toISOString() };
 }
 
@@ -146,7 +156,7 @@ export async function publish(
       .catch((e: unknown) => console.error("artifact release failed", e));
     throw err;
   }
-  const ttl = options.ttlSeconds ?? DEFAULT_LINK_TTL_SECONDS;
+  const ttl = options.ttlSeconds ?? DEFAULT_SIGNED_URL_TTL_SECONDS;
   const link = await mintLink(
     host.env.COMPUTER_ADMIN_TOKEN,
     origin,

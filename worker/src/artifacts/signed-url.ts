@@ -13,16 +13,16 @@ import { parseUrlPath } from "../http/paths.ts";
 import { ARTIFACT_NAME, ARTIFACT_VERSION } from "./names.ts";
 
 /** Every public link path starts with this. */
-export const LINK_PREFIX = "/a/";
+export const SIGNED_URL_PREFIX = "/a/";
 /** Link lifetime when the publisher names none: 7 days. */
-export const DEFAULT_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
+export const DEFAULT_SIGNED_URL_TTL_SECONDS = 7 * 24 * 60 * 60;
 /** Longest link lifetime: 365 days. */
-export const MAX_LINK_TTL_SECONDS = 365 * 24 * 60 * 60;
+export const MAX_SIGNED_URL_TTL_SECONDS = 365 * 24 * 60 * 60;
 
 const encoder = new TextEncoder();
 
 /** What a link grants. */
-export interface LinkClaims {
+export interface SignedUrlClaims {
   name: string;
   version: string;
   /** Artifact-relative path the link grants ("" = everything in the artifact). */
@@ -32,7 +32,7 @@ export interface LinkClaims {
 }
 
 /** A parsed link request. */
-export interface LinkRequest {
+export interface SignedUrlRequest {
   name: string;
   version: string;
   /** `<expires>.<signature>` as it appeared in the URL. */
@@ -41,17 +41,17 @@ export interface LinkRequest {
   path: string;
 }
 
-function message(claims: LinkClaims): Uint8Array<ArrayBuffer> {
+function message(claims: SignedUrlClaims): Uint8Array<ArrayBuffer> {
   return encoder.encode(`ca1\n${claims.name}\n${claims.version}\n${claims.scope}\n${claims.expires}`);
 }
 
 /** The HMAC key of artifact links under `adminToken`. */
-export function linkKey(adminToken: string): Promise<CryptoKey> {
+export function urlSigningKey(adminToken: string): Promise<CryptoKey> {
   return derivedKey(adminToken, "artifact-link");
 }
 
 /** Signs `claims` → the `<expires>.<signature>` path segment. */
-export async function signLink(key: CryptoKey, claims: LinkClaims): Promise<string> {
+export async function signUrl(key: CryptoKey, claims: SignedUrlClaims): Promise<string> {
   const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, message(claims)));
   return `${claims.expires}.${toBase64Url(signature)}`;
 }
@@ -61,24 +61,26 @@ function encodePath(path: string): string {
 }
 
 /** The full public URL of `claims` on `origin`, opening `path` (default: the scope). */
-export async function linkUrl(
+export async function signedUrl(
   key: CryptoKey,
   origin: string,
-  claims: LinkClaims,
+  claims: SignedUrlClaims,
   path = claims.scope,
 ): Promise<string> {
-  const token = await signLink(key, claims);
-  const base = `${origin}${LINK_PREFIX}${claims.name}/${encodeURIComponent(claims.version)}/${token}/`;
+  const token = await signUrl(key, claims);
+  const base = `${origin}${SIGNED_URL_PREFIX}${claims.name}/${encodeURIComponent(claims.version)}/${token}/`;
   return base + encodePath(path);
 }
 
 /**
- * Parses a request path under LINK_PREFIX; undefined for any other path. A malformed name,
+ * Parses a request path under SIGNED_URL_PREFIX; undefined for any other path. A malformed name,
  * version or file path is 404 ENOENT (no such link), never a hint about what exists.
  */
-export function parseArtifactLink(pathname: string): LinkRequest | undefined {
-  if (!pathname.startsWith(LINK_PREFIX)) return undefined;
-  const [rawName = "", rawVersion = "", token = "", ...rest] = pathname.slice(LINK_PREFIX.length).split("/");
+export function parseSignedUrl(pathname: string): SignedUrlRequest | undefined {
+  if (!pathname.startsWith(SIGNED_URL_PREFIX)) return undefined;
+  const [rawName = "", rawVersion = "", token = "", ...rest] = pathname
+    .slice(SIGNED_URL_PREFIX.length)
+    .split("/");
   let name: string;
   let version: string;
   let path: string;
@@ -99,7 +101,7 @@ export function parseArtifactLink(pathname: string): LinkRequest | undefined {
 async function signedFor(
   key: CryptoKey,
   signature: Uint8Array<ArrayBuffer>,
-  claims: LinkClaims,
+  claims: SignedUrlClaims,
 ): Promise<boolean> {
   return crypto.subtle.verify("HMAC", key, signature, message(claims));
 }
@@ -109,14 +111,18 @@ async function signedFor(
  * for, and the expiry must lie after `nowMs`. Throws 403 EFORBIDDEN otherwise (tampered,
  * malformed or expired alike, the message says which).
  */
-export async function verifyLink(key: CryptoKey, link: LinkRequest, nowMs: number): Promise<LinkClaims> {
+export async function verifySignedUrl(
+  key: CryptoKey,
+  link: SignedUrlRequest,
+  nowMs: number,
+): Promise<SignedUrlClaims> {
   const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(link.token);
   const signature = match === null ? undefined : fromBase64Url(match[2] ?? "");
   if (match === null || signature === undefined) throw new ApiError("EFORBIDDEN", "invalid artifact link");
   const expires = Number(match[1]);
   const base = { name: link.name, version: link.version, expires };
   const path = link.path.endsWith("/") ? link.path.slice(0, -1) : link.path;
-  let claims: LinkClaims | undefined;
+  let claims: SignedUrlClaims | undefined;
   if (await signedFor(key, signature, { ...base, scope: "" })) claims = { ...base, scope: "" };
   else if (path !== "" && (await signedFor(key, signature, { ...base, scope: path })))
     claims = { ...base, scope: path };

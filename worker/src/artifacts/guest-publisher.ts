@@ -1,14 +1,14 @@
 /**
  * Publishing for the shell and js runtimes (ArtifactPublisher of guest-hosting/guest-services.ts):
  * `computer:artifacts`' publish() and the shell's `publish` command, both running in the DO
- * through publish.ts. Guest paths are /workspace paths; relative ones start at the cwd.
+ * through publish-version.ts. Guest paths are /workspace paths; relative ones start at the cwd.
  */
 import { WORKSPACE } from "@computer/vfs";
 import type { ComputerContext } from "../computer/context.ts";
 import type { ArtifactPublisher, PublishRequest } from "../guest-hosting/guest-services.ts";
 import { ApiError } from "../http/errors.ts";
 import { parseBodyPath } from "../http/paths.ts";
-import { type PublishedArtifact, type PublishOptions, publish } from "./publish.ts";
+import { type PublishedArtifact, type PublishOptions, publish } from "./publish-version.ts";
 
 const USAGE =
   "usage: publish [--name NAME] [--version VERSION] [--ttl SECONDS] [--json] PATH\n" +
