@@ -2,8 +2,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../test/exec-harness.ts";
 import { ConfigError, helpText, OPTIONS, parseConfig, takeSecret } from "./config.ts";
-import { tempDir } from "./exec/testing.ts";
 
 const SECRET = "0123456789abcdef0123";
 

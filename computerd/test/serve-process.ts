@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { FakeDo } from "../src/sync/testing.ts";
+import type { FakeDo } from "./stand-in-do.ts";
 
 const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { sha256Hex } from "@computer/vfs/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { clearStaleMount, fuseMountsAt } from "../src/mount/stale.ts";
-import { FakeDo, type RunOutcome, tree } from "../src/sync/testing.ts";
 import { type ServeProcess, startServe } from "./serve-process.ts";
+import { FakeDo, type RunOutcome, tree } from "./stand-in-do.ts";
 
 const hasFuse = existsSync("/dev/fuse");
 const cleanups: (() => Promise<unknown> | unknown)[] = [];

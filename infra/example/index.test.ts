@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, expect, it } from "vitest";
-import { installMocks, resolveOutput, waitFor } from "../src/testing.ts";
+import { installMocks, resolveOutput, waitFor } from "../test/pulumi-mocks.ts";
 
 /** The `config:` values of Pulumi.example.yaml (plain `key: value` lines only). */
 function exampleConfig(): Record<string, string> {

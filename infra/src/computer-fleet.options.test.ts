@@ -14,7 +14,7 @@ import {
   registeredWithPrefix,
   resolveOutput,
   waitFor,
-} from "./testing.ts";
+} from "../test/pulumi-mocks.ts";
 
 const ACCOUNT = "0123456789abcdef0123456789abcdef";
 const ZONE = "fedcba9876543210fedcba9876543210";

@@ -17,7 +17,7 @@ import {
   registeredWithPrefix,
   resolveOutput,
   waitFor,
-} from "./testing.ts";
+} from "../test/pulumi-mocks.ts";
 
 const ACCOUNT = "0123456789abcdef0123456789abcdef";
 const REPO = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");

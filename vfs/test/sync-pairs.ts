@@ -6,9 +6,9 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach } from "vitest";
 import { sha256Hex } from "../src/node.ts";
 import { nodeSqlite } from "../src/node-sqlite.ts";
-import { linkPair, openSide, type SyncPair, type SyncSide, snapshot } from "../src/sync/sync-harness.ts";
 import type { Side } from "../src/sync/wire.ts";
 import type { Vfs } from "../src/vfs.ts";
+import { linkPair, openSide, type SyncPair, type SyncSide, snapshot } from "./sync-harness.ts";
 
 const open: DatabaseSync[] = [];
 afterEach(() => {

@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { tempDir } from "../exec/testing.ts";
+import { tempDir } from "../../test/exec-harness.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/computerd.js", import.meta.url));
 const secret = randomBytes(24).toString("hex");

@@ -8,8 +8,8 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSyn
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { tempDir, testTable } from "../../test/exec-harness.ts";
 import { type BubblewrapOptions, bubblewrapArgs, bubblewrapWrapper, reachableByOthers } from "./bwrap.ts";
-import { tempDir, testTable } from "./testing.ts";
 
 function bwrapWorks(): boolean {
   try {

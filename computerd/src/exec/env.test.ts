@@ -1,7 +1,7 @@
 /** The command environment: allowlist, per-call variables, validation, and no daemon secret. */
 import { describe, expect, test } from "vitest";
+import { testTable } from "../../test/exec-harness.ts";
 import { baseEnv, DEFAULT_PATH, validateEnv } from "./env.ts";
-import { testTable } from "./testing.ts";
 
 describe("baseEnv", () => {
   test("keeps only allowlisted variables and defaults PATH", () => {

@@ -1,7 +1,7 @@
 /** The exec log: re-attaching from a seq, waiting readers, back-pressure from slow readers. */
 import { describe, expect, test } from "vitest";
+import { readAll, testTable } from "../../test/exec-harness.ts";
 import { ExecLog } from "./exec-log.ts";
-import { readAll, testTable } from "./testing.ts";
 import type { ExecResult } from "./types.ts";
 
 const RESULT: ExecResult = {

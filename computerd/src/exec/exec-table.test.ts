@@ -2,8 +2,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempDir, testTable } from "../../test/exec-harness.ts";
 import { execLogPath, readExecLogFile } from "./exec-log-file.ts";
-import { tempDir, testTable } from "./testing.ts";
 
 describe("ExecTable", () => {
   test("lists running and finished execs", async () => {

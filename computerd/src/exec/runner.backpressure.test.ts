@@ -3,7 +3,7 @@
  * command blocks on write) instead of letting the daemon buffer without bound.
  */
 import { describe, expect, test } from "vitest";
-import { testTable } from "./testing.ts";
+import { testTable } from "../../test/exec-harness.ts";
 
 const BIG_CAP = { cwd: "/tmp", timeoutMs: 60_000, maxTimeoutMs: 60_000, outputCap: 1 << 30 };
 

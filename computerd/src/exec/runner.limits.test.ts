@@ -1,8 +1,8 @@
 /** The runner's limits: timeout (SIGTERM, then SIGKILL), kill by id, the output cap and its marker. */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { testTable } from "../../test/exec-harness.ts";
 import { truncationMarker } from "./output-limit.ts";
-import { testTable } from "./testing.ts";
 
 /** A process's state letter from /proc ("gone" when it has been reaped). */
 function processState(pid: number): string {

@@ -5,8 +5,8 @@
 import { closeSync, mkdirSync, openSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { readAll, tempDir, testTable } from "../../test/exec-harness.ts";
 import { commandStdio } from "./runner.ts";
-import { readAll, tempDir, testTable } from "./testing.ts";
 
 describe("exit codes", () => {
   test("0 is completed, non-zero is failed", async () => {

@@ -5,12 +5,12 @@
  */
 import { fromMs, type Timespec } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestLocalFs, testListener, unexpectedAddon } from "../../test/mount-harness.ts";
 import type { Mirror } from "../mirror/open-mirror.ts";
 import { type Fuse3Addon, OP, type RequestHandle } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
-import { openTestLocalFs, testListener, unexpectedAddon } from "./testing.ts";
 
 const O_RDONLY = 0;
 const O_WRONLY = 1;

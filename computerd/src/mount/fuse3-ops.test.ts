@@ -6,13 +6,13 @@
 import { join } from "node:path";
 import { openNodeVfs } from "@computer/vfs/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestLocalFs, testListener, unexpectedAddon } from "../../test/mount-harness.ts";
 import { MIRROR_FILE, type Mirror } from "../mirror/open-mirror.ts";
 import type { Fuse3Addon, RequestHandle } from "./fuse3-native.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { type OwnerMap, swapOwners } from "./owner-map.ts";
-import { openTestLocalFs, testListener, unexpectedAddon } from "./testing.ts";
 
 /** One reply the handlers gave: its kind, the attributes (uid, gid, ino) or the errno. */
 interface Reply {

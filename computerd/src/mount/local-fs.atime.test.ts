@@ -1,9 +1,9 @@
 import type { Timespec } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestLocalFs } from "../../test/mount-harness.ts";
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
-import { openTestLocalFs } from "./testing.ts";
 import { now as writeBackClock } from "./write-back.ts";
 
 let mirror: Mirror;

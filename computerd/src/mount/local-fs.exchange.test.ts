@@ -4,9 +4,9 @@
  * also below a swapped directory.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestLocalFs } from "../../test/mount-harness.ts";
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { LocalFs } from "./local-fs.ts";
-import { openTestLocalFs } from "./testing.ts";
 
 const enc = new TextEncoder();
 

@@ -1,8 +1,8 @@
 import { CHUNK_SIZE } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTestLocalFs } from "../../test/mount-harness.ts";
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { LocalFs } from "./local-fs.ts";
-import { openTestLocalFs } from "./testing.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -9,9 +9,9 @@ import type { DaemonApi, ExecExit } from "@computer/vfs/sync";
 import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { WebSocketServer, type WebSocket as WsSocket } from "ws";
+import { type TestDaemon, testDaemon } from "../../test/server-harness.ts";
 import type { Link } from "./dial-back-link.ts";
 import { linkUrl } from "./dial-back-link.ts";
-import { type TestDaemon, testDaemon } from "./testing.ts";
 
 /** The DO's side of the wire, as far as these tests need it. */
 class FakeDo extends RpcTarget {

@@ -1,6 +1,6 @@
 /** The HTTP server: /health, bearer auth, and the exec routes (buffered, SSE, re-attach, kill). */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { readSse, type TestDaemon, testDaemon } from "./testing.ts";
+import { readSse, type TestDaemon, testDaemon } from "../../test/server-harness.ts";
 
 let daemon: TestDaemon;
 beforeAll(async () => {

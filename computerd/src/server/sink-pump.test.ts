@@ -1,6 +1,6 @@
 /** Pumping output into an ExecSink: order, the unacknowledged-bytes window, a failing sink. */
 import { describe, expect, test } from "vitest";
-import { testTable } from "../exec/testing.ts";
+import { testTable } from "../../test/exec-harness.ts";
 import type { ExecExit, ExecSink } from "../exec/types.ts";
 import { pumpToSink } from "./sink-pump.ts";
 

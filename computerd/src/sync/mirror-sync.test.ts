@@ -7,10 +7,10 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, test } from "vitest";
+import { testConfig } from "../../test/server-harness.ts";
+import { FakeDo, tree } from "../../test/stand-in-do.ts";
 import type { Config } from "../config.ts";
 import { type Daemon, startDaemon } from "../server/daemon.ts";
-import { testConfig } from "../server/testing.ts";
-import { FakeDo, tree } from "./testing.ts";
 import { openWorkspace, type Workspace } from "./workspace.ts";
 
 interface Running {

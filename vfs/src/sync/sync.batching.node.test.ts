@@ -6,6 +6,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, test } from "vitest";
+import { linkPair, openSide, type SyncPair, settle, snapshot } from "../../test/sync-harness.ts";
 import { sha256Hex } from "../node.ts";
 import { nodeSqlite } from "../node-sqlite.ts";
 import type { SqlLike } from "../sql.ts";
@@ -13,7 +14,6 @@ import type { Vfs } from "../vfs.ts";
 import { conflictCopyPath } from "./conflict.ts";
 import { batchHashes } from "./receive.ts";
 import { fingerprint } from "./state.ts";
-import { linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
 import type { SyncConflict } from "./wire.ts";
 
 const open: DatabaseSync[] = [];

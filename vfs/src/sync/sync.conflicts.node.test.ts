@@ -4,9 +4,9 @@
  * container's is kept as a reported copy), and nothing applied from the peer is sent back.
  */
 import { describe, expect, test } from "vitest";
+import { settle } from "../../test/sync-harness.ts";
 import { newPair, tree } from "../../test/sync-pairs.ts";
 import { batchHashes } from "./receive.ts";
-import { settle } from "./sync-harness.ts";
 import type { SyncConflict } from "./wire.ts";
 
 describe("property 7: conflicts keep both versions", () => {

@@ -6,13 +6,13 @@
  * the sender's times.
  */
 import { describe, expect, test } from "vitest";
+import { linkPair, type SyncPair, type SyncSide, settle } from "../../test/sync-harness.ts";
 import { memorySide, tree } from "../../test/sync-pairs.ts";
 import { sha256Hex } from "../node.ts";
 import type { Timespec } from "../types.ts";
 import type { Vfs } from "../vfs.ts";
 import { batchHashes } from "./receive.ts";
 import { fingerprint, legacyDirFingerprint, readState } from "./state.ts";
-import { linkPair, type SyncPair, type SyncSide, settle } from "./sync-harness.ts";
 import type { SyncConflict } from "./wire.ts";
 
 /** Both sides on one clock that moves a second at every `tick`. */

@@ -6,10 +6,10 @@
  * lost when the receiver changed a swapped path meanwhile.
  */
 import { describe, expect, test } from "vitest";
+import { contents, type SyncPair, settle } from "../../test/sync-harness.ts";
 import { newPair, tree } from "../../test/sync-pairs.ts";
 import type { Vfs } from "../vfs.ts";
 import type { DrainOptions } from "./session.ts";
-import { contents, type SyncPair, settle } from "./sync-harness.ts";
 
 const exchange = { exchange: true };
 

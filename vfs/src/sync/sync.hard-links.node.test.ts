@@ -6,13 +6,13 @@
  * through a path into local names the sender does not list.
  */
 import { describe, expect, test } from "vitest";
+import { contents, crossing, linkPair, type SyncPair, settle } from "../../test/sync-harness.ts";
 import { memorySide, newPair, tree } from "../../test/sync-pairs.ts";
 import { sha256Hex } from "../node.ts";
 import type { Vfs } from "../vfs.ts";
 import { conflictCopyPath } from "./conflict.ts";
 import type { DrainOptions } from "./session.ts";
 import { fingerprint, readState } from "./state.ts";
-import { contents, crossing, linkPair, type SyncPair, settle } from "./sync-harness.ts";
 
 /** The two ends of one direction: the side that changes, the side that receives, and the send. */
 interface Direction {

@@ -5,9 +5,9 @@
  * path deleted, pruned and re-created on the sender. Each ends with both trees equal.
  */
 import { describe, expect, test } from "vitest";
+import { crossing, linkPair, type SyncPair, settle } from "../../test/sync-harness.ts";
 import { memorySide, tree } from "../../test/sync-pairs.ts";
 import type { Vfs } from "../vfs.ts";
-import { crossing, linkPair, type SyncPair, settle } from "./sync-harness.ts";
 
 /** Both sides on one manual clock, and a way to prune a side's feed history. */
 function newPair(): { pair: SyncPair; prune(vfs: Vfs): void } {

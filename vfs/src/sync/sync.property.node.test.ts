@@ -8,11 +8,19 @@
 import { DatabaseSync } from "node:sqlite";
 import fc from "fast-check";
 import { expect, test } from "vitest";
+import {
+  contents,
+  crossing,
+  linkPair,
+  openSide,
+  type SyncPair,
+  settle,
+  snapshot,
+} from "../../test/sync-harness.ts";
 import { isFsError } from "../errors.ts";
 import { sha256Hex } from "../node.ts";
 import { nodeSqlite } from "../node-sqlite.ts";
 import type { Vfs } from "../vfs.ts";
-import { contents, crossing, linkPair, openSide, type SyncPair, settle, snapshot } from "./sync-harness.ts";
 
 type Who = "do" | "mirror";
 

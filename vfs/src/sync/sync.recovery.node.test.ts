@@ -4,9 +4,9 @@
  * and recover from a pruned change feed with a full listing.
  */
 import { describe, expect, test } from "vitest";
+import { linkPair, richTree, settle } from "../../test/sync-harness.ts";
 import { memorySide, newPair, tree } from "../../test/sync-pairs.ts";
 import { batchHashes } from "./receive.ts";
-import { linkPair, richTree, settle } from "./sync-harness.ts";
 
 describe("property 5: a batch applies once and atomically", () => {
   test("a lost answer is settled on reconnect without applying twice", async () => {

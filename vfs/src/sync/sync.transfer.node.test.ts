@@ -4,9 +4,9 @@
  * carry every kind of change, and content moves by hash, only what the other side lacks.
  */
 import { describe, expect, test } from "vitest";
+import { noise, richTree, settle } from "../../test/sync-harness.ts";
 import { newPair, tree } from "../../test/sync-pairs.ts";
 import { CHUNK_SIZE } from "../limits.ts";
-import { noise, richTree, settle } from "./sync-harness.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 

@@ -5,11 +5,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { baseEnv } from "./env.ts";
-import { DEFAULT_WATERMARKS, type LogReader } from "./exec-log.ts";
-import { ExecTable, type ExecTableOptions } from "./exec-table.ts";
-import type { OutputEvent } from "./types.ts";
-import { plainShell } from "./wrapper.ts";
+import { baseEnv } from "../src/exec/env.ts";
+import { DEFAULT_WATERMARKS, type LogReader } from "../src/exec/exec-log.ts";
+import { ExecTable, type ExecTableOptions } from "../src/exec/exec-table.ts";
+import type { OutputEvent } from "../src/exec/types.ts";
+import { plainShell } from "../src/exec/wrapper.ts";
 
 /** A fresh temporary directory. */
 export function tempDir(prefix = "computerd-exec-"): string {

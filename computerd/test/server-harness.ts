@@ -3,9 +3,9 @@
  * directories, a started daemon, and an authorized fetch against it.
  */
 import { randomBytes } from "node:crypto";
-import type { Config } from "../config.ts";
-import { tempDir } from "../exec/testing.ts";
-import { type Daemon, type DaemonParts, startDaemon } from "./daemon.ts";
+import type { Config } from "../src/config.ts";
+import { type Daemon, type DaemonParts, startDaemon } from "../src/server/daemon.ts";
+import { tempDir } from "./exec-harness.ts";
 
 /** A test configuration (fresh secret, port 0, temporary mount point and state). */
 export function testConfig(overrides: Partial<Config> = {}): Config {

@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
-import type { Fuse3Addon, RequestListener } from "./fuse3-native.ts";
-import { fuse3Listener } from "./fuse3-ops.ts";
-import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
-import type { OwnerMap } from "./owner-map.ts";
+import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
+import type { Fuse3Addon, RequestListener } from "../src/mount/fuse3-native.ts";
+import { fuse3Listener } from "../src/mount/fuse3-ops.ts";
+import { LocalFs, type LocalFsOptions } from "../src/mount/local-fs.ts";
+import type { OwnerMap } from "../src/mount/owner-map.ts";
 
 /** A LocalFs over a fresh mirror, and what is needed to look past it or clean it up. */
 export interface TestLocalFs {

@@ -1,18 +1,18 @@
 /**
- * Test and benchmark support for sync: a DO side and a mirror side over any two SqlLike
+ * Test support for sync: a DO side and a mirror side over any two SqlLike
  * databases, linked both ways through Loopback transports, plus tree snapshots to compare
  * the two sides and list every file content present.
  */
-import { CHUNK_SIZE } from "../limits.ts";
-import type { SqlLike } from "../sql.ts";
-import type { FileType } from "../types.ts";
-import { openVfs, type Vfs } from "../vfs.ts";
-import { SyncEndpoint } from "./endpoint.ts";
-import { Loopback } from "./loopback.ts";
-import { batchHashes } from "./receive.ts";
-import { type DrainOptions, type DrainReport, SyncLink } from "./session.ts";
-import { toHex } from "./state.ts";
-import type { Side } from "./wire.ts";
+import { CHUNK_SIZE } from "../src/limits.ts";
+import type { SqlLike } from "../src/sql.ts";
+import { SyncEndpoint } from "../src/sync/endpoint.ts";
+import { Loopback } from "../src/sync/loopback.ts";
+import { batchHashes } from "../src/sync/receive.ts";
+import { type DrainOptions, type DrainReport, SyncLink } from "../src/sync/session.ts";
+import { toHex } from "../src/sync/state.ts";
+import type { Side } from "../src/sync/wire.ts";
+import type { FileType } from "../src/types.ts";
+import { openVfs, type Vfs } from "../src/vfs.ts";
 
 /** One side: its vfs, database and endpoint. */
 export interface SyncSide {
