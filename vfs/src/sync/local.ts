@@ -6,7 +6,7 @@
 import type { SqlLike } from "../sql.ts";
 import type { Vfs } from "../vfs.ts";
 import { Ledger } from "./ledger.ts";
-import { fingerprint, legacyDirFingerprint, type PathState, readState, toHex } from "./state.ts";
+import { fingerprint, type PathState, readState, toHex } from "./state.ts";
 import type { Side } from "./wire.ts";
 
 /** Attributes of a directory as stored with its base row, to recreate a missing parent faithfully. */
@@ -65,15 +65,6 @@ export class LocalSide {
 
   fp(state: PathState | undefined): string {
     return fingerprint(state, this.sha256);
-  }
-
-  /**
-   * Whether `state` (fingerprint `fp`) is the agreed `base`. A directory also matches a base
-   * stored before directory mtimes counted, so such a directory is not taken for changed here.
-   */
-  isBase(state: PathState | undefined, fp: string, base: string): boolean {
-    if (fp === base) return true;
-    return state?.stat.type === "dir" && legacyDirFingerprint(state, this.sha256) === base;
   }
 
   /** Records `state` (with fingerprint `fp`) as agreed at `path`. */

@@ -168,7 +168,7 @@ export class Merge {
       return;
     }
     const removesDir = current?.stat.type === "dir" && incoming?.stat.type !== "dir";
-    let unchanged = this.local.isBase(current, fpLocal, change.base);
+    let unchanged = fpLocal === change.base;
     if (path === "/" && change.base === "" && current && incoming) {
       // Both roots exist from the start, so a root the sender never agreed on is no conflict: the
       // one changed last wins on both sides (crossing batches must not swap them); ours, if later,

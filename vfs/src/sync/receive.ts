@@ -115,7 +115,7 @@ function pruneUnlisted(local: LocalSide, merge: Merge, ack: string | undefined):
   // make the directory look changed here.
   const rows = local.ledger.unseenBase().map((row) => {
     const state = local.read(row.path);
-    return { row, state, unchanged: state !== undefined && local.isBase(state, local.fp(state), row.fp) };
+    return { row, state, unchanged: state !== undefined && local.fp(state) === row.fp };
   });
   // The directories keep the times the listing gave them (see Merge.restoreDirTimes).
   for (const { row, unchanged } of rows) if (unchanged) merge.keepTimes(parentOf(row.path));

@@ -178,14 +178,6 @@ export function sameDirBesideMtime(a: PathState | undefined, b: PathState | unde
   return a?.stat.type === "dir" && b?.stat.type === "dir" && canonical(a, false) === canonical(b, false);
 }
 
-/**
- * The fingerprint a directory had before its mtime counted, which bases stored then still hold:
- * the canonical text was the same with the mtime left out.
- */
-export function legacyDirFingerprint(state: PathState, sha256: (data: Uint8Array) => string): string {
-  return sha256(encoder.encode(canonical(state, false)));
-}
-
 /** True when two states hold the same content (type, size, chunks, target, device), whatever their attributes. */
 export function sameContent(a: PathState, b: PathState): boolean {
   if (a.stat.type !== b.stat.type || a.stat.rdev !== b.stat.rdev) return false;

@@ -8,11 +8,9 @@
 import { describe, expect, test } from "vitest";
 import { linkPair, type SyncPair, type SyncSide, settle } from "../../test/sync-harness.ts";
 import { memorySide, tree } from "../../test/sync-pairs.ts";
-import { sha256Hex } from "../node.ts";
 import type { Timespec } from "../types.ts";
 import type { Vfs } from "../vfs.ts";
 import { batchHashes } from "./receive.ts";
-import { fingerprint, legacyDirFingerprint, readState } from "./state.ts";
 import type { SyncConflict } from "./wire.ts";
 
 /** Both sides on one clock that moves a second at every `tick`. */
@@ -162,26 +160,5 @@ describe("both sides add entries to one directory", () => {
     conflicts.push(...(await converged(pair)));
     expect(conflicts).toEqual([{ path: "/d", winner: "do", reason: "attributes" }]);
     expect(pair.mirror.vfs.lstat("/d").mode & 0o777).toBe(0o700);
-  });
-});
-
-describe("bases stored before directory mtimes counted", () => {
-  test("a directory agreed then is not taken for changed: its removal is no conflict", async () => {
-    const { pair, tick } = newPair();
-    pair.do.vfs.writeFile("/d/f.txt", "f", { parents: true });
-    await converged(pair);
-    // The DO's base for /d as it was stored without the directory's mtime.
-    const state = readState(pair.do.vfs, pair.do.sql, "/d");
-    if (!state) throw new Error("no /d");
-    const legacy = legacyDirFingerprint(state, sha256Hex);
-    expect(legacy).not.toBe(fingerprint(state, sha256Hex));
-    pair.do.sql.exec("UPDATE sync_base SET fp = ? WHERE path = ?", legacy, "/d");
-    pair.mirror.sql.exec("UPDATE sync_base SET fp = ? WHERE path = ?", legacy, "/d");
-    tick();
-    pair.mirror.vfs.rm("/d", { recursive: true });
-    const report = await pair.upload.drain();
-    expect(report.conflicts).toEqual([]);
-    expect(pair.do.vfs.exists("/d")).toBe(false);
-    expect(await converged(pair)).toEqual([]);
   });
 });
