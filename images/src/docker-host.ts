@@ -1,6 +1,6 @@
 /**
  * A local launcher that runs the computerd IMAGE under a docker engine and speaks the HTTP API
- * of `computerd host` (see computerd/src/host/host-server.ts), so the Worker's HostLauncher
+ * of `computerd host` (see computerd/src/host/host-server.ts), so the Worker's ComputerdHostLauncher
  * drives real containers unchanged: `POST /computers/:id/ensure` starts one container per
  * computer (`--device /dev/fuse --cap-add SYS_ADMIN`, host network, computerd on a free
  * 127.0.0.1 port), `POST .../stop` and `DELETE` remove it, `GET` reports it. For tests and local

@@ -1,5 +1,5 @@
 /**
- * The HTTP API of `computerd host`, spoken by the Worker's HostLauncher (bearer token):
+ * The HTTP API of `computerd host`, spoken by the Worker's ComputerdHostLauncher (bearer token):
  * `POST /computers/:id/ensure {spec, specHash}` → `{url, secret, specHash}` (starts the
  * computer's daemon, or relaunches it when the spec changed), `POST /computers/:id/stop`,
  * `DELETE /computers/:id` (stop and delete its state), `GET /computers/:id` →
