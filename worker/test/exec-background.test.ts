@@ -4,7 +4,7 @@
  * computer, and refused for the runtimes that cannot outlive a request.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_BACKGROUND_EXECS } from "../src/runtimes/exec-request.ts";
+import { MAX_BACKGROUND_EXECS } from "../src/exec/exec-request.ts";
 import { installFakeRuntime, started } from "./fake-runtime.ts";
 import { api, apiJson, createComputer, expectError } from "./helpers.ts";
 import { dataOf, readFrames } from "./sse.ts";

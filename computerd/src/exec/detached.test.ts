@@ -5,9 +5,9 @@
  */
 import type { ExecExit, ExecSink } from "@computer/vfs/sync";
 import { describe, expect, test } from "vitest";
+import { testTable } from "../../test/exec-harness.ts";
 import { DaemonTarget } from "../server/daemon-api.ts";
 import { planExec } from "./exec-spec.ts";
-import { testTable } from "./testing.ts";
 
 describe("detached execs", () => {
   test("outlive the daemon's default timeout and show as detached while they run", async () => {
