@@ -18,6 +18,8 @@ const projectConfigs = [
   "infra/vitest.config.ts",
   "images/vitest.config.ts",
   "images/vitest.image.config.ts",
+  "examples/vitest.config.ts",
+  "examples/vitest.e2e.config.ts",
 ];
 
 export default defineConfig({

@@ -18,6 +18,7 @@ export const CHECKED_ROOTS = [
   "infra",
   "images",
   "test",
+  "examples",
 ] as const;
 
 /** A .ts file longer than this is a sign that two concepts share it (docs/STYLE.md). */

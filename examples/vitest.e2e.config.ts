@@ -1,0 +1,16 @@
+/**
+ * vitest project "examples-e2e": each example run as its README says, against a real local
+ * fleet (test/e2e/fleet.ts) started by the test file. Files run one at a time.
+ */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "examples-e2e",
+    environment: "node",
+    include: ["*/*.e2e.test.ts"],
+    fileParallelism: false,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+  },
+});
