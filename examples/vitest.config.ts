@@ -8,7 +8,7 @@ export default defineConfig({
   test: {
     name: "examples",
     environment: "node",
-    include: ["*/src/**/*.test.ts"],
+    include: ["*/**/*.test.ts"],
     exclude: ["**/*.e2e.test.ts", "**/node_modules/**", "worker-project/project/**"],
   },
 });

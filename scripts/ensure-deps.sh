@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 
 # Debian packages the build or tests need (the e2e quick start runs curl; gcc, libfuse3-dev and
 # pkg-config build computerd's FUSE 3 addon; the conformance suite compiles a C helper (gcc,
-# libc6-dev), runs python3 and git, and switches users with setpriv (util-linux)).
-APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux)
+# libc6-dev), runs python3 and git, and switches users with setpriv (util-linux); the pdf-report
+# example's test reads its PDF with pdftotext (poppler-utils)).
+APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils)
 if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap); fi
 
 missing=()

@@ -1,0 +1,45 @@
+/**
+ * The steps of an example, each timed and logged as it ends (`pdf-report: pandoc in the
+ * container … 1.42 s`), so a run shows where its time goes; and the check every container
+ * command of an example passes: it completed, exit code 0, its changes synced back.
+ */
+import type { ExecResult } from "@computer/sdk";
+
+/** One finished step and its wall time. */
+export interface StepTime {
+  step: string;
+  ms: number;
+}
+
+/** Runs and times the steps of one example. */
+export class Steps {
+  readonly times: StepTime[] = [];
+  readonly #prefix: string;
+  readonly #log: (line: string) => void;
+
+  /** `log` gets one line per finished step (default: stderr, so stdout stays the link alone). */
+  constructor(example: string, log: (line: string) => void = (line) => console.error(line)) {
+    this.#prefix = example;
+    this.#log = log;
+  }
+
+  /** Runs `fn` as the step `name`. */
+  async run<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    const value = await fn();
+    const ms = Math.round(performance.now() - start);
+    this.times.push({ step: name, ms });
+    this.#log(
+      `${this.#prefix}: ${name} ${".".repeat(Math.max(2, 44 - name.length))} ${(ms / 1000).toFixed(2)} s`,
+    );
+    return value;
+  }
+}
+
+/** Throws with the command's output unless it completed with exit code 0 and synced back. */
+export function succeeded(result: ExecResult, what: string): ExecResult {
+  if (result.status === "completed" && result.exitCode === 0 && result.sync.status !== "pending")
+    return result;
+  const why = result.error ? `${result.error.code}: ${result.error.message}` : `exit code ${result.exitCode}`;
+  throw new Error(`${what} ${result.status} (${why})\n${result.stdout}${result.stderr}`.trimEnd());
+}
