@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { ComputerClient } from "@computer/sdk";
 import { unstable_startWorker } from "wrangler";
 import { type Connection, connection } from "../shared/connect.ts";
+import { Steps } from "../shared/steps.ts";
 import type { ImageAnswer } from "./src/index.ts";
 
 const CONFIG = fileURLToPath(new URL("wrangler.jsonc", import.meta.url));
@@ -26,49 +27,58 @@ export interface AiImageOptions {
 export async function aiImage(fleet: Connection, options: AiImageOptions): Promise<ImageAnswer> {
   const id = options.computerId ?? "ai-image";
   const onLog = options.onLog ?? ((line: string) => console.error(line));
+  const steps = new Steps("ai-image", onLog);
   // Offline: no lookup of Cloudflare's request metadata, no usage metrics.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
   process.env.WRANGLER_SEND_METRICS ??= "false";
-  const computer = new ComputerClient(fleet).computer(id);
-  await new ComputerClient(fleet).computers.create(id);
+  const client = new ComputerClient(fleet);
+  const computer = client.computer(id);
   // The Worker holds a token for this one computer, not the admin token.
-  const { token } = await computer.tokens.create({ scope: "rw", ttlSeconds: 600 });
-  const worker = await unstable_startWorker({
-    config: CONFIG,
-    env: "local",
-    bindings: {
-      COMPUTER_URL: { type: "plain_text", value: fleet.url },
-      COMPUTER_ID: { type: "plain_text", value: id },
-      COMPUTER_TOKEN: { type: "secret_text", value: token },
-    },
-    dev: {
-      server: { hostname: "127.0.0.1", port: 0 },
-      inspector: false,
-      watch: false,
-      // Wrangler's own notes (the AI binding that env.local leaves out on purpose) stay quiet;
-      // the Worker's log lines are printed as they come.
-      logLevel: "error",
-      structuredLogsHandler: (log: { message: string }) => onLog(`ai-image worker: ${log.message}`),
-    },
+  const { token } = await steps.run("create the computer and a token for it", async () => {
+    await client.computers.create(id);
+    return computer.tokens.create({ scope: "rw", ttlSeconds: 600 });
+  });
+  const worker = await steps.run("bundle and start the Worker (no AI binding)", async () => {
+    const started = await unstable_startWorker({
+      config: CONFIG,
+      env: "local",
+      bindings: {
+        COMPUTER_URL: { type: "plain_text", value: fleet.url },
+        COMPUTER_ID: { type: "plain_text", value: id },
+        COMPUTER_TOKEN: { type: "secret_text", value: token },
+      },
+      dev: {
+        server: { hostname: "127.0.0.1", port: 0 },
+        inspector: false,
+        watch: false,
+        // Wrangler's own notes (the AI binding that env.local leaves out on purpose) stay quiet;
+        // the Worker's log lines are printed as they come.
+        logLevel: "error",
+        structuredLogsHandler: (log: { message: string }) => onLog(`ai-image worker: ${log.message}`),
+      },
+    });
+    await started.ready;
+    return started;
   });
   try {
-    const res = await worker.fetch("http://ai-image/", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ prompt: options.prompt, width: options.width, height: options.height }),
+    return await steps.run("POST the prompt: generate, write, publish", async () => {
+      const res = await worker.fetch("http://ai-image/", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ prompt: options.prompt, width: options.width, height: options.height }),
+      });
+      const body = await res.text();
+      if (res.status !== 201) throw new Error(`the ai-image Worker answered ${res.status}: ${body}`);
+      return JSON.parse(body) as ImageAnswer;
     });
-    const body = await res.text();
-    if (res.status !== 201) throw new Error(`the ai-image Worker answered ${res.status}: ${body}`);
-    return JSON.parse(body) as ImageAnswer;
   } finally {
-    await worker.dispose();
+    await steps.run("stop the Worker", () => worker.dispose());
   }
 }
 
 if (import.meta.main) {
   const prompt = process.argv.slice(2).join(" ") || "a lighthouse on a cliff at dusk, woodcut print";
   const answer = await aiImage(connection(), { prompt, width: 768, height: 512 });
-  console.log(`made by: ${answer.generator}`);
-  console.log(`in the computer: ${answer.path} (${answer.bytes} bytes)`);
+  console.error(`ai-image: made by ${answer.generator}: ${answer.path}, ${answer.bytes} bytes`);
   console.log(answer.link);
 }
