@@ -7,7 +7,7 @@ export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
 export XDG_CONFIG_HOME := $(CURDIR)/.config
 
-.PHONY: deps deps-image test check lint dev image test-image bench-vfs bench-fs
+.PHONY: deps deps-image test check lint dev image test-image bench bench-report bench-host bench-vfs bench-fs
 
 deps:
 	scripts/ensure-deps.sh
@@ -33,6 +33,16 @@ image: deps-image
 
 test-image: image
 	npm run test:image
+
+# `make bench`: every fs-bench scenario (mount, tmpfs, disk, then the local fleet) with JSON,
+# Markdown, SVG and HTML in bench/results/; QUICK=1 for one repetition of each.
+bench: deps
+	npm run bench -- $(if $(QUICK),--quick)
+
+# `make bench-report`: one HTML page (latest run, trend over runs) from bench/results/fs-*.json,
+# or from RUNS="a.json b.json".
+bench-report: deps
+	npm run bench:report -- $(RUNS)
 
 bench-vfs: deps
 	npm run bench:vfs

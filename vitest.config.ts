@@ -20,6 +20,7 @@ const projectConfigs = [
   "images/vitest.image.config.ts",
   "examples/vitest.config.ts",
   "examples/vitest.e2e.config.ts",
+  "bench/vitest.config.ts",
 ];
 
 export default defineConfig({

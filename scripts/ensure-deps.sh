@@ -10,9 +10,12 @@ cd "$(dirname "$0")/.."
 # Debian packages the build or tests need (the e2e quick start runs curl; gcc, libfuse3-dev and
 # pkg-config build computerd's FUSE 3 addon; the conformance suite compiles a C helper (gcc,
 # libc6-dev), runs python3 and git, and switches users with setpriv (util-linux); the pdf-report
-# example's test reads its PDF with pdftotext (poppler-utils)).
-APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils)
-if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap); fi
+# example's test reads its PDF with pdftotext (poppler-utils); bench's report test opens the HTML
+# report in headless chromium).
+APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils chromium)
+# The image also needs Debian's docker engine and debootstrap; `make bench-host` runs the image
+# under docker compose (Debian ships compose as the standalone docker-compose).
+if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap docker-compose); fi
 
 missing=()
 for pkg in ${APT_PACKAGES[@]+"${APT_PACKAGES[@]}"}; do

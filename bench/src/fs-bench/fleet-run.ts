@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 // Type only: the module itself is loaded when the fleet starts, so a checkout without the
 // end-to-end harness (the computerd image) can still run the shell scenarios.
 import type { Fleet } from "../../../test/e2e/fleet.ts";
+import { progressLine, progressScenario, progressStep } from "../progress.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { assertSynced, ComputerClient } from "./fleet-client.ts";
 import type { FenceEvent, FleetContext, FleetSample, FleetScenario } from "./fleet-scenarios.ts";
@@ -49,10 +50,6 @@ const RESTARTED = ["Your worker restarted mid-request", "terminated"];
 const MAX_RESTARTS = 3;
 const FLEET_MODULE = new URL("../../../test/e2e/fleet.ts", import.meta.url);
 const WRANGLER = new URL("../../../node_modules/wrangler/bin/wrangler.js", import.meta.url);
-
-function progress(message: string): void {
-  process.stderr.write(`fs-bench: ${message}\n`);
-}
 
 /** Why the fleet cannot run here, or undefined. */
 export function fleetUnavailable(): string | undefined {
@@ -104,6 +101,7 @@ async function runOne(
   try {
     for (let i = 0; i < total && !signal?.aborted; i++) {
       const label = `${i < warmups ? `w${i}` : `r${i - warmups}`}-${run.restarts}`;
+      progressStep(i < warmups ? `warm-up ${i + 1}/${warmups}` : `rep ${i - warmups + 1}/${total - warmups}`);
       let sample: FleetSample;
       try {
         sample = await scenario.measure(context, label);
@@ -111,7 +109,7 @@ async function runOne(
         const message = String(err);
         if (!RESTARTED.some((m) => message.includes(m)) || run.restarts >= MAX_RESTARTS) throw err;
         run.restarts++;
-        progress(`${scenario.name}: ${message.slice(0, 120)}; repeating that repetition`);
+        progressLine(`${scenario.name}: ${message.slice(0, 120)}; repeating that repetition`);
         i--;
         continue;
       }
@@ -121,7 +119,7 @@ async function runOne(
   } catch (err) {
     run.error = err instanceof Error ? err.message : String(err);
   }
-  progress(
+  progressLine(
     `${scenario.name.padEnd(36)} ${run.error ? `FAILED (${run.error})` : `median ${run.summary?.median.toFixed(1)} ms`}`,
   );
   return run;
@@ -137,6 +135,8 @@ export async function runFleet(
   warmup: number,
   signal: AbortSignal | undefined,
   onStop: (stop: () => Promise<void>) => void,
+  /** The first fleet scenario's number among all of the run's scenarios, and their count. */
+  position = { first: 1, total: scenarios.length },
 ): Promise<FleetReport> {
   const report: FleetReport = { runs: [] };
   if (scenarios.length === 0) return report;
@@ -145,7 +145,7 @@ export async function runFleet(
     report.unavailable = unavailable;
     return report;
   }
-  progress("starting the fleet (wrangler dev + computerd host)");
+  progressStep("starting the fleet (wrangler dev + computerd host)");
   let started = performance.now();
   let fleet: Fleet;
   try {
@@ -164,8 +164,9 @@ export async function runFleet(
     assertSynced(await client.exec("true"));
     report.coldStartMs = performance.now() - started;
     const context: FleetContext = { client, fenceEvents: () => fenceEvents(fleet, COMPUTER_ID) };
-    for (const scenario of scenarios) {
+    for (const [i, scenario] of scenarios.entries()) {
       if (signal?.aborted) break;
+      progressScenario(position.first + i, position.total, scenario.name);
       report.runs.push(await runOne(scenario, context, reps, warmup, signal));
     }
   } catch (err) {

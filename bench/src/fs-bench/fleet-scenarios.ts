@@ -36,6 +36,12 @@ export interface FleetScenario {
   timed: string;
   /** BENCH.md's target for the median, in ms. */
   targetMs: number;
+  /**
+   * The shell scenario this one repeats on the whole product (its id): the report shows the
+   * ratios to that scenario's tmpfs and disk times of the same run, held to `limitVsDisk`.
+   */
+  baseline?: string;
+  limitVsDisk?: number;
   /** Timed repetitions for the run's --reps. */
   samples(reps: number): number;
   /** One timed repetition; `label` is unique per repetition (for directory names). */

@@ -9,51 +9,21 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { progressDone, progressScenario, progressStep } from "../progress.ts";
 import { fileTimestamp } from "../report.ts";
-import { type SourceFacts, sourceFacts, treeHash } from "../source-facts.ts";
+import { sourceFacts, treeHash } from "../source-facts.ts";
+import { FS_BENCH_SCHEMA, type FsBenchDocument } from "./document.ts";
 import { type FleetReport, runFleet } from "./fleet-run.ts";
 import { startMountTarget } from "./mount-target.ts";
 import { type FsBenchOptions, parseFsBenchOptions, USAGE } from "./options.ts";
-import { REFERENCE, type ReferenceLine } from "./reference.ts";
-import { formatFsReport, TARGET_VS_DISK, type Verdict, verdictOf } from "./report.ts";
-import { runScenario, type ScenarioRun, type TargetRun } from "./runner.ts";
+import { REFERENCE } from "./reference.ts";
+import { formatFsReport, TARGET_VS_DISK, verdictOf } from "./report.ts";
+import { runScenario, type ScenarioRun } from "./runner.ts";
 import { scenarioEnv } from "./shell.ts";
-import { directoryTarget, type FsTarget, type TargetId } from "./target.ts";
+import { directoryTarget, type FsTarget } from "./target.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const DEFAULT_OUT = join(REPO_ROOT, "bench", "results");
-
-/** The JSON document written to bench/results/fs-<timestamp>.json. */
-export interface FsBenchDocument {
-  schema: "computer.fs-bench/1";
-  startedAt: string;
-  finishedAt: string;
-  source: SourceFacts & { computerdSrcSha256: { start: string; end: string } };
-  host: Record<string, string | number>;
-  options: Omit<FsBenchOptions, "outDir" | "scenarios" | "fleet"> & { scenarios: string[]; fleet: string[] };
-  targets: { id: TargetId; name: string; root: string; notes: Record<string, unknown>; error?: string }[];
-  targetsVsDisk: typeof TARGET_VS_DISK;
-  results: {
-    name: string;
-    id: string;
-    kind: string;
-    setup?: string;
-    run: string;
-    error?: string;
-    orders: TargetId[][];
-    runs: TargetRun[];
-    verdict: Verdict;
-    reference?: ReferenceLine;
-  }[];
-  fleet?: Omit<FleetReport, "runs"> & {
-    runs: (Omit<FleetReport["runs"][number], "scenario"> & {
-      name: string;
-      id: string;
-      timed: string;
-      targetMs: number;
-    })[];
-  };
-}
 
 function toolVersion(command: string, args: string[]): string {
   try {
@@ -98,9 +68,28 @@ function hostFacts(loadAtStart: string): Record<string, string | number> {
 async function startTargets(options: FsBenchOptions, started: FsTarget[]): Promise<void> {
   for (const id of options.targets) {
     if (id === "computerd") {
-      process.stderr.write(`fs-bench: mounting computerd (${options.mountVia}) under ${options.diskDir}\n`);
+      progressStep(`mounting computerd (${options.mountVia}) under ${options.diskDir}`);
       started.push(await startMountTarget(options.diskDir, options.mountVia));
     } else started.push(directoryTarget(id, id === "tmpfs" ? options.tmpfsDir : options.diskDir));
+  }
+}
+
+/**
+ * The Markdown, SVG and HTML of the run beside its JSON. Loaded only here: the renderers' chart
+ * library is not in the computerd image, where fs-bench runs with --no-report.
+ */
+async function renderReports(document: FsBenchDocument, file: string): Promise<string> {
+  try {
+    const { writeRunReports, writeHtmlReport } = await import("../report/write-reports.ts");
+    const written = writeRunReports(document, file);
+    const html = writeHtmlReport([document], file.replace(/\.json$/, ".html"));
+    return [
+      `Markdown: ${written.markdown}`,
+      ...(written.svg ? [`SVG: ${written.svg}`] : []),
+      `HTML: ${html}`,
+    ].join("\n");
+  } catch (err) {
+    return `Reports not rendered: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 
@@ -127,11 +116,13 @@ async function main(): Promise<number> {
   const vfsStart = treeHash(join(REPO_ROOT, "vfs", "src"));
   const computerdStart = treeHash(join(REPO_ROOT, "computerd", "src"));
   const runs: ScenarioRun[] = [];
+  const total = options.scenarios.length + options.fleet.length;
   let fatal: string | undefined;
   try {
     if (options.scenarios.length > 0) await startTargets(options, targets);
-    for (const scenario of options.scenarios) {
+    for (const [i, scenario] of options.scenarios.entries()) {
       if (abort.signal.aborted) break;
+      progressScenario(i + 1, total, scenario.name);
       runs.push(await runScenario(scenario, targets, options.reps, options.warmup, abort.signal));
     }
   } catch (err) {
@@ -143,12 +134,18 @@ async function main(): Promise<number> {
   // After the mount is gone, so the two do not compete for the machine.
   let fleet: FleetReport | undefined;
   if (options.fleet.length > 0 && !abort.signal.aborted)
-    fleet = await runFleet(options.fleet, options.reps, options.warmup, abort.signal, (stop) =>
-      fleetStops.push(stop),
+    fleet = await runFleet(
+      options.fleet,
+      options.reps,
+      options.warmup,
+      abort.signal,
+      (stop) => fleetStops.push(stop),
+      { first: options.scenarios.length + 1, total },
     );
-  const { outDir, scenarios, fleet: fleetScenarios, ...recorded } = options;
+  progressDone();
+  const { outDir, scenarios, fleet: fleetScenarios, report, ...recorded } = options;
   const document: FsBenchDocument = {
-    schema: "computer.fs-bench/1",
+    schema: FS_BENCH_SCHEMA,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     source: {
@@ -184,6 +181,8 @@ async function main(): Promise<number> {
         id: scenario.id,
         timed: scenario.timed,
         targetMs: scenario.targetMs,
+        ...(scenario.baseline ? { baseline: scenario.baseline } : {}),
+        ...(scenario.limitVsDisk === undefined ? {} : { limitVsDisk: scenario.limitVsDisk }),
         ...run,
       })),
     };
@@ -203,6 +202,7 @@ async function main(): Promise<number> {
     );
   if (fatal) console.log(`\nFAILED: ${fatal}`);
   console.log(`\nJSON: ${file}`);
+  if (report) console.log(await renderReports(document, file));
   const failed =
     fatal !== undefined ||
     runs.some((r) => r.error || r.runs.some((t) => t.error)) ||

@@ -12,10 +12,16 @@
  * `mount.flushAll()`, with `fenceMs`); {"event":"unmounted",...} at the end, as computerd
  * prints it. stdin EOF or SIGTERM/SIGINT/SIGHUP: flush, unmount, close, exit.
  */
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { openMirror } from "../../../computerd/src/mirror/open-mirror.ts";
 import { openMount } from "../../../computerd/src/mount/backend.ts";
+
+function fileBytes(path: string): number {
+  return existsSync(path) ? statSync(path).size : 0;
+}
 
 function emit(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);
@@ -41,7 +47,11 @@ async function main(): Promise<number> {
     mountPoint,
     fuse: { debug: false, pageCache: "auto" },
   });
-  const snapshot = () => ({ fuse: { ...mount.counters }, sql: { ...mirror.sql.counters } });
+  const snapshot = () => ({
+    fuse: { ...mount.counters },
+    sql: { ...mirror.sql.counters },
+    storedBytes: fileBytes(join(stateDir, "mirror.sqlite")) + fileBytes(join(stateDir, "mirror.sqlite-wal")),
+  });
   emit({ event: "mounted", backend, mountPoint: mount.mountPoint ?? null, pid: process.pid });
 
   const reason = await new Promise<string>((resolve) => {

@@ -152,7 +152,13 @@ export async function startMountTarget(parent: string, via: MountVia): Promise<F
     if (!isCounters(event))
       throw new Error(`mount: ${line} failed: ${JSON.stringify(event)}\n${log.join("\n")}`);
     const fenceMs = typeof event.fenceMs === "number" ? event.fenceMs : undefined;
-    return { fuse: event.fuse, sql: event.sql, ...(fenceMs === undefined ? {} : { fenceMs }) };
+    const storedBytes = typeof event.storedBytes === "number" ? event.storedBytes : undefined;
+    return {
+      fuse: event.fuse,
+      sql: event.sql,
+      ...(storedBytes === undefined ? {} : { storedBytes }),
+      ...(fenceMs === undefined ? {} : { fenceMs }),
+    };
   };
 
   return {
@@ -168,7 +174,9 @@ export async function startMountTarget(parent: string, via: MountVia): Promise<F
       }
       const after = await counters("fence");
       const ms = after?.fenceMs ?? performance.now() - started;
-      return after ? { ms, counters: { fuse: after.fuse, sql: after.sql } } : { ms };
+      if (!after) return { ms };
+      const { fenceMs: _, ...settled } = after;
+      return { ms, counters: settled };
     },
     notes: () => ({ ...notes, ...(unmountedEvent ? { atExit: unmountedEvent } : {}), log: log.slice(-20) }),
     stop,

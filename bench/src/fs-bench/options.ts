@@ -18,6 +18,8 @@ export interface FsBenchOptions {
   diskDir: string;
   tmpfsDir: string;
   outDir: string;
+  /** Render the Markdown, SVG and HTML reports beside the JSON (off where only JSON is wanted: the image). */
+  report: boolean;
 }
 
 export const USAGE = `Usage: npm run bench:fs -- [options]
@@ -36,6 +38,7 @@ export const USAGE = `Usage: npm run bench:fs -- [options]
   --disk-dir DIR    the real disk: disk target and the mount's state dir (default /var/tmp)
   --tmpfs-dir DIR   the tmpfs target (default /dev/shm)
   --out DIR         where the JSON document goes (default bench/results)
+  --no-report       write only the JSON (default: also fs-<time>.md, .svg and .html beside it)
   --help            this text`;
 
 function count(value: string | undefined, fallback: number, name: string, min: number): number {
@@ -97,6 +100,7 @@ export function parseFsBenchOptions(
       "disk-dir": { type: "string" },
       "tmpfs-dir": { type: "string" },
       out: { type: "string" },
+      report: { type: "boolean", default: true },
       help: { type: "boolean", default: false },
     },
     strict: true,
@@ -114,5 +118,6 @@ export function parseFsBenchOptions(
     diskDir: values["disk-dir"] ?? "/var/tmp",
     tmpfsDir: values["tmpfs-dir"] ?? "/dev/shm",
     outDir: values.out ?? defaultOutDir,
+    report: values.report,
   };
 }

@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { progressLine, progressStep } from "../progress.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { CHECK_PRELUDE, type ShellScenario } from "./scenarios.ts";
 import { describeFailure, runShell } from "./shell.ts";
@@ -45,10 +46,6 @@ export interface ScenarioRun {
   orders: TargetId[][];
   /** Set when the one-off preparation failed (then nothing ran). */
   error?: string;
-}
-
-function progress(message: string): void {
-  process.stderr.write(`fs-bench: ${message}\n`);
 }
 
 function rotate<T>(items: readonly T[], by: number): T[] {
@@ -113,9 +110,12 @@ export async function runScenario(
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
     for (const run of runs.values()) run.error = `not run: ${result.error}`;
-    progress(`${scenario.name}: ${result.error}`);
+    progressLine(`${scenario.name}: ${result.error}`);
     return result;
   }
+  // A heavy scenario (the real npm install) runs fewer times than the light ones.
+  reps = Math.min(reps, scenario.maxReps ?? reps);
+  warmup = Math.min(warmup, scenario.maxWarmup ?? warmup);
   for (let i = 0; i < warmup + reps; i++) {
     const timed = i >= warmup;
     const order = rotate(targets, i);
@@ -123,6 +123,9 @@ export async function runScenario(
     for (const target of order) {
       const run = runs.get(target.id);
       if (!run || run.error || signal?.aborted) continue;
+      progressStep(
+        `${target.id} · ${timed ? `rep ${i - warmup + 1}/${reps}` : `warm-up ${i + 1}/${warmup}`}`,
+      );
       try {
         const sample = await runOnce(target, scenario, timed ? `r${i - warmup}` : `w${i}`);
         if (timed) run.samples.push(sample);
@@ -130,7 +133,7 @@ export async function runScenario(
         if (signal?.aborted) break;
         const what = timed ? `repetition ${i - warmup + 1}` : `warm-up ${i + 1}`;
         run.error = `${what}: ${err instanceof Error ? err.message : String(err)}`;
-        progress(`${scenario.name} on ${target.id} FAILED (${run.error})`);
+        progressLine(`${scenario.name} on ${target.id} FAILED (${run.error})`);
       }
     }
   }
@@ -142,6 +145,6 @@ export async function runScenario(
   const line = result.runs
     .map((r) => `${r.target} ${r.summary ? `${r.summary.median.toFixed(1)} ms` : "FAILED"}`)
     .join(", ");
-  progress(`${scenario.name.padEnd(28)} ${line}`);
+  progressLine(`${scenario.name.padEnd(28)} ${line}`);
   return result;
 }

@@ -22,6 +22,9 @@ export interface ShellScenario {
   run: string;
   /** After the timed part (untimed); fails with a message on stderr if the run did not do its work. */
   check: string;
+  /** At most this many timed repetitions and warm-ups, whatever --reps and --warmup say (heavy scenarios). */
+  maxReps?: number;
+  maxWarmup?: number;
 }
 
 const MIB64 = 64 * 1024 * 1024;

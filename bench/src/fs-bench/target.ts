@@ -15,6 +15,8 @@ export type TargetId = (typeof TARGET_IDS)[number];
 export interface MountCounters {
   fuse: Record<string, number>;
   sql: { statements: number; operations: number; commits: number };
+  /** Bytes of the mirror's files (database and WAL) on disk: what the writes cost in storage. */
+  storedBytes?: number;
 }
 
 /** What settling did. */
@@ -91,6 +93,9 @@ export function counterDelta(before: MountCounters, after: MountCounters): Mount
       operations: after.sql.operations - before.sql.operations,
       commits: after.sql.commits - before.sql.commits,
     },
+    ...(after.storedBytes !== undefined && before.storedBytes !== undefined
+      ? { storedBytes: after.storedBytes - before.storedBytes }
+      : {}),
   };
 }
 

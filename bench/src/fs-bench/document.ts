@@ -1,0 +1,55 @@
+/**
+ * The JSON document of one fs-bench run (bench/results/fs-<timestamp>.json): the machine,
+ * kernel and tool versions, the git commit, the options, and every sample of every scenario
+ * and target. The reports (bench/src/report/) and the compare gate read only this.
+ */
+import type { SourceFacts } from "../source-facts.ts";
+import type { FleetReport } from "./fleet-run.ts";
+import type { FsBenchOptions } from "./options.ts";
+import type { ReferenceLine } from "./reference.ts";
+import type { TARGET_VS_DISK, Verdict } from "./report.ts";
+import type { TargetRun } from "./runner.ts";
+import type { TargetId } from "./target.ts";
+
+export const FS_BENCH_SCHEMA = "computer.fs-bench/1";
+
+/** One shell scenario of the document, on every target. */
+export interface ScenarioResult {
+  name: string;
+  id: string;
+  kind: string;
+  setup?: string;
+  run: string;
+  error?: string;
+  orders: TargetId[][];
+  runs: TargetRun[];
+  verdict: Verdict;
+  reference?: ReferenceLine;
+}
+
+/** One fleet scenario of the document. */
+export type FleetResult = Omit<FleetReport["runs"][number], "scenario"> & {
+  name: string;
+  id: string;
+  timed: string;
+  targetMs: number;
+  baseline?: string;
+  limitVsDisk?: number;
+};
+
+/** The JSON document written to bench/results/fs-<timestamp>.json. */
+export interface FsBenchDocument {
+  schema: typeof FS_BENCH_SCHEMA;
+  startedAt: string;
+  finishedAt: string;
+  source: SourceFacts & { computerdSrcSha256: { start: string; end: string } };
+  host: Record<string, string | number>;
+  options: Omit<FsBenchOptions, "outDir" | "scenarios" | "fleet" | "report"> & {
+    scenarios: string[];
+    fleet: string[];
+  };
+  targets: { id: TargetId; name: string; root: string; notes: Record<string, unknown>; error?: string }[];
+  targetsVsDisk: typeof TARGET_VS_DISK;
+  results: ScenarioResult[];
+  fleet?: Omit<FleetReport, "runs"> & { runs: FleetResult[] };
+}

@@ -1,0 +1,15 @@
+/**
+ * vitest project "bench": the benchmarks' own logic on synthetic runs — the reports (Markdown,
+ * SVG, the HTML page opened in headless Chromium), the regression gate, options — and the
+ * nightly workflow's file. Timings are never asserted here; bench/ measures them.
+ */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "bench",
+    environment: "node",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+  },
+});
