@@ -5,6 +5,7 @@
  */
 import type { SourceFacts } from "../source-facts.ts";
 import type { FleetReport } from "./fleet-run.ts";
+import type { FleetScenario } from "./fleet-scenarios.ts";
 import type { FsBenchOptions } from "./options.ts";
 import type { ReferenceLine } from "./reference.ts";
 import type { TARGET_VS_DISK, Verdict } from "./report.ts";
@@ -27,15 +28,9 @@ export interface ScenarioResult {
   reference?: ReferenceLine;
 }
 
-/** One fleet scenario of the document. */
-export type FleetResult = Omit<FleetReport["runs"][number], "scenario"> & {
-  name: string;
-  id: string;
-  timed: string;
-  targetMs: number;
-  baseline?: string;
-  limitVsDisk?: number;
-};
+/** One fleet scenario of the document: its run with the scenario's description in place of it. */
+export type FleetResult = Omit<FleetReport["runs"][number], "scenario"> &
+  Pick<FleetScenario, "name" | "id" | "timed" | "targetMs" | "baseline" | "limitVsDisk">;
 
 /** The JSON document written to bench/results/fs-<timestamp>.json. */
 export interface FsBenchDocument {
