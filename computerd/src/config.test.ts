@@ -26,6 +26,7 @@ describe("parseConfig", () => {
         execKillGraceMs: 2000,
         execSandbox: "none",
         egress: "none",
+        sandboxUid: 65534,
         execLogDir: "",
         execRetain: 64,
         uploadIntervalMs: 150,

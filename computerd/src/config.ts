@@ -26,6 +26,8 @@ export interface Config {
   execKillGraceMs: number;
   execSandbox: "none" | "bwrap";
   egress: "none" | "all";
+  /** With bwrap, when the daemon is root: the host user and group commands run as. */
+  sandboxUid: number;
   /** Directory for per-exec log files; "" = keep logs in memory only. */
   execLogDir: string;
   execRetain: number;
@@ -137,6 +139,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     choices: ["none", "all"],
     default: "none",
     help: "with bwrap: none = own network namespace (loopback only), all = host network",
+  },
+  {
+    key: "sandboxUid",
+    flag: "sandbox-uid",
+    env: "SANDBOX_UID",
+    kind: "int",
+    default: "65534",
+    help: "with bwrap as root: host user and group commands run as (not root, not shared)",
   },
   {
     key: "execLogDir",
@@ -261,6 +271,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     const raw = typeof flag === "string" ? flag : (env[option.env] ?? option.default);
     settings[option.key] = convert(option, raw);
   }
+  if (settings.sandboxUid === 0) throw new ConfigError("--sandbox-uid (SANDBOX_UID) must not be root (0)");
   const secretFile = values["secret-file"];
   const secret = takeSecret(env, typeof secretFile === "string" ? secretFile : undefined);
   return { kind: "config", config: { ...(settings as Omit<Config, "secret">), secret } };

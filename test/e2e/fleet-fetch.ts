@@ -44,5 +44,14 @@ export function hasCommand(command: string): boolean {
   }
 }
 
+/** What this machine lacks to run computerd's FUSE mount and sandbox (empty: nothing). */
+export function containerMissing(): string[] {
+  return [
+    ...(process.getuid?.() === 0 ? [] : ["root"]),
+    ...(existsSync("/dev/fuse") ? [] : ["/dev/fuse"]),
+    ...(hasCommand("bwrap") ? [] : ["bubblewrap (bwrap)"]),
+  ];
+}
+
 /** True when this machine can run computerd's FUSE mount and sandbox. */
-export const containerCapable = process.getuid?.() === 0 && existsSync("/dev/fuse") && hasCommand("bwrap");
+export const containerCapable = containerMissing().length === 0;

@@ -19,8 +19,12 @@ export interface Fleet {
   url: string;
   /** The value of COMPUTER_ADMIN_TOKEN this fleet runs with. */
   adminToken: string;
-  /** The host's state folder (per-computer mount points under `mnt/<id>`), when it runs. */
+  /** The fleet's own throwaway folder (state, dev.vars, the host's folder). */
+  dir: string;
+  /** The host's folder (computer-folders.ts: `state/<id>`, mount points at `mnt/<id>/workspace`), when it runs. */
   hostDir?: string;
+  /** The bearer token of `computerd host`, when it runs. */
+  hostToken?: string;
   /** The last lines `computerd host` printed (its daemons' event lines are prefixed `[id] `). */
   hostOutput(): string;
   /** Stops `wrangler dev` and starts it again on the same port and state (a Durable Object restart). */
@@ -49,24 +53,25 @@ export function freePort(): Promise<number> {
 export async function startFleet(
   options: {
     computerdHost?: boolean;
-    /** How the host sandboxes commands: `bwrap` (default, commands run as nobody) or `none` (as root). */
+    /** How the host sandboxes commands: `bwrap` (default, commands run as an unprivileged user) or `none` (as root). */
     hostSandbox?: "bwrap" | "none";
     vars?: Record<string, string>;
   } = {},
 ): Promise<Fleet> {
   const dir = mkdtempSync(join(tmpdir(), "computer-e2e-"));
-  // Sandboxed commands run as nobody, and bubblewrap must reach the mount points below.
+  // Sandboxed commands run as unprivileged users, and bubblewrap must reach the mount points below.
   chmodSync(dir, 0o711);
   const adminToken = generateToken();
   const envFile = join(dir, "dev.vars");
   const group = new ProcessGroup();
   const echo = process.env.E2E_VERBOSE === "1";
   let hostDir: string | undefined;
+  let hostToken: string | undefined;
   let host: Supervised | undefined;
   const vars: Record<string, string> = { COMPUTER_ADMIN_TOKEN: adminToken, COMPUTERD_HOST_URL: "" };
   if (options.computerdHost) {
     const hostPort = await freePort();
-    const hostToken = generateToken();
+    hostToken = generateToken();
     hostDir = join(dir, "host");
     const sandbox = options.hostSandbox ?? "bwrap";
     host = startComputerdHost(group, { port: hostPort, dir: hostDir, token: hostToken, sandbox, echo });
@@ -100,6 +105,7 @@ export async function startFleet(
     const fleet: Fleet = {
       url,
       adminToken,
+      dir,
       hostOutput: () => host?.recentOutput() ?? "",
       async restartWorker() {
         await group.stopOne(wrangler);
@@ -109,6 +115,7 @@ export async function startFleet(
       stop,
     };
     if (hostDir !== undefined) fleet.hostDir = hostDir;
+    if (hostToken !== undefined) fleet.hostToken = hostToken;
     return fleet;
   } catch (err) {
     await stop();

@@ -4,12 +4,30 @@
  * no host loopback when egress is none.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tempDir, testTable } from "../../test/exec-harness.ts";
-import { type BubblewrapOptions, bubblewrapArgs, bubblewrapWrapper, reachableByOthers } from "./bwrap.ts";
+import {
+  type BubblewrapOptions,
+  bubblewrapArgs,
+  bubblewrapWrapper,
+  inSystemFolder,
+  reachableByOthers,
+  SYSTEM_FOLDERS,
+  systemRootEntries,
+} from "./bwrap.ts";
+import { DEFAULT_PATH, sandboxBaseEnv } from "./env.ts";
 
 function bwrapWorks(): boolean {
   try {
@@ -24,11 +42,15 @@ describe("bubblewrapArgs", () => {
   const entries = [
     { name: "usr" },
     { name: "bin", symlink: "usr/bin" },
-    { name: "proc" },
-    { name: "root" },
     { name: "etc" },
+    { name: "work" },
+    { name: "root" },
   ];
-  const options: BubblewrapOptions = { workspace: "/srv/c1", egress: "none", hide: ["/var/lib/computerd"] };
+  const options: BubblewrapOptions = {
+    workspace: "/srv/c1",
+    egress: "none",
+    hide: ["/usr/lib/computerd", "/var/x"],
+  };
 
   test("unshares everything, drops capabilities, dies with its parent, runs as 1000", () => {
     const args = bubblewrapArgs(options, entries).join(" ");
@@ -41,15 +63,43 @@ describe("bubblewrapArgs", () => {
     );
   });
 
-  test("binds each host entry read-only, replaces /proc, /dev, /tmp, hides /root", () => {
+  test("binds only allow-listed system folders read-only; everything else is empty or absent", () => {
     const args = bubblewrapArgs(options, entries, "/run/resolved/resolv.conf").join(" ");
-    expect(args).toContain("--symlink usr/bin /bin --ro-bind /etc /etc --ro-bind /usr /usr");
-    expect(args).not.toContain("/proc /proc --");
-    expect(args).toContain("--dev /dev --proc /proc --tmpfs /tmp --dir /root --dir /home --dir /run");
+    expect(args).toContain("--ro-bind /usr /usr --symlink usr/bin /bin --ro-bind /etc /etc --dev /dev");
+    expect(args).toContain(
+      "--dev /dev --proc /proc --tmpfs /tmp --dir /home --dir /root --dir /run --dir /var",
+    );
     expect(args).toContain("--ro-bind /run/resolved/resolv.conf /run/resolved/resolv.conf");
-    expect(args).toContain("--tmpfs /var/lib/computerd");
+    expect(args).toContain("--tmpfs /usr/lib/computerd");
+    expect(args).not.toContain("/var/x");
     expect(args).toContain("--bind /srv/c1 /workspace --chdir /");
-    expect(args).not.toContain("--ro-bind /root");
+    expect(args).not.toMatch(/--(ro-)?bind \/(work|root|home) /);
+    // Every bind source is a system folder, the resolver's file or the workspace.
+    const list = bubblewrapArgs(options, entries, "/run/resolved/resolv.conf");
+    const sources = list.flatMap((arg, i) => (arg === "--ro-bind" || arg === "--bind" ? [list[i + 1]] : []));
+    expect(sources).toEqual(["/usr", "/etc", "/run/resolved/resolv.conf", "/srv/c1"]);
+  });
+
+  test("the allow-list is system folders only, and inSystemFolder follows it", () => {
+    expect([...SYSTEM_FOLDERS]).toEqual(["bin", "etc", "lib", "lib32", "lib64", "libx32", "sbin", "usr"]);
+    expect(inSystemFolder("/usr/local/x")).toBe(true);
+    expect(inSystemFolder("/etc")).toBe(true);
+    expect(inSystemFolder("/work/repo/.computer/host")).toBe(false);
+    expect(inSystemFolder("/usrx")).toBe(false);
+  });
+
+  test("systemRootEntries lists the allow-listed folders this host has, symlinks as symlinks", () => {
+    const root = tempDir("computerd-root-");
+    mkdirSync(join(root, "usr"));
+    mkdirSync(join(root, "etc"));
+    mkdirSync(join(root, "home"));
+    symlinkSync("usr/bin", join(root, "bin"));
+    writeFileSync(join(root, "lib"), "not a folder");
+    expect(systemRootEntries(root)).toEqual([
+      { name: "bin", symlink: "usr/bin" },
+      { name: "etc" },
+      { name: "usr" },
+    ]);
   });
 });
 
@@ -76,6 +126,7 @@ describe.skipIf(!bwrapWorks())("a sandboxed command", () => {
   const table = (egress: "none" | "all" = "none", timeoutMs = 20_000) =>
     testTable({
       wrapper: bubblewrapWrapper({ workspace, egress, hide: [hidden] }),
+      baseEnv: sandboxBaseEnv(process.env),
       defaults: { cwd: "/workspace", timeoutMs, maxTimeoutMs: 60_000, outputCap: 1 << 20 },
     });
 
@@ -89,9 +140,45 @@ describe.skipIf(!bwrapWorks())("a sandboxed command", () => {
     expect(readFileSync(join(workspace, "sub", "made"), "utf8")).toBe("hi\n");
   });
 
+  test("sees the allow-listed system folders, empty placeholders and its workspace, nothing else", async () => {
+    const result = await table().start({
+      command: `ls -A /; for f in /home /root /run /opt /mnt /srv; do echo $f:; ls -A $f; done; ls -A /var; test -e ${process.cwd()} || echo no-checkout`,
+    }).done;
+    const system = systemRootEntries().map((entry) => entry.name);
+    const shown = [
+      ...system,
+      "dev",
+      "home",
+      "mnt",
+      "opt",
+      "proc",
+      "root",
+      "run",
+      "srv",
+      "tmp",
+      "var",
+      "workspace",
+    ];
+    const folders = ["/home", "/root", "/run", "/opt", "/mnt", "/srv"].map((f) => `${f}:\n`).join("");
+    const resolv = existsSync("/etc/resolv.conf") && !inSystemFolder(realpathSync("/etc/resolv.conf"));
+    expect(result.stderr).toBe("");
+    if (!resolv) expect(result.stdout).toBe(`${shown.sort().join("\n")}\n${folders}tmp\nno-checkout\n`);
+    else expect(result.stdout.split("\n").slice(0, shown.length)).toEqual(shown.sort());
+  });
+
+  test("its environment is the fixed PATH and HOME plus the locale: no host path", async () => {
+    const result = await table().start({ command: "env | sort" }).done;
+    const lines = result.stdout.trim().split("\n");
+    expect(lines).toContain(`PATH=${DEFAULT_PATH}`);
+    expect(lines).toContain("HOME=/workspace");
+    expect(lines.map((line) => line.split("=")[0]).sort()).toEqual(
+      [...Object.keys(sandboxBaseEnv(process.env)), "OLDPWD", "PWD"].sort(),
+    );
+  });
+
   test("cannot write the host's system, read root's files, or see /root and hidden paths", async () => {
     const result = await table().start({
-      command: `touch /etc/x || echo no-etc; cat /etc/shadow >/dev/null 2>&1 || echo no-shadow; ls -A /root | wc -l; ls -A ${hidden} | wc -l; touch /tmp/ok && echo tmp-ok`,
+      command: `touch /etc/x || echo no-etc; cat /etc/shadow >/dev/null 2>&1 || echo no-shadow; ls -A /root | wc -l; ls -A ${hidden} 2>/dev/null | wc -l; touch /tmp/ok && echo tmp-ok`,
     }).done;
     expect(result.stdout).toBe(`no-etc\n${existsSync("/etc/shadow") ? "no-shadow\n" : ""}0\n0\ntmp-ok\n`);
     expect(existsSync("/etc/x")).toBe(false);

@@ -1,7 +1,7 @@
 /** The command environment: allowlist, per-call variables, validation, and no daemon secret. */
 import { describe, expect, test } from "vitest";
 import { testTable } from "../../test/exec-harness.ts";
-import { baseEnv, DEFAULT_PATH, validateEnv } from "./env.ts";
+import { baseEnv, DEFAULT_PATH, SANDBOX_HOME, sandboxBaseEnv, validateEnv } from "./env.ts";
 
 describe("baseEnv", () => {
   test("keeps only allowlisted variables and defaults PATH", () => {
@@ -12,6 +12,23 @@ describe("baseEnv", () => {
       AWS_SECRET_ACCESS_KEY: "x",
     });
     expect(env).toEqual({ HOME: "/root", LANG: "C.UTF-8", PATH: DEFAULT_PATH });
+  });
+});
+
+describe("sandboxBaseEnv", () => {
+  test("keeps the locale, terminal and zone; PATH and HOME are fixed; no host path or account", () => {
+    const env = sandboxBaseEnv({
+      PATH: "/root/.cargo/bin:/work/repo/node_modules/.bin:/usr/bin",
+      HOME: "/root",
+      TMPDIR: "/work/tmp",
+      SHELL: "/usr/bin/zsh",
+      USER: "alice",
+      LOGNAME: "alice",
+      LANG: "C.UTF-8",
+      TZ: "UTC",
+      COMPUTERD_SECRET: "s3cret",
+    });
+    expect(env).toEqual({ PATH: DEFAULT_PATH, HOME: SANDBOX_HOME, LANG: "C.UTF-8", TZ: "UTC" });
   });
 });
 

@@ -20,8 +20,17 @@ export const ENV_ALLOWLIST = [
   "TMPDIR",
 ] as const;
 
-/** Used when the daemon itself has no PATH. */
+/** Used when the daemon itself has no PATH, and always inside the bubblewrap sandbox. */
 export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** HOME of a sandboxed command (the host's home folders are not in the sandbox). */
+export const SANDBOX_HOME = "/workspace";
+
+/**
+ * Daemon variables a sandboxed command inherits: the locale, the terminal and the time zone.
+ * Nothing that names a host path (PATH, HOME, TMPDIR, SHELL) or a host account (USER, LOGNAME).
+ */
+const SANDBOX_ALLOWLIST = ["LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "TZ"] as const;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -39,6 +48,19 @@ export function baseEnv(source: Record<string, string | undefined>): Record<stri
     if (typeof value === "string") env[name] = value;
   }
   env.PATH ??= DEFAULT_PATH;
+  return env;
+}
+
+/**
+ * The base environment of a sandboxed command: SANDBOX_ALLOWLIST from `source`, the fixed
+ * DEFAULT_PATH and HOME=/workspace, whatever the daemon's own PATH and HOME are.
+ */
+export function sandboxBaseEnv(source: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = { PATH: DEFAULT_PATH, HOME: SANDBOX_HOME };
+  for (const name of SANDBOX_ALLOWLIST) {
+    const value = source[name];
+    if (typeof value === "string") env[name] = value;
+  }
   return env;
 }
 

@@ -1,22 +1,26 @@
 /**
  * One `computerd serve` child of `computerd host`: its own state folder (0700, the secret file
- * inside), its own mount point, its own port on 127.0.0.1 (chosen by the OS, read from the
+ * inside), its own mount point and sandbox user (computer-folders.ts), its own port on 127.0.0.1 (chosen by the OS, read from the
  * daemon's `listening` line), a fresh secret, and commands sandboxed with bubblewrap. Stopping
  * sends SIGTERM, then SIGKILL, then lazily unmounts whatever a killed daemon left behind.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmodSync, chownSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
 
 /** How to launch one daemon. */
 export interface DaemonLaunch {
   computerId: string;
   /** `computerd` argv prefix (node + bin). */
   command: string[];
-  stateDir: string;
-  mountPoint: string;
+  /** The host's folder (`--dir`) and this computer's folders inside it. */
+  dir: string;
+  folders: ComputerFolders;
+  /** The host user its sandboxed commands run as (used when the host is root). */
+  sandboxUid: number;
   sandbox: "bwrap" | "none";
   mount: "fuse" | "fuse3" | "none";
   egress: "none" | "all";
@@ -27,9 +31,6 @@ export interface DaemonLaunch {
   /** Lines of the daemon's output go here (prefixed by the caller). */
   log?: (line: string) => void;
 }
-
-/** The host user bubblewrap runs commands as when the daemon is root (nobody). */
-const SANDBOX_UID = 65534;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -58,7 +59,7 @@ export class DaemonProcess {
     this.computerId = launch.computerId;
     this.specHash = specHash;
     this.secret = secret;
-    this.mountPoint = launch.mountPoint;
+    this.mountPoint = launch.folders.mountPoint;
     this.#child = child;
     this.#exited = new Promise((resolve) => {
       child.once("exit", () => {
@@ -70,20 +71,12 @@ export class DaemonProcess {
 
   /** Starts a daemon and resolves once its `/health` answers. */
   static async start(launch: DaemonLaunch, specHash: string): Promise<DaemonProcess> {
-    mkdirSync(launch.stateDir, { recursive: true, mode: 0o700 });
-    chmodSync(launch.stateDir, 0o700);
-    mkdirSync(launch.mountPoint, { recursive: true, mode: 0o755 });
-    // The sandbox's unprivileged user must reach the mount point (not list the host folder).
-    for (const dir of [dirname(dirname(launch.mountPoint)), dirname(launch.mountPoint)]) {
-      chmodSync(dir, dir === dirname(launch.mountPoint) ? 0o755 : 0o711);
-    }
-    await unmountStale(launch.mountPoint);
-    if (launch.sandbox === "bwrap" && process.getuid?.() === 0) {
-      // Without a FUSE mount over it, the folder itself is the workspace of the sandbox's user.
-      chownSync(launch.mountPoint, SANDBOX_UID, SANDBOX_UID);
-    }
+    const { stateDir, mountPoint } = launch.folders;
+    await unmountStale(mountPoint);
+    const owner = launch.sandbox === "bwrap" && process.getuid?.() === 0 ? launch.sandboxUid : undefined;
+    prepareComputerFolders(launch.dir, launch.folders, owner);
     const secret = randomBytes(32).toString("hex");
-    const secretFile = join(launch.stateDir, "secret");
+    const secretFile = join(stateDir, "secret");
     writeFileSync(secretFile, secret, { mode: 0o600 });
     const [node, ...rest] = launch.command;
     if (node === undefined) throw new Error("no computerd command");
@@ -95,15 +88,17 @@ export class DaemonProcess {
       "--port",
       "0",
       "--mount-point",
-      launch.mountPoint,
+      mountPoint,
       "--state-dir",
-      launch.stateDir,
+      stateDir,
       "--mount-backend",
       launch.mount,
       "--exec-sandbox",
       launch.sandbox,
       "--egress",
       launch.egress,
+      "--sandbox-uid",
+      String(launch.sandboxUid),
       "--secret-file",
       secretFile,
     ];

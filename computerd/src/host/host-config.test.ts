@@ -32,3 +32,22 @@ describe("the host's mount backend", () => {
     expect(() => mountOf(["--mount", "fuse4"])).toThrow(HostConfigError);
   });
 });
+
+describe("the host's folder", () => {
+  it("may not be inside a system folder every sandbox sees", () => {
+    for (const dir of ["/usr/local/computer", "/etc/computer", "/bin"]) {
+      expect(() => mountOf(["--dir", dir])).toThrow(/system folder/);
+    }
+    expect(() => mountOf(["--dir", "/var/lib/computer-host"])).not.toThrow();
+  });
+});
+
+describe("the host's address", () => {
+  it("listens on 127.0.0.1 only: there is no setting for another address", () => {
+    const parsed = parseHostConfig(["--port", "0"], { COMPUTERD_HOST_TOKEN: TOKEN });
+    expect(parsed !== "help" && parsed.listen).toBe("127.0.0.1");
+    expect(() => parseHostConfig(["--listen", "0.0.0.0"], { COMPUTERD_HOST_TOKEN: TOKEN })).toThrow(
+      HostConfigError,
+    );
+  });
+});

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { inSystemFolder } from "../exec/bwrap.ts";
 
 /** The host's settings. */
 export interface HostConfig {
@@ -111,11 +112,14 @@ export function parseHostConfig(
   if (token.length < MIN_TOKEN_LENGTH) {
     throw new HostConfigError(`a token of at least ${MIN_TOKEN_LENGTH} characters is required`);
   }
+  const dir = resolve(pick("dir", "COMPUTERD_HOST_DIR", ".computer/host"));
+  // Every sandbox shows the system folders: computers' folders there would be seen by all.
+  if (inSystemFolder(dir)) throw new HostConfigError(`--dir ${dir} is inside a system folder sandboxes see`);
   return {
     listen: "127.0.0.1",
     port,
     token,
-    dir: resolve(pick("dir", "COMPUTERD_HOST_DIR", ".computer/host")),
+    dir,
     sandbox,
     mount,
     idleMs: idle * 60_000,

@@ -6,10 +6,10 @@
  * `{running, healthy}`, and `GET /health` (no auth). Idle daemons are stopped by a sweeper.
  */
 import { timingSafeEqual } from "node:crypto";
-import { rmSync } from "node:fs";
+import { rmdirSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { DaemonProcess } from "./daemon-process.ts";
 import type { HostConfig } from "./host-config.ts";
 
@@ -79,10 +79,6 @@ export async function startHost(
     const given = Buffer.from(header ?? "");
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
-  const paths = (id: string) => ({
-    stateDir: join(config.dir, "state", id),
-    mountPoint: join(config.dir, "mnt", id),
-  });
 
   async function ensure(id: string, spec: unknown, specHash: string): Promise<DaemonProcess> {
     const current = daemons.get(id);
@@ -95,7 +91,9 @@ export async function startHost(
       {
         computerId: id,
         command: config.computerd,
-        ...paths(id),
+        dir: config.dir,
+        folders: computerFolders(config.dir, id),
+        sandboxUid: sandboxUidOf(config.dir, id),
         sandbox: config.sandbox,
         mount: config.mount,
         egress: egressOf(spec),
@@ -134,7 +132,18 @@ export async function startHost(
       const daemon = daemons.get(id);
       daemons.delete(id);
       await daemon?.stop();
-      if (action === "DELETE ") rmSync(paths(id).stateDir, { recursive: true, force: true });
+      if (action === "DELETE ") {
+        const folders = computerFolders(config.dir, id);
+        rmSync(folders.stateDir, { recursive: true, force: true });
+        // Only empty folders (never recursively through a mount): this frees the sandbox uid.
+        for (const path of [folders.mountPoint, folders.door]) {
+          try {
+            rmdirSync(path);
+          } catch {
+            // Already gone, or not empty.
+          }
+        }
+      }
       return send(res, 204);
     }
     if (action === "GET ") {

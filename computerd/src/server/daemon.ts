@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import { bubblewrapWrapper } from "../exec/bwrap.ts";
-import { baseEnv } from "../exec/env.ts";
+import { baseEnv, sandboxBaseEnv } from "../exec/env.ts";
 import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
 import { plainShell } from "../exec/wrapper.ts";
@@ -54,9 +54,14 @@ export function execTableFor(
   const sandboxed = config.execSandbox === "bwrap";
   return new ExecTable({
     wrapper: sandboxed
-      ? bubblewrapWrapper({ workspace: config.mountPoint, egress: config.egress, hide: [config.stateDir] })
+      ? bubblewrapWrapper({
+          workspace: config.mountPoint,
+          egress: config.egress,
+          hostUid: config.sandboxUid,
+          hide: [config.stateDir],
+        })
       : plainShell,
-    baseEnv: baseEnv(env),
+    baseEnv: sandboxed ? sandboxBaseEnv(env) : baseEnv(env),
     killGraceMs: config.execKillGraceMs,
     stdioGraceMs: 1000,
     sealedFds,

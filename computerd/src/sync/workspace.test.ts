@@ -11,22 +11,34 @@ const user = { uid: 1000, gid: 1000 };
 
 describe("ownerMapFor", () => {
   it("as root without a sandbox: commands are the vfs owner, no map", () => {
-    expect(commandOwner({ execSandbox: "none" }, root)).toEqual(VFS_OWNER);
-    expect(ownerMapFor({ execSandbox: "none" }, root)).toBeUndefined();
+    expect(commandOwner({ execSandbox: "none", sandboxUid: 65534 }, root)).toEqual(VFS_OWNER);
+    expect(ownerMapFor({ execSandbox: "none", sandboxUid: 65534 }, root)).toBeUndefined();
   });
 
-  it("as root under bubblewrap: vfs 0:0 and the sandbox user nobody swap", () => {
+  it("as root under bubblewrap: vfs 0:0 and the sandbox user (nobody by default) swap", () => {
     const nobody = { uid: 65534, gid: 65534 };
-    expect(commandOwner({ execSandbox: "bwrap" }, root)).toEqual(nobody);
-    const map = ownerMapFor({ execSandbox: "bwrap" }, root);
+    expect(commandOwner({ execSandbox: "bwrap", sandboxUid: 65534 }, root)).toEqual(nobody);
+    const map = ownerMapFor({ execSandbox: "bwrap", sandboxUid: 65534 }, root);
     expect(map?.toKernel(VFS_OWNER)).toEqual(nobody);
     expect(map?.fromKernel(nobody)).toEqual(VFS_OWNER);
     expect(map?.toKernel(nobody)).toEqual(VFS_OWNER);
     expect(map?.fromKernel({ uid: 1000, gid: -1 })).toEqual({ uid: 1000, gid: -1 });
   });
 
+  it("as root under bubblewrap with a computer's own sandbox user: that user is the owner", () => {
+    const own = { uid: 1_000_000, gid: 1_000_000 };
+    expect(commandOwner({ execSandbox: "bwrap", sandboxUid: own.uid }, root)).toEqual(own);
+    expect(ownerMapFor({ execSandbox: "bwrap", sandboxUid: own.uid }, root)?.toKernel(VFS_OWNER)).toEqual(
+      own,
+    );
+  });
+
+  it("as another user under bubblewrap: commands run as that user, whatever sandboxUid says", () => {
+    expect(commandOwner({ execSandbox: "bwrap", sandboxUid: 65534 }, user)).toEqual(user);
+  });
+
   it("as another user: the vfs owner shows as that user", () => {
-    const map = ownerMapFor({ execSandbox: "none" }, user);
+    const map = ownerMapFor({ execSandbox: "none", sandboxUid: 65534 }, user);
     expect(map?.toKernel(VFS_OWNER)).toEqual(user);
     expect(map?.fromKernel(user)).toEqual(VFS_OWNER);
   });

@@ -43,18 +43,22 @@ function daemonOwner(): Owner {
 }
 
 /**
- * The host user commands run as: under bubblewrap as root, nobody; otherwise the daemon's own
- * user (`own`). The mount shows the vfs owner as that user (see owner-map.ts).
+ * The host user commands run as: under bubblewrap as root, the sandbox user (`sandboxUid`, its
+ * own group too); otherwise the daemon's own user (`own`). The mount shows the vfs owner as
+ * that user (see owner-map.ts).
  */
-export function commandOwner(config: Pick<Config, "execSandbox">, own: Owner = daemonOwner()): Owner {
+export function commandOwner(
+  config: Pick<Config, "execSandbox" | "sandboxUid">,
+  own: Owner = daemonOwner(),
+): Owner {
   if (config.execSandbox !== "bwrap") return own;
-  const sandbox = sandboxHostUser({}, own.uid === 0);
+  const sandbox = sandboxHostUser({ hostUid: config.sandboxUid }, own.uid === 0);
   return { uid: sandbox.uid ?? own.uid, gid: sandbox.gid ?? own.gid };
 }
 
 /** The owner map of the mount, or undefined when commands run as the vfs owner. */
 export function ownerMapFor(
-  config: Pick<Config, "execSandbox">,
+  config: Pick<Config, "execSandbox" | "sandboxUid">,
   own: Owner = daemonOwner(),
 ): OwnerMap | undefined {
   const kernel = commandOwner(config, own);
