@@ -1,13 +1,13 @@
 /**
  * Test support for the mount layer without a kernel mount: a LocalFs over a fresh mirror in
- * a temporary directory, and a stand-in fuse3 addon whose every call fails the test, for
- * tests to override with the replies they record.
+ * a temporary directory, a stand-in fuse3 addon whose every call fails the test, for
+ * tests to override with the replies they record, and one that records the usual replies.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
-import type { Fuse3Addon, RequestListener } from "../src/mount/fuse3-native.ts";
+import type { Fuse3Addon, RequestHandle, RequestListener } from "../src/mount/fuse3-native.ts";
 import { fuse3Listener } from "../src/mount/fuse3-ops.ts";
 import { LocalFs, type LocalFsOptions } from "../src/mount/local-fs.ts";
 import type { OwnerMap } from "../src/mount/owner-map.ts";
@@ -99,4 +99,62 @@ export function testListener(addon: Fuse3Addon, fs: LocalFs, owners?: OwnerMap):
     timeouts,
     () => {},
   ).listener;
+}
+
+/** One reply the handlers gave: its kind, the attributes (uid, gid, ino), the handle, the names or the errno. */
+export interface Reply {
+  kind: string;
+  ino?: number;
+  uid?: number;
+  gid?: number;
+  errno?: number;
+  fh?: number;
+  names?: string[];
+}
+
+/** A fuse3 addon that records errors, entries, creates, attributes, opens and listings in `replies`. */
+export function recordingAddon(replies: Reply[]): Fuse3Addon {
+  const attrs = (kind: string, attr: Float64Array, fh?: number): number => {
+    replies.push({
+      kind,
+      ino: attr[0] ?? 0,
+      uid: attr[3] ?? -1,
+      gid: attr[4] ?? -1,
+      ...(fh === undefined ? {} : { fh }),
+    });
+    return 0;
+  };
+  return {
+    ...unexpectedAddon(),
+    replyErr: (_req, errno) => {
+      replies.push({ kind: "err", errno });
+      return 0;
+    },
+    replyEntry: (_req, attr) => attrs("entry", attr),
+    replyCreate: (_req, attr, _entry, _attr, fh) => attrs("create", attr, fh),
+    replyAttr: (_req, attr) => attrs("attr", attr),
+    replyOpen: (_req, fh) => {
+      replies.push({ kind: "open", fh });
+      return 0;
+    },
+    replyDir: (_req, _size, _offset, names) => {
+      replies.push({ kind: "dir", names: [...names] });
+      return 0;
+    },
+  };
+}
+
+/** Sends one request as a caller to `listener` and answers the reply `replies` got for it. */
+export type Call = (op: number, caller: { uid: number; gid: number }, ...args: (number | string)[]) => Reply;
+
+/** A Call over `listener`, which answers into `replies` (a recordingAddon's). */
+export function caller(listener: RequestListener, replies: Reply[]): Call {
+  const req = {} as RequestHandle;
+  return (op, who, ...args) => {
+    const before = replies.length;
+    listener(op, req, who.uid, who.gid, 1, 0o022, ...args);
+    const reply = replies.at(-1);
+    if (!reply || replies.length === before) throw new Error("no reply");
+    return reply;
+  };
 }

@@ -1,6 +1,6 @@
 /** Checkpoints: create, list, restore, delete; names; cheap copies; the feed and usage after a restore. */
 import { describe, expect, TEST_EPOCH_MS, vfsTest } from "../test/backend.ts";
-import { richTree } from "../test/fixtures.ts";
+import { DEEP_DIR, deepTree, richTree } from "../test/fixtures.ts";
 import { expectFails } from "../test/snapshot.ts";
 import { bytes, dumpTree } from "../test/tree.ts";
 import { CHUNK_SIZE } from "./limits.ts";
@@ -41,6 +41,16 @@ describe("checkpoints", () => {
     expect(vfs.readFile("/sparse", { offset: 2 * CHUNK_SIZE + 1, length: 4 })).toEqual(bytes("tail"));
     vfs.writeFile("/after-restore", "works");
     expect(vfs.stat("/after-restore").nlink).toBe(1);
+  });
+
+  vfsTest("restore brings back files deeper than PATH_MAX", (vfs) => {
+    deepTree(vfs);
+    const before = dumpTree(vfs);
+    vfs.checkpoint("deep");
+    vfs.rm(`/${DEEP_DIR.split("/")[1]}`, { recursive: true });
+    vfs.restoreCheckpoint("deep");
+    expect(dumpTree(vfs)).toEqual(before);
+    expect(vfs.readText(`${DEEP_DIR}/link`)).toBe("deep content");
   });
 
   vfsTest("a checkpoint copies metadata only and is unaffected by later changes", (vfs, { sql }) => {

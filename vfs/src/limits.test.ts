@@ -1,7 +1,13 @@
-/** The explicit limits: NAME_MAX, PATH_MAX, SYMLOOP_MAX and loops, NUL bytes and relative paths. */
+/**
+ * The explicit limits: NAME_MAX per name (no limit on a whole path), PATH_MAX on symlink
+ * targets, SYMLOOP_MAX and loops, NUL bytes and relative paths.
+ */
 import { describe, expect, vfsTest } from "../test/backend.ts";
+import { DEEP_DIR, deepTree } from "../test/fixtures.ts";
 import { expectFails } from "../test/snapshot.ts";
+import { bytes } from "../test/tree.ts";
 import { NAME_MAX, PATH_MAX, SYMLOOP_MAX } from "./limits.ts";
+import { byteLength } from "./paths.ts";
 import type { Vfs } from "./vfs.ts";
 
 describe("name length", () => {
@@ -31,17 +37,31 @@ describe("name length", () => {
 });
 
 describe("path length", () => {
-  vfsTest(`a path of ${PATH_MAX} bytes resolves, one byte more is ENAMETOOLONG`, (vfs, { sql }) => {
-    const segment = `/${"s".repeat(199)}`; // 200 bytes
-    const base = segment.repeat(Math.floor(PATH_MAX / 200)); // 4000 bytes
-    const exact = `${base}/${"e".repeat(PATH_MAX - base.length - 1)}`;
-    expect(new TextEncoder().encode(exact).length).toBe(PATH_MAX);
-    expectFails(sql, "ENOENT", () => vfs.stat(exact));
-    expectFails(sql, "ENAMETOOLONG", () => vfs.stat(`${exact}e`));
-    expectFails(sql, "ENAMETOOLONG", () => vfs.writeFile(`${exact}e`, "x"));
-    expectFails(sql, "ENAMETOOLONG", () => vfs.mkdir(`${exact}e`, { recursive: true }));
-    expectFails(sql, "ENAMETOOLONG", () => vfs.stat(`/${"é".repeat(2048)}`));
-  });
+  vfsTest(
+    `a path far past ${PATH_MAX} bytes works for every operation: only names are limited`,
+    (vfs, { sql }) => {
+      deepTree(vfs);
+      expect(byteLength(DEEP_DIR)).toBeGreaterThan(2 * PATH_MAX);
+      const file = `${DEEP_DIR}/file`;
+      expect(vfs.readText(file)).toBe("deep content");
+      expect(vfs.stat(`${DEEP_DIR}/hard`).nlink).toBe(2);
+      expect(vfs.readText(`${DEEP_DIR}/link`)).toBe("deep content");
+      expect(vfs.realpath(`${DEEP_DIR}/link`)).toBe(file);
+      expect(vfs.list(DEEP_DIR).map((e) => e.name)).toEqual(["fifo", "file", "hard", "link"]);
+      vfs.appendFile(file, "+");
+      vfs.rename(file, `${DEEP_DIR}/moved`);
+      vfs.chmod(`${DEEP_DIR}/moved`, 0o600);
+      vfs.setxattr(`${DEEP_DIR}/moved`, "user.k", bytes("v"));
+      expect(vfs.readText(`${DEEP_DIR}/moved`)).toBe("deep content+");
+      expect(vfs.find(DEEP_DIR, "*ove*")).toEqual([`${DEEP_DIR}/moved`]);
+      expectFails(sql, "ENAMETOOLONG", () => vfs.writeFile(`${DEEP_DIR}/${"n".repeat(NAME_MAX + 1)}`, "x"));
+      expectFails(sql, "ENAMETOOLONG", () => vfs.stat(`/${"é".repeat(2048)}`));
+      const top = `/${DEEP_DIR.split("/")[1]}`;
+      vfs.rm(top, { recursive: true });
+      expect(vfs.list("/")).toEqual([]);
+      expect(vfs.usage().usedBytes).toBe(0);
+    },
+  );
 
   vfsTest("a symlink target longer than PATH_MAX is ENAMETOOLONG", (vfs, { sql }) => {
     expectFails(sql, "ENAMETOOLONG", () => vfs.symlink("t".repeat(PATH_MAX + 1), "/l"));

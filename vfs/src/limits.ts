@@ -2,7 +2,12 @@
 
 /** Longest name of one directory entry, in UTF-8 bytes. */
 export const NAME_MAX = 255;
-/** Longest path, in UTF-8 bytes. */
+/**
+ * Longest path string one syscall takes, in UTF-8 bytes: the limit of a symlink target. A
+ * file's absolute path inside the computer has no limit (a program reaches files deeper
+ * than this through a working directory or an open directory, as on Linux); only NAME_MAX
+ * applies to each name on the way.
+ */
 export const PATH_MAX = 4096;
 /** Symlinks followed while resolving one path before ELOOP. */
 export const SYMLOOP_MAX = 40;

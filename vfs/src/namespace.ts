@@ -162,25 +162,49 @@ export function rm(ctx: Context, path: string, options: RmOptions = {}): void {
   });
 }
 
+/** What a rename moves: the source, and the destination (its node is what it replaces). */
+interface RenamePlan {
+  src: Location & { node: NodeRow };
+  dst: Location;
+}
+
+/**
+ * Every check of rename, in its order, without changing anything. Undefined when both
+ * paths name one inode (rename does nothing then).
+ */
+function planRename(ctx: Context, from: string, to: string): RenamePlan | undefined {
+  const src = resolveExisting(ctx, from, "rename", false);
+  const dst = locate(ctx, to, "rename", false);
+  if (src.node.ino === ROOT_INO || dst.path === "/") throw new FsError("EBUSY", "rename", from);
+  const srcIsDir = src.node.type === "dir";
+  if (srcIsDir && isWithin(dst.path, src.path) && dst.path !== src.path) {
+    throw new FsError("EINVAL", "rename", from, "cannot move a directory into itself");
+  }
+  checkName(dst.name, "rename", to);
+  if (!dst.node) return { src, dst };
+  if (dst.node.ino === src.node.ino) return undefined;
+  const dstIsDir = dst.node.type === "dir";
+  if (srcIsDir && !dstIsDir) throw new FsError("ENOTDIR", "rename", to);
+  if (!srcIsDir && dstIsDir) throw new FsError("EISDIR", "rename", to);
+  if (dstIsDir && ctx.store.hasEntries(dst.node.ino)) throw new FsError("ENOTEMPTY", "rename", to);
+  return { src, dst };
+}
+
+/** Throws what rename(from, to) would throw; changes nothing. */
+export function checkRename(ctx: Context, from: string, to: string): void {
+  planRename(ctx, from, to);
+}
+
 /** POSIX rename: atomic, replaces a file or an empty directory of the same kind. */
 export function rename(ctx: Context, from: string, to: string): void {
   ctx.mutate(() => {
-    const src = resolveExisting(ctx, from, "rename", false);
-    const dst = locate(ctx, to, "rename", false);
-    if (src.node.ino === ROOT_INO || dst.path === "/") throw new FsError("EBUSY", "rename", from);
+    const plan = planRename(ctx, from, to);
+    if (!plan) return;
+    const { src, dst } = plan;
     const srcIsDir = src.node.type === "dir";
-    if (srcIsDir && isWithin(dst.path, src.path) && dst.path !== src.path) {
-      throw new FsError("EINVAL", "rename", from, "cannot move a directory into itself");
-    }
-    checkName(dst.name, "rename", to);
     let freed = 0;
     if (dst.node) {
-      if (dst.node.ino === src.node.ino) return;
-      const dstIsDir = dst.node.type === "dir";
-      if (srcIsDir && !dstIsDir) throw new FsError("ENOTDIR", "rename", to);
-      if (!srcIsDir && dstIsDir) throw new FsError("EISDIR", "rename", to);
-      if (dstIsDir && ctx.store.hasEntries(dst.node.ino)) throw new FsError("ENOTEMPTY", "rename", to);
-      removeChild(ctx, dst, dstIsDir);
+      removeChild(ctx, dst, dst.node.type === "dir");
       freed = dropLink(ctx, dst.node.ino);
     }
     const moved = srcIsDir ? [...descendants(ctx, src.node.ino, src.path)] : [];

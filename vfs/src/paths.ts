@@ -1,9 +1,10 @@
 /**
  * Path parsing and validation: absolute POSIX paths inside the computer,
- * normalised lexically, with the NAME_MAX / PATH_MAX limits enforced.
+ * normalised lexically, with NAME_MAX enforced per name. An absolute path has no length limit
+ * of its own: Linux limits only the string one syscall takes, and a file may lie deeper.
  */
 import { FsError } from "./errors.ts";
-import { NAME_MAX, PATH_MAX } from "./limits.ts";
+import { NAME_MAX } from "./limits.ts";
 
 const encoder = new TextEncoder();
 
@@ -27,16 +28,13 @@ export function checkName(name: string, syscall: string, path: string): void {
 /**
  * Splits an absolute path into its names. `.` and empty segments are dropped and `..`
  * pops lexically (never above the root). Throws EINVAL for relative paths and NUL bytes,
- * ENAMETOOLONG past the limits.
+ * ENAMETOOLONG for a name over NAME_MAX bytes.
  */
 export function splitPath(path: string, syscall: string): string[] {
   if (typeof path !== "string" || !path.startsWith("/")) {
     throw new FsError("EINVAL", syscall, String(path), "path must be absolute");
   }
   if (path.includes("\0")) throw new FsError("EINVAL", syscall, path, "path contains a NUL byte");
-  if (path.length > PATH_MAX / 4 && byteLength(path) > PATH_MAX) {
-    throw new FsError("ENAMETOOLONG", syscall, path);
-  }
   const names: string[] = [];
   for (const part of path.split("/")) {
     if (part === "" || part === ".") continue;

@@ -1,6 +1,7 @@
 /** rename: files and directories, POSIX replace rules, hard links, atomicity and every error case. */
 import { describe, expect, vfsTest } from "../test/backend.ts";
-import { expectFails } from "../test/snapshot.ts";
+import { expectFails, snapshot } from "../test/snapshot.ts";
+import { isFsError } from "./errors.ts";
 
 describe("rename moves", () => {
   vfsTest("a file within a directory and across directories, keeping inode and content", (vfs) => {
@@ -210,4 +211,52 @@ describe("rename errors", () => {
     expectFails(sql, "EINVAL", () => vfs.rename("f", "/g"));
     expectFails(sql, "EINVAL", () => vfs.rename("/f", "/g\0"));
   });
+});
+
+describe("checkRename", () => {
+  vfsTest(
+    "answers exactly what rename would, for every pair of names, and changes nothing",
+    (vfs, { sql }) => {
+      vfs.mkdir("/full/sub", { recursive: true });
+      vfs.mkdir("/empty");
+      vfs.writeFile("/f", "f");
+      vfs.link("/f", "/hard");
+      vfs.symlink("full", "/l");
+      const names = [
+        "/",
+        "/full",
+        "/full/sub",
+        "/full/sub/new",
+        "/empty",
+        "/f",
+        "/hard",
+        "/l",
+        "/l/x",
+        "/missing",
+        "/missing/x",
+        `/${"n".repeat(256)}`,
+      ];
+      const outcome = (fn: () => void): string => {
+        try {
+          fn();
+          return "ok";
+        } catch (err) {
+          if (isFsError(err)) return err.code;
+          throw err;
+        }
+      };
+      for (const from of names) {
+        for (const to of names) {
+          const before = snapshot(sql);
+          const checked = outcome(() => vfs.checkRename(from, to));
+          expect(snapshot(sql)).toEqual(before);
+          vfs.checkpoint("before");
+          const renamed = outcome(() => vfs.rename(from, to));
+          expect({ from, to, checked }).toEqual({ from, to, checked: renamed });
+          vfs.restoreCheckpoint("before");
+          vfs.deleteCheckpoint("before");
+        }
+      }
+    },
+  );
 });

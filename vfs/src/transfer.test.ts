@@ -4,7 +4,7 @@
  */
 import { test } from "vitest";
 import { describe, expect, openTestVfs, TestClock, vfsTest, withFreshSql } from "../test/backend.ts";
-import { richTree } from "../test/fixtures.ts";
+import { DEEP_DIR, deepTree, richTree } from "../test/fixtures.ts";
 import { expectFails } from "../test/snapshot.ts";
 import { bytes, type DumpEntry, dumpTree } from "../test/tree.ts";
 import type { TreeRecord } from "./transfer.ts";
@@ -78,6 +78,24 @@ describe("fork into a fresh database", () => {
       fork.writeFile("/src/new", "the fork is writable");
       fork.unlink("/main-link.ts");
       expect(fork.stat("/src/main.ts").nlink).toBe(1);
+    });
+  });
+
+  test("a fork carries files deeper than PATH_MAX", async () => {
+    let exported: Exported = { pages: [], blobs: new Map() };
+    let expected: Record<string, DumpEntry> = {};
+    await withFreshSql((sql) => {
+      const source = openTestVfs(sql, new TestClock(0));
+      deepTree(source);
+      expected = dumpTree(source);
+      exported = exportAll(source, { limit: 10 });
+    });
+    await withFreshSql((sql) => {
+      const fork = openTestVfs(sql, new TestClock(0));
+      importAll(fork, exported);
+      expect(dumpTree(fork)).toEqual(expected);
+      fork.writeFile(`${DEEP_DIR}/new`, "written in the fork");
+      expect(fork.readText(`${DEEP_DIR}/hard`)).toBe("deep content");
     });
   });
 

@@ -108,6 +108,14 @@ export class Vfs {
     if (options.exchange) exchange(this.ctx, from, to);
     else namespace.rename(this.ctx, from, to);
   }
+  /**
+   * Throws exactly what `rename(from, to)` would throw, and changes nothing: for a caller that
+   * must do work of its own before a rename (the mount keeps an open file it replaces) only
+   * when the rename will succeed.
+   */
+  checkRename(from: string, to: string): void {
+    namespace.checkRename(this.ctx, from, to);
+  }
   link(existing: string, newPath: string): void {
     namespace.link(this.ctx, existing, newPath);
   }

@@ -22,3 +22,15 @@ export function richTree(vfs: Vfs): void {
   vfs.setxattr("/src/main.ts", "user.mime", bytes("text/typescript"));
   vfs.setxattr("/lib", "user.on-link", bytes("l"), {}, false);
 }
+
+/** Directories of 250-byte names, 40 deep: an absolute path of 10,040 bytes, past PATH_MAX. */
+export const DEEP_DIR = `/${Array.from({ length: 40 }, (_, i) => `${String(i).padStart(2, "0")}${"d".repeat(248)}`).join("/")}`;
+
+/** A file, a hard link, a symlink and a fifo below DEEP_DIR (created with its parents). */
+export function deepTree(vfs: Vfs): void {
+  vfs.mkdir(DEEP_DIR, { recursive: true });
+  vfs.writeFile(`${DEEP_DIR}/file`, "deep content");
+  vfs.link(`${DEEP_DIR}/file`, `${DEEP_DIR}/hard`);
+  vfs.symlink("file", `${DEEP_DIR}/link`);
+  vfs.mknod(`${DEEP_DIR}/fifo`, "fifo", 0o644);
+}

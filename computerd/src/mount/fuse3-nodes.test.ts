@@ -13,6 +13,15 @@ describe("NodeTable", () => {
     expect(nodes.pathOf(3)).toBe("/z/b");
   });
 
+  it("rebuilds paths of any depth, and answers undefined for a cycle of stale links", () => {
+    const nodes = new NodeTable();
+    for (let ino = 2; ino < 5002; ino++) nodes.looked(ino, ino === 2 ? ROOT_INO : ino - 1, "d");
+    expect(nodes.pathOf(5001)).toHaveLength(2 * 5000);
+    nodes.looked(8000, 8001, "a");
+    nodes.looked(8001, 8000, "b");
+    expect(nodes.pathOf(8000)).toBeUndefined();
+  });
+
   it("keeps the other names of a hard-linked node when one goes", () => {
     const nodes = new NodeTable();
     nodes.looked(5, ROOT_INO, "one");

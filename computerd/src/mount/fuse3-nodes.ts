@@ -34,7 +34,8 @@ export class NodeTable {
     let current = ino;
     for (let depth = 0; current !== ROOT_INO; depth++) {
       const link = this.nodes.get(current)?.links[0];
-      if (!link || depth > 4096) return undefined;
+      // No depth limit (a path may be longer than PATH_MAX); more steps than nodes is a cycle.
+      if (!link || depth > this.nodes.size) return undefined;
       parts.push(link.name);
       current = link.parent;
     }

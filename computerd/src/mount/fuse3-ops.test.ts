@@ -6,39 +6,18 @@
 import { join } from "node:path";
 import { openNodeVfs } from "@computer/vfs/node";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestLocalFs, testListener, unexpectedAddon } from "../../test/mount-harness.ts";
+import {
+  caller,
+  openTestLocalFs,
+  type Reply,
+  recordingAddon,
+  testListener,
+} from "../../test/mount-harness.ts";
 import { MIRROR_FILE, type Mirror } from "../mirror/open-mirror.ts";
-import type { Fuse3Addon, RequestHandle } from "./fuse3-native.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { type OwnerMap, swapOwners } from "./owner-map.ts";
-
-/** One reply the handlers gave: its kind, the attributes (uid, gid, ino) or the errno. */
-interface Reply {
-  kind: string;
-  ino?: number;
-  uid?: number;
-  gid?: number;
-  errno?: number;
-}
-
-function recordingAddon(replies: Reply[]): Fuse3Addon {
-  const attrs = (kind: string, attr: Float64Array): number => {
-    replies.push({ kind, ino: attr[0] ?? 0, uid: attr[3] ?? -1, gid: attr[4] ?? -1 });
-    return 0;
-  };
-  return {
-    ...unexpectedAddon(),
-    replyErr: (_req, errno) => {
-      replies.push({ kind: "err", errno });
-      return 0;
-    },
-    replyEntry: (_req, attr) => attrs("entry", attr),
-    replyCreate: (_req, attr) => attrs("create", attr),
-    replyAttr: (_req, attr) => attrs("attr", attr),
-  };
-}
 
 const SANDBOX = { uid: 65534, gid: 65534 };
 const ROOT = { uid: 0, gid: 0 };
@@ -63,14 +42,7 @@ afterEach(() => close());
 
 /** A listener over `fs`; `call` sends one request as `caller` and returns its reply. */
 function handlers(owners?: OwnerMap) {
-  const listener = testListener(recordingAddon(replies), fs, owners);
-  const req = {} as RequestHandle;
-  return (op: number, caller: { uid: number; gid: number }, ...args: (number | string)[]): Reply => {
-    listener(op, req, caller.uid, caller.gid, 1, 0o022, ...args);
-    const reply = replies.at(-1);
-    if (!reply) throw new Error("no reply");
-    return reply;
-  };
+  return caller(testListener(recordingAddon(replies), fs, owners), replies);
 }
 
 /** Setattr arguments: ino, flags, mode, uid, gid, size, atime s/ns, mtime s/ns, fh. */

@@ -127,18 +127,20 @@ export function fuse3Listener(
     if (flags & setBit) return { sec, nsec };
     return "omit";
   }
+  /** Whether removing the name of `stat` would drop a file that is still open (it must be hidden instead). */
+  function mustHide(stat: Stat): boolean {
+    return stat.type !== "dir" && stat.nlink <= 1 && orphans.isOpen(stat.ino);
+  }
   /**
-   * Keeps a file that is still open under a hidden name in the root instead of removing
-   * its last name; true when it did. The node follows the file to the hidden name.
+   * Keeps the open file `stat`, named `name` in `parentIno`, under a hidden name in the root
+   * instead of removing its last name. The node follows the file to the hidden name; the
+   * bookkeeping changes only once the move succeeded.
    */
-  function hideIfOpen(parentIno: number, name: string): boolean {
-    const path = childPath(parentIno, name);
-    const stat = fs.lookup(path);
-    if (!stat || stat.type === "dir" || stat.nlink > 1 || !orphans.isOpen(stat.ino)) return false;
-    const hiddenName = orphans.hide(stat.ino);
-    fs.rename(path, `/${hiddenName}`);
+  function hide(parentIno: number, name: string, stat: Stat): void {
+    const hiddenName = orphans.hiddenName(stat.ino);
+    fs.rename(childPath(parentIno, name), `/${hiddenName}`);
+    orphans.hide(stat.ino, hiddenName);
     nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: ROOT_INO, name: hiddenName });
-    return true;
   }
   function released(ino: number): void {
     const path = orphans.released(ino);
@@ -178,13 +180,15 @@ export function fuse3Listener(
         const path = pathOf(n(0));
         const flags = n(1);
         const fh = n(10) >= 0 ? n(10) : undefined;
+        // The size goes first: it is the part that can be refused (ENOSPC, EFBIG, EISDIR), and
+        // a refused setattr must leave mode, owner and times as they were.
+        if (flags & SET_SIZE) fs.truncate(path, n(5), fh);
         if (flags & SET_MODE) fs.chmod(path, n(2));
         if (flags & (SET_UID | SET_GID)) {
           const asked = { uid: flags & SET_UID ? n(3) : -1, gid: flags & SET_GID ? n(4) : -1 };
           const owner = owners ? owners.fromKernel(asked) : asked;
           fs.chown(path, owner.uid, owner.gid);
         }
-        if (flags & SET_SIZE) fs.truncate(path, n(5), fh);
         if (flags & (SET_ATIME | SET_MTIME | SET_ATIME_NOW | SET_MTIME_NOW)) {
           fs.utimens(
             path,
@@ -229,12 +233,14 @@ export function fuse3Listener(
       }
       case OP.unlink:
       case OP.rmdir: {
+        // Each table changes only after the vfs call that can refuse succeeded.
         const path = childPath(n(0), s(1));
         const stat = fs.stat(path);
         if (op === OP.rmdir) {
           fs.rmdir(path);
           orphans.dirRemoved(stat);
-        } else if (hideIfOpen(n(0), s(1))) {
+        } else if (mustHide(stat)) {
+          hide(n(0), s(1), stat);
           addon.replyErr(req, 0);
           return;
         } else fs.unlink(path);
@@ -262,11 +268,20 @@ export function fuse3Listener(
         const src = fs.stat(from, "rename");
         const dst = fs.lookup(to);
         if (dst && flags & RENAME_NOREPLACE) throw new FsError("EEXIST", "rename", to);
-        if (dst && dst.ino !== src.ino) {
-          if (dst.type === "dir" || !hideIfOpen(newParent, newName))
-            nodes.unlinked(dst.ino, newParent, newName);
+        const replaced = dst && dst.ino !== src.ino ? dst : undefined;
+        // A refused rename changes nothing: not the node table (the target's name would be
+        // lost until the kernel's entry timed out), not the orphans. So an open file being
+        // replaced is hidden only once the rename is known to succeed.
+        const hidden = replaced !== undefined && mustHide(replaced);
+        if (hidden && replaced) {
+          fs.checkRename(from, to);
+          hide(newParent, newName, replaced);
         }
         fs.rename(from, to);
+        if (replaced && !hidden) {
+          nodes.unlinked(replaced.ino, newParent, newName);
+          if (replaced.type === "dir") orphans.dirRemoved(replaced);
+        }
         nodes.renamed(src.ino, { parent, name }, { parent: newParent, name: newName });
         addon.replyErr(req, 0);
         return;

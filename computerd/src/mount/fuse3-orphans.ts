@@ -57,12 +57,15 @@ export class Orphans {
     return (this.openCount.get(ino) ?? 0) > 0;
   }
 
-  /** Picks the hidden name (in the root) for `ino`, whose last name is going. */
-  hide(ino: number): string {
-    const name = `.fuse_hidden${ino.toString(16)}${(this.seq++).toString(16)}`;
+  /** A fresh hidden name (in the root) for `ino`, whose last name is going. */
+  hiddenName(ino: number): string {
+    return `.fuse_hidden${ino.toString(16)}${(this.seq++).toString(16)}`;
+  }
+
+  /** `ino` now lives under the hidden `name` (once the move there succeeded). */
+  hide(ino: number, name: string): void {
     this.hiddenPaths.set(ino, `/${name}`);
     this.hiddenNames.add(name);
-    return name;
   }
 
   /** Whether `ino` lives on only under a hidden name (its link count shows as 0). */

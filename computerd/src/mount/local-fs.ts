@@ -240,12 +240,11 @@ export class LocalFs {
 
   unlink(path: string): void {
     const stat = this.stat(path, "unlink");
-    if (stat.type !== "dir") {
-      // Another name keeps the inode: its data must be in the vfs before this name goes.
-      if (stat.nlink > 1) this.files.flush(stat.ino);
-      else this.files.discard(stat.ino);
-    }
+    // Another name keeps the inode: its data must be in the vfs before this name goes.
+    if (stat.type !== "dir" && stat.nlink > 1) this.files.flush(stat.ino);
     this.vfs.unlink(path);
+    // Only once the name is gone: a refused unlink keeps the buffered data.
+    if (stat.type !== "dir" && stat.nlink <= 1) this.files.discard(stat.ino);
     this.meta.removeEntry(path);
     this.meta.dropStat(stat.ino);
     this.meta.dropStatOf(splitParent(path).parent);
@@ -273,6 +272,11 @@ export class LocalFs {
     this.meta.dropStat(dst?.ino);
     this.meta.dropStatOf(splitParent(from).parent);
     this.meta.dropStatOf(splitParent(to).parent);
+  }
+
+  /** Throws what rename(from, to) would throw; changes nothing (the vfs's checks, on the mirror). */
+  checkRename(from: string, to: string): void {
+    this.vfs.checkRename(from, to);
   }
 
   /**

@@ -20,6 +20,14 @@ export const MARKERS: Record<string, Record<Caller, string[]>> = {
     user: ["4242:4242\n4242:4242\n4242 755", "['user.size']", "fifo 644"],
   },
   "data.sh": both("binary-ran", "script ran with arg", "copy-equal"),
+  "deep.sh": both(
+    "relative path bytes: 4095\nopen O_CREAT ok\nmkdir ok\nmkfifo ok\nmknod ok\nsymlink ok\nlink ok\nrename ok",
+    "one byte more ENAMETOOLONG",
+    "read: deep file | via link: deep file",
+    "deeper: deeper ['g'] True",
+    "-- from the script's directory\ndeeper\n34\n",
+    "rm exit: 0\n",
+  ),
   "dirs.sh": both("dot-is-self", "dotdot-is-parent", "/x/y"),
   "exchange.sh": {
     root: [
@@ -104,6 +112,16 @@ export const MARKERS: Record<string, Record<Caller, string[]>> = {
     user: ["dir-nlink 4", "ctime-link", "5368709120", "nofollow ELOOP", "256 ENAMETOOLONG"],
   },
   "rename.sh": both("./z/moved", "rename missing: 2"),
+  "refused.sh": both(
+    "rename ENOTEMPTY\na: in-a \nin\na directory 3\nb: c \nin\nb directory 3\n",
+    "Directory not empty: 'a' -> 'b'\nc\n",
+    "rename EISDIR\nf regular file 1 5",
+    "rename ENOTDIR\nd: in-d \nin\nd directory 3\nf regular file 1 5\nfile\nfile\n",
+    "rename EINVAL\nt: sub \nin",
+    "noreplace EEXIST\nf regular file 1 5\nfile\ng regular file 1 2\ng\ng\n",
+    "rename EXDEV\nrename EXDEV\n",
+    "-- and from deeper down\nrename ENOTEMPTY\na: in-a",
+  ),
   "renames.sh": {
     root: ["rename ENOTEMPTY", "rename EINVAL", "k1-is-h2", "h1\nh2"],
     user: ["rename ENOTEMPTY", "rename EINVAL", "k1-is-h2", "rename EACCES\nrename EACCES\nrename EACCES"],

@@ -4,6 +4,7 @@
  * carry every kind of change, and content moves by hash, only what the other side lacks.
  */
 import { describe, expect, test } from "vitest";
+import { DEEP_DIR, deepTree } from "../../test/fixtures.ts";
 import { noise, richTree, settle } from "../../test/sync-harness.ts";
 import { newPair, tree } from "../../test/sync-pairs.ts";
 import { CHUNK_SIZE } from "../limits.ts";
@@ -46,6 +47,24 @@ describe("property 1: push completeness", () => {
     pair.toMirror.setConnected(true);
     await pair.push.drain();
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  });
+});
+
+describe("files deeper than PATH_MAX", () => {
+  test("sync both ways carries, changes and removes them", async () => {
+    const pair = newPair();
+    deepTree(pair.mirror.vfs);
+    await settle(pair);
+    expect(pair.do.vfs.readText(`${DEEP_DIR}/link`)).toBe("deep content");
+    expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
+    pair.do.vfs.rename(`${DEEP_DIR}/file`, `${DEEP_DIR}/renamed`);
+    pair.do.vfs.writeFile(`${DEEP_DIR}/from-do`, "do");
+    await settle(pair);
+    expect(pair.mirror.vfs.readText(`${DEEP_DIR}/hard`)).toBe("deep content");
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+    pair.mirror.vfs.rm(`/${DEEP_DIR.split("/")[1]}`, { recursive: true });
+    await settle(pair);
+    expect(pair.do.vfs.list("/")).toEqual([]);
   });
 });
 

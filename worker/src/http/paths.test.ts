@@ -1,7 +1,13 @@
 /** Unit tests of URL and body path validation. */
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors.ts";
-import { parseBodyPath, parseSymlinkTarget, parseUrlPath } from "./paths.ts";
+import {
+  MAX_PATH_BYTES,
+  MAX_TARGET_BYTES,
+  parseBodyPath,
+  parseSymlinkTarget,
+  parseUrlPath,
+} from "./paths.ts";
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -49,15 +55,15 @@ describe("parseUrlPath", () => {
     ["%E9", "EINVAL"],
     ["x".repeat(256), "ENAMETOOLONG"],
     ["%C3%A9".repeat(128), "ENAMETOOLONG"],
-    [Array.from({ length: 17 }, () => "y".repeat(250)).join("/"), "ENAMETOOLONG"],
+    [Array.from({ length: 50 }, () => "y".repeat(250)).join("/"), "ENAMETOOLONG"],
   ])("%j → %s", (input, code) => {
     expect(codeOf(() => parseUrlPath(input))).toBe(code);
   });
 
-  it("accepts exactly 255-byte names and 4096-byte paths", () => {
+  it("accepts exactly 255-byte names and MAX_PATH_BYTES-byte paths (past PATH_MAX: no depth limit)", () => {
     expect(parseUrlPath("x".repeat(255))).toHaveLength(256);
-    const path = Array.from({ length: 16 }, () => "y".repeat(255)).join("/");
-    expect(parseUrlPath(path)).toHaveLength(4096);
+    const path = Array.from({ length: 48 }, () => "y".repeat(255)).join("/");
+    expect(parseUrlPath(path)).toHaveLength(MAX_PATH_BYTES);
     expect(codeOf(() => parseUrlPath(`${path}z`))).toBe("ENAMETOOLONG");
   });
 });
@@ -87,6 +93,7 @@ describe("parseSymlinkTarget", () => {
     expect(parseSymlinkTarget("../../x")).toBe("../../x");
     expect(codeOf(() => parseSymlinkTarget(""))).toBe("EINVAL");
     expect(codeOf(() => parseSymlinkTarget("a\0"))).toBe("EINVAL");
-    expect(codeOf(() => parseSymlinkTarget("t".repeat(4097)))).toBe("ENAMETOOLONG");
+    expect(parseSymlinkTarget("t".repeat(MAX_TARGET_BYTES))).toHaveLength(MAX_TARGET_BYTES);
+    expect(codeOf(() => parseSymlinkTarget("t".repeat(MAX_TARGET_BYTES + 1)))).toBe("ENAMETOOLONG");
   });
 });

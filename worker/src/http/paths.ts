@@ -6,8 +6,14 @@ import { ApiError } from "./errors.ts";
 
 /** Longest name (one path segment) in UTF-8 bytes. */
 export const MAX_NAME_BYTES = 255;
-/** Longest absolute path in UTF-8 bytes. */
-export const MAX_PATH_BYTES = 4096;
+/**
+ * Longest path a request may name, in UTF-8 bytes (decoded): a request size limit, sized so
+ * the whole URL stays under Cloudflare's 16 KB. It is not a depth limit: files lie deeper
+ * (made by the runtimes) and are listed, found and removed through their ancestors.
+ */
+export const MAX_PATH_BYTES = 12 * 1024;
+/** Longest symlink target in UTF-8 bytes (the vfs's PATH_MAX, what symlink(2) takes). */
+export const MAX_TARGET_BYTES = 4096;
 
 const encoder = new TextEncoder();
 
@@ -78,8 +84,8 @@ export function parseBodyPath(value: string): string {
 export function parseSymlinkTarget(value: string): string {
   if (value === "") invalid("empty symlink target", value);
   if (value.includes("\0")) invalid("NUL byte in symlink target", value);
-  if (byteLength(value) > MAX_PATH_BYTES) {
-    throw new ApiError("ENAMETOOLONG", `symlink target longer than ${MAX_PATH_BYTES} bytes`);
+  if (byteLength(value) > MAX_TARGET_BYTES) {
+    throw new ApiError("ENAMETOOLONG", `symlink target longer than ${MAX_TARGET_BYTES} bytes`);
   }
   return value;
 }
