@@ -4,22 +4,23 @@
  * round trip of a trivial program (the first call apart, then p50/p95 over `--runs` warm
  * calls) and 1,000 file operations (shell script, the same as a js module, the container; bash
  * on tmpfs and disk as baselines of the same run), with the RPC counters shell/js report.
- * Prints tables and writes bench/results/exec-<time>.json.
+ * Prints tables and writes exec-<time>.json into `--out` (default bench/results).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
 import type { Fleet } from "../../../test/e2e/fleet.ts";
 import { fleetUnavailable } from "../fs-bench/fleet-run.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { formatMs, formatRatio, renderTable } from "../table-format.ts";
 import { ExecClient, type Runtime, type TimedExec } from "./exec-client.ts";
 import { FILES, fileOpsModule, fileOpsScript, TRIVIAL } from "./exec-scenarios.ts";
+import { type ExecBenchOptions, parseExecBenchOptions, USAGE } from "./options.ts";
 
 const FLEET_MODULE = new URL("../../../test/e2e/fleet.ts", import.meta.url);
-const RESULTS = new URL("../../results/", import.meta.url);
+const DEFAULT_OUT = fileURLToPath(new URL("../../results/", import.meta.url));
 
 /** Round trips of one runtime's trivial program. */
 interface RoundTrip {
@@ -114,19 +115,24 @@ function tables(trips: RoundTrip[], ops: FileOps[]): string {
   ].join("\n");
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      runs: { type: "string", default: "100" },
-      reps: { type: "string", default: "5" },
-      "no-container": { type: "boolean", default: false },
-      "tmpfs-dir": { type: "string", default: "/dev/shm" },
-      "disk-dir": { type: "string", default: "/var/tmp" },
-    },
-  });
-  const runs = Number(values.runs);
-  const reps = Number(values.reps);
-  const unavailable = values["no-container"] ? "--no-container" : fleetUnavailable();
+/** The options, or the exit code when there is nothing to run (--help, a bad option). */
+function options(argv: readonly string[]): ExecBenchOptions | number {
+  try {
+    const parsed = parseExecBenchOptions(argv, DEFAULT_OUT);
+    if (parsed) return parsed;
+    console.log(USAGE);
+    return 0;
+  } catch (err) {
+    console.error(`exec-bench: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    return 2;
+  }
+}
+
+async function main(): Promise<number> {
+  const parsed = options(process.argv.slice(2));
+  if (typeof parsed === "number") return parsed;
+  const { runs, reps } = parsed;
+  const unavailable = parsed.noContainer ? "--no-container" : fleetUnavailable();
   const runtimes: Runtime[] = unavailable === undefined ? ["container", "shell", "js"] : ["shell", "js"];
   if (unavailable !== undefined) progress(`container runtime skipped: ${unavailable}`);
   const startedAt = new Date().toISOString();
@@ -151,8 +157,8 @@ async function main(): Promise<void> {
     await fleet.stop();
   }
   ops.push(
-    localBash("bash on tmpfs", values["tmpfs-dir"], reps),
-    localBash("bash on disk", values["disk-dir"], reps),
+    localBash("bash on tmpfs", parsed.tmpfsDir, reps),
+    localBash("bash on disk", parsed.diskDir, reps),
   );
   const document = {
     schema: "computer.exec-bench/1",
@@ -164,10 +170,11 @@ async function main(): Promise<void> {
     fileOps: ops,
   };
   console.log(tables(trips, ops));
-  mkdirSync(RESULTS, { recursive: true });
-  const out = new URL(`exec-${startedAt.replaceAll(":", "-")}.json`, RESULTS);
+  mkdirSync(parsed.outDir, { recursive: true });
+  const out = join(parsed.outDir, `exec-${startedAt.replaceAll(":", "-")}.json`);
   writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
-  progress(`wrote ${out.pathname}`);
+  progress(`wrote ${out}`);
+  return 0;
 }
 
-await main();
+process.exitCode = await main();

@@ -9,8 +9,18 @@ import type { Command } from "../main.ts";
 import { openMirror } from "../mirror/open-mirror.ts";
 import { type MountBackend, openMount } from "../mount/backend.ts";
 
-const USAGE =
-  "usage: computerd mount --state DIR --mount-point DIR [--backend fuse3|fuse|none] [--attr-timeout SECONDS] [--debug]";
+export const USAGE = `usage: computerd mount --state DIR --mount-point DIR [options]
+
+  --state DIR               the mirror's state directory (created if missing)
+  --mount-point DIR         where to mount (not needed with --backend none)
+  --backend NAME            fuse3 (computerd's own libfuse3 addon, the default), fuse, none
+  --attr-timeout SECONDS    how long the kernel caches attributes
+  --entry-timeout SECONDS   how long the kernel caches names
+  --negative-timeout SECONDS  how long the kernel caches a missing name
+  --page-cache auto|keep    keep: the page cache stays valid across opens
+  --owner UID:GID           owner of new files (fuse only: it does not tell who called)
+  --debug                   libfuse's debug output
+  --help                    this text`;
 
 /** The backend named by --backend; computerd's own libfuse3 addon when none is named. */
 function backendOf(value: string | undefined): MountBackend {
@@ -26,8 +36,18 @@ function ownerOf(value: string | undefined): { uid: number; gid: number } | unde
   return { uid: Number(match[1]), gid: Number(match[2]) };
 }
 
-async function run(args: string[]): Promise<number> {
-  const { values } = parseArgs({
+/** The parsed flags, or the exit code when there is nothing to mount (--help, a bad option). */
+function flags(args: string[]) {
+  try {
+    return parseFlags(args);
+  } catch (err) {
+    console.error(`computerd mount: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
+    return 2;
+  }
+}
+
+function parseFlags(args: string[]) {
+  return parseArgs({
     args,
     options: {
       state: { type: "string" },
@@ -39,9 +59,19 @@ async function run(args: string[]): Promise<number> {
       "page-cache": { type: "string" },
       owner: { type: "string" },
       debug: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
     },
     strict: true,
-  });
+  }).values;
+}
+
+async function run(args: string[]): Promise<number> {
+  const values = flags(args);
+  if (typeof values === "number") return values;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const stateDir = values.state;
   const mountPoint = values["mount-point"];
   const backend = backendOf(values.backend);

@@ -1,0 +1,62 @@
+/** Command-line options of exec-bench (`npm run bench:exec -- --help`). */
+import { parseArgs } from "node:util";
+
+/** The resolved options of one run. */
+export interface ExecBenchOptions {
+  /** Warm round trips per runtime. */
+  runs: number;
+  /** Repetitions of the file-operations program per target. */
+  reps: number;
+  /** Leave the container runtime out even where this machine can run it. */
+  noContainer: boolean;
+  tmpfsDir: string;
+  diskDir: string;
+  /** Where the JSON document goes. */
+  outDir: string;
+}
+
+export const USAGE = `Usage: npm run bench:exec -- [options]
+
+  --runs N          warm round trips of the trivial program per runtime (default 100)
+  --reps N          repetitions of the 1,000 file operations per target (default 5)
+  --no-container    leave the container runtime out
+  --tmpfs-dir DIR   the tmpfs baseline's directory (default /dev/shm)
+  --disk-dir DIR    the disk baseline's directory (default /var/tmp)
+  --out DIR         where the JSON document goes (default bench/results)
+  --help            this text`;
+
+function count(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be an integer >= 1, got "${value}"`);
+  return n;
+}
+
+/** Parses `argv` (without node and the script); undefined when --help was asked for. Throws on bad options. */
+export function parseExecBenchOptions(
+  argv: readonly string[],
+  defaultOutDir: string,
+): ExecBenchOptions | undefined {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      runs: { type: "string" },
+      reps: { type: "string" },
+      "no-container": { type: "boolean", default: false },
+      "tmpfs-dir": { type: "string" },
+      "disk-dir": { type: "string" },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return undefined;
+  return {
+    runs: count(values.runs, 100, "runs"),
+    reps: count(values.reps, 5, "reps"),
+    noContainer: values["no-container"],
+    tmpfsDir: values["tmpfs-dir"] ?? "/dev/shm",
+    diskDir: values["disk-dir"] ?? "/var/tmp",
+    outDir: values.out ?? defaultOutDir,
+  };
+}
