@@ -3,7 +3,8 @@
  * (`computerd host` processes, the computerd image under docker, ...): driven only through the
  * HTTP API of a running fleet. A file PUT through the API is read by `cat` in the container; a
  * file written in the container is readable as soon as the exec returns (`sync.status:
- * "complete"`); many small files written by one command are all synced and listed; output
+ * "complete"`); one written 6,000 bytes deep is listed through its parent and removed with its
+ * top directory; many small files written by one command are all synced and listed; output
  * streams over SSE before the exit. Call `describeContainerContract` from a test file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +122,34 @@ export function describeContainerContract(title: string, options: ContainerContr
       expect(result.sync.status).toBe("complete");
       expect((await client.read("out/result.txt")).toString()).toBe("made in the container");
     }, 120_000);
+
+    it("a file 6,000 bytes deep written in the container is listed through its parent and removed with its top directory", async () => {
+      // 24 names of 250 bytes, each made from the one before: no syscall string is long (cd -P:
+      // dash otherwise hands chdir the whole logical path).
+      const names = Array.from({ length: 24 }, (_, i) => `${String(i).padStart(2, "0")}${"d".repeat(248)}`);
+      const result = await client.exec(
+        `for d in ${names.join(" ")}; do mkdir $d && cd -P $d || exit 1; done; printf 'deep down' > f.txt`,
+      );
+      expectCompleted(result);
+      expect(result.sync.status).toBe("complete");
+      const parent = names.join("/");
+      expect(new TextEncoder().encode(`/${parent}/f.txt`).byteLength).toBeGreaterThan(6000);
+      const listing = await fetch(client.url(`/files/${parent}`), { headers: client.auth() });
+      expect(listing.status).toBe(200);
+      const { entries } = (await listing.json()) as {
+        entries: { name: string; type: string; size: number }[];
+      };
+      expect(entries).toMatchObject([{ name: "f.txt", type: "file", size: 9 }]);
+      expect((await client.read(`${parent}/f.txt`)).toString()).toBe("deep down");
+      const removed = await fetch(client.url(`/files/${names[0]}?recursive=1`), {
+        method: "DELETE",
+        headers: client.auth(),
+      });
+      expect(removed.status).toBe(204);
+      const gone = await client.exec(`test ! -e ${names[0]} && echo gone`);
+      expectCompleted(gone);
+      expect(gone.stdout).toBe("gone\n");
+    }, 180_000);
 
     it(`${many} small files written by one command are synced and listed`, async () => {
       const result = await client.exec(
