@@ -1,11 +1,13 @@
 /**
  * House-style file check run by `npm run check`: every file and folder name under the
- * component folders is kebab-case, and no .ts file is longer than 500 lines.
+ * component folders is kebab-case, no .ts file is longer than 500 lines, and no import crosses
+ * a package boundary except through the package's exports (check-boundaries.ts).
  * Lists the files git knows about (tracked or not ignored), prints offenders, exits 1 on any.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { checkBoundaries } from "./check-boundaries.ts";
 
 /** Top-level folders whose names are checked. */
 export const CHECKED_ROOTS = [
@@ -17,6 +19,7 @@ export const CHECKED_ROOTS = [
   "sdk",
   "infra",
   "images",
+  "fleet",
   "test",
   "examples",
 ] as const;
@@ -98,6 +101,8 @@ function main(): void {
       return 0; // listed by git but deleted in the work tree
     }
   });
+  for (const o of checkBoundaries(repoRoot, paths))
+    offences.push({ path: `${o.path}:${o.line}`, problem: o.problem });
   if (offences.length === 0) {
     console.log(`check-files: ${paths.length} files ok`);
     return;

@@ -7,10 +7,10 @@
  */
 import { chmodSync } from "node:fs";
 import { createServer } from "node:net";
-import { ensureAdminToken, upsertEnvFile } from "./admin-token.ts";
-import { hostVars, startComputerdHost, waitForHost } from "./computerd-host.ts";
-import { ProcessGroup } from "./process-group.ts";
-import { REPO_ROOT, startWranglerDev, waitForHealthy } from "./wrangler-dev.ts";
+import { ensureAdminToken, upsertEnvFile } from "@computer/fleet/admin-token";
+import { hostVars, startComputerdHost, waitForHost } from "@computer/fleet/computerd-host";
+import { ProcessGroup } from "@computer/fleet/process-group";
+import { REPO_ROOT, startWranglerDev, waitForHealthy } from "@computer/fleet/wrangler-dev";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.env.COMPUTER_DEV_PORT ?? 8787);

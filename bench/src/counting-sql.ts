@@ -3,7 +3,7 @@
  * and blob bytes in each direction. The counts are deterministic for a given scenario and
  * engine, so they belong beside wall-clock time. No `node:*`: bundled into the bench Worker.
  */
-import type { SqlLike, SqlValue } from "../../vfs/src/sql.ts";
+import type { SqlLike, SqlValue } from "@computer/vfs";
 
 /** What one scenario cost in SQL. */
 export interface SqlCounts {

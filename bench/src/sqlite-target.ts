@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { nodeSqlite, sha256Hex } from "../../vfs/src/node.ts";
-import { openVfs } from "../../vfs/src/vfs.ts";
+import { openVfs } from "@computer/vfs";
+import { nodeSqlite, sha256Hex } from "@computer/vfs/node";
 import { countingSql } from "./counting-sql.ts";
 import type { BenchSize, Scenario } from "./scenarios.ts";
 import type { Sample, Target } from "./target.ts";

@@ -10,9 +10,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { openVfs } from "../../vfs/src/index.ts";
-import { nodeSqlite, sha256Hex } from "../../vfs/src/node.ts";
-import { SyncEndpoint, SyncLink } from "../../vfs/src/sync/index.ts";
+import { openVfs } from "@computer/vfs";
+import { nodeSqlite, sha256Hex } from "@computer/vfs/node";
+import { SyncEndpoint, SyncLink } from "@computer/vfs/sync";
 import { type CountingSql, countingSql } from "./counting-sql.ts";
 import { fileTimestamp } from "./report.ts";
 import { formatMs, renderTable } from "./table-format.ts";

@@ -10,8 +10,8 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ProcessGroup, Supervised } from "../../scripts/process-group.ts";
-import { REPO_ROOT, startWranglerDev, waitForHealthy } from "../../scripts/wrangler-dev.ts";
+import type { ProcessGroup, Supervised } from "@computer/fleet/process-group";
+import { REPO_ROOT, startWranglerDev, waitForHealthy } from "@computer/fleet/wrangler-dev";
 
 const WORKER_DIR = fileURLToPath(new URL("../workerd/", import.meta.url));
 const CONFIG = join(WORKER_DIR, "wrangler.jsonc");

@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ProcessGroup } from "../../scripts/process-group.ts";
+import { ProcessGroup } from "@computer/fleet/process-group";
 import type { ClockReport, FinishReport, RunReport } from "../workerd/worker.ts";
 import type { BenchSize, Scenario } from "./scenarios.ts";
 import { summarize } from "./stats.ts";

@@ -6,8 +6,7 @@
 
 import { DurableObject } from "cloudflare:workers";
 import { createHash } from "node:crypto";
-import { durableObjectSql } from "../../vfs/src/sql.ts";
-import { openVfs, type Vfs } from "../../vfs/src/vfs.ts";
+import { durableObjectSql, openVfs, type Vfs } from "@computer/vfs";
 import { type CountingSql, countingSql, type SqlCounts } from "../src/counting-sql.ts";
 import { type BenchSize, type Prepared, type Scenario, scenarioById } from "../src/scenarios.ts";
 

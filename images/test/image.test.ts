@@ -7,14 +7,14 @@
  * Needs a docker engine and the image: `make image` first (IMAGE overrides the reference).
  */
 import { execFileSync } from "node:child_process";
-import { expect, it } from "vitest";
-import { hostVars } from "../../scripts/computerd-host.ts";
+import { type Fleet, startFleet } from "@computer/fleet";
+import { hostVars } from "@computer/fleet/computerd-host";
 import {
   type ContractClient,
   describeContainerContract,
   expectCompleted,
-} from "../../test/e2e/container-contract.ts";
-import { type Fleet, startFleet } from "../../test/e2e/fleet.ts";
+} from "@computer/fleet/container-contract";
+import { expect, it } from "vitest";
 import { startDockerHost } from "../src/docker-host.ts";
 
 const IMAGE = process.env.IMAGE ?? "computer/computerd:latest";

@@ -4,8 +4,8 @@
  * and its link still there after the Worker restarts.
  */
 import { createHash } from "node:crypto";
+import { type Fleet, startFleet } from "@computer/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fleet, startFleet } from "./fleet.ts";
 
 let fleet: Fleet;
 

@@ -8,6 +8,8 @@
  * Runs twice: commands sandboxed as nobody (bubblewrap, the local default) and as root
  * (`--sandbox none`, like the Cloudflare image where computerd runs as root).
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiView,
@@ -20,7 +22,6 @@ import {
 } from "./attribute-dump.ts";
 import { ComputerApi, expectSynced } from "./computer-api.ts";
 import { apiCode, containerErrnos, type ErrnoCase } from "./errno-calls.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable, hasCommand } from "./fleet-fetch.ts";
 
 const capable = containerCapable && hasCommand("python3");

@@ -4,10 +4,11 @@
  * it writes reaches the Durable Object while it runs, DELETE kills it, and a container that
  * dies under it reports it `killed` with the reason instead of leaving it running forever.
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi } from "./computer-api.ts";
 import { daemonPid } from "./daemon-pid.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable } from "./fleet-fetch.ts";
 
 let fleet: Fleet;

@@ -3,11 +3,12 @@
  * machine can run it), shell, js and the API arrive live and in order, and resuming from any
  * change's cursor loses and repeats nothing (worker/test/change-feed.ts).
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
+import { checkFeed } from "@computer/worker/change-feed";
+import type { ContractFetch } from "@computer/worker/exec-contract";
+import type { Side } from "@computer/worker/visibility";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { checkFeed } from "../../worker/test/change-feed.ts";
-import type { ContractFetch } from "../../worker/test/exec-contract.ts";
-import type { Side } from "../../worker/test/visibility.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable, createComputer, fleetFetch } from "./fleet-fetch.ts";
 
 let fleet: Fleet;

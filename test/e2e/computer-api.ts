@@ -2,8 +2,9 @@
  * A small client of one computer's HTTP API for the container e2e suites: create, exec
  * (buffered or as Server-Sent Events with arrival times), files in and out, full listings.
  */
+
+import type { Fleet } from "@computer/fleet";
 import { expect } from "vitest";
-import type { Fleet } from "./fleet.ts";
 
 /** An exec result as the API returns it. */
 export interface ExecResult {

@@ -6,10 +6,11 @@
  * still in the DO, the storm's exec is `pending` (never silently complete) and is completed
  * once the relaunched daemon is fenced, and the container and the DO agree afterwards.
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
 import { daemonPid } from "./daemon-pid.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable } from "./fleet-fetch.ts";
 
 let fleet: Fleet;

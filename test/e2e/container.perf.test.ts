@@ -5,9 +5,10 @@
  * outside (the SSE `exit` event after the command's last output) and inside (computerd's
  * fence event). Bounds are generous: they catch a broken upload stream, not noise.
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, expectSynced, fenceEvents } from "./computer-api.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable } from "./fleet-fetch.ts";
 
 const ID = "e2e-perf";

@@ -7,8 +7,9 @@
  * output arrives before the exit. Needs root, /dev/fuse and bwrap (the CI machine has them).
  * The same contract runs against the computerd image in images/test/image.test.ts.
  */
-import { describeContainerContract } from "./container-contract.ts";
-import { startFleet } from "./fleet.ts";
+
+import { startFleet } from "@computer/fleet";
+import { describeContainerContract } from "@computer/fleet/container-contract";
 import { containerCapable } from "./fleet-fetch.ts";
 
 describeContainerContract("container runtime (wrangler dev + computerd host + FUSE + bwrap)", {

@@ -1,5 +1,5 @@
 /** Finding one computer's computerd among the processes of a fleet's `computerd host`. */
-import type { Fleet } from "./fleet.ts";
+import type { Fleet } from "@computer/fleet";
 
 /** The pid of computer `id`'s computerd, from its latest `listening` line in the host's output. */
 export function daemonPid(fleet: Fleet, id: string): number {

@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { REPO_ROOT, WORKER_CONFIG, wranglerEnv } from "@computer/fleet/wrangler-dev";
 import { afterAll, expect, it } from "vitest";
-import { REPO_ROOT, WORKER_CONFIG, wranglerEnv } from "../../scripts/wrangler-dev.ts";
 
 const run = promisify(execFile);
 const outdir = mkdtempSync(join(tmpdir(), "computer-dry-run-"));

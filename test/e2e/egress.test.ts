@@ -6,9 +6,9 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Fleet, startFleet } from "@computer/fleet";
+import type { ContractFetch, ContractResult } from "@computer/worker/exec-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ContractFetch, ContractResult } from "../../worker/test/exec-contract.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { createComputer, fleetFetch } from "./fleet-fetch.ts";
 
 let fleet: Fleet;

@@ -3,14 +3,15 @@
  * under `wrangler dev` (Dynamic Workers through the real Worker Loader), and the container
  * runtime on real `computerd host` + FUSE + bubblewrap where this machine can run it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import {
   CONTRACT_CASES,
   ContractClient,
   type ContractFetch,
   type ContractRuntime,
-} from "../../worker/test/exec-contract.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
+} from "@computer/worker/exec-contract";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { containerCapable, createComputer, fleetFetch } from "./fleet-fetch.ts";
 
 let fleet: Fleet;

@@ -5,9 +5,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import type { Fleet } from "@computer/fleet";
+import type { ContractFetch } from "@computer/worker/exec-contract";
 import { expect } from "vitest";
-import type { ContractFetch } from "../../worker/test/exec-contract.ts";
-import type { Fleet } from "./fleet.ts";
 
 /** Fetches `path` (`/v1/...`) on `fleet` with the admin token. */
 export function fleetFetch(fleet: Fleet): ContractFetch {

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Vfs } from "@computer/vfs";
 import { openNodeVfs } from "@computer/vfs/node";
+import { type ComputerGit, computerGit, type GitContext } from "@computer/worker/git/api";
+import { runGit } from "@computer/worker/git/cli";
+import { vfsGitFs } from "@computer/worker/git/vfs-git-fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ComputerGit, computerGit, type GitContext } from "../../worker/src/git/api.ts";
-import { runGit } from "../../worker/src/git/cli.ts";
-import { vfsGitFs } from "../../worker/src/git/vfs-git-fs.ts";
 import { exportTree, type GitHttpServer, git, startGitHttpServer } from "./git-http-server.ts";
 
 const ENV = {

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { type Fleet, startFleet } from "@computer/fleet";
+import { REPO_ROOT } from "@computer/fleet/wrangler-dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../scripts/wrangler-dev.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 
 const README_URL = "http://127.0.0.1:8787";
 const README_TOKEN_FILE = ".computer/admin-token";

@@ -6,9 +6,10 @@
  * a command ran), the DO still refuses the upload: the exec says ENOSPC with its sync pending,
  * and once the container's file is removed the next exec syncs again.
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable } from "./fleet-fetch.ts";
 
 const MiB = 1024 * 1024;

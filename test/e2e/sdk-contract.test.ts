@@ -4,10 +4,10 @@
  * ComputerError with its code, status and path. The last tests check the coverage itself.
  */
 import { createHash } from "node:crypto";
+import { type Fleet, freePort, startFleet } from "@computer/fleet";
 import { type Computer, ComputerClient, ComputerError, type ExecEvent } from "@computer/sdk";
 import { API_ERROR_CODES, HTTP_STATUS, ROUTE_NAMES } from "@computer/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fleet, freePort, startFleet } from "./fleet.ts";
 import { type RecordingFetch, recordingFetch } from "./route-coverage.ts";
 
 /**

@@ -6,8 +6,9 @@
  * changes are in the DO when its result returns (10,000 files too), output streams before the
  * exit, and a failed fence leaves the sync `pending` until the DO's alarm completes it.
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { MirrorHost } from "./mirror-daemon.ts";
 
 interface Result {

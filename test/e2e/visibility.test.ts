@@ -3,10 +3,11 @@
  * the write returns, on the real local fleet: one test per writer/reader pair among the
  * container (real computerd, where this machine can run it), shell, js and the API.
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
+import type { ContractFetch } from "@computer/worker/exec-contract";
+import { checkPair, pairs, type Side } from "@computer/worker/visibility";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ContractFetch } from "../../worker/test/exec-contract.ts";
-import { checkPair, pairs, type Side } from "../../worker/test/visibility.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
 import { containerCapable, createComputer, fleetFetch } from "./fleet-fetch.ts";
 
 let fleet: Fleet;

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Fleet } from "../../../test/e2e/fleet.ts";
+import type { Fleet } from "@computer/fleet";
 import { fleetUnavailable } from "../fs-bench/fleet-run.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { formatMs, formatRatio, renderTable } from "../table-format.ts";
@@ -19,7 +19,6 @@ import { ExecClient, type Runtime, type TimedExec } from "./exec-client.ts";
 import { FILES, fileOpsModule, fileOpsScript, TRIVIAL } from "./exec-scenarios.ts";
 import { type ExecBenchOptions, parseExecBenchOptions, USAGE } from "./options.ts";
 
-const FLEET_MODULE = new URL("../../../test/e2e/fleet.ts", import.meta.url);
 const DEFAULT_OUT = fileURLToPath(new URL("../../results/", import.meta.url));
 
 /** Round trips of one runtime's trivial program. */
@@ -137,7 +136,7 @@ async function main(): Promise<number> {
   if (unavailable !== undefined) progress(`container runtime skipped: ${unavailable}`);
   const startedAt = new Date().toISOString();
   progress("starting the fleet");
-  const { startFleet } = (await import(FLEET_MODULE.href)) as typeof import("../../../test/e2e/fleet.ts");
+  const { startFleet } = await import("@computer/fleet");
   const fleet: Fleet = await startFleet({ computerdHost: unavailable === undefined });
   const stop = () => void fleet.stop().finally(() => process.exit(130));
   process.once("SIGINT", stop);

@@ -1,6 +1,6 @@
 /**
  * Runs the fleet scenarios on a fresh local fleet: `wrangler dev` + `computerd host` (the same
- * as the end-to-end suites: test/e2e/fleet.ts), one computer created for the run, its first
+ * as the end-to-end suites: fleet/src/fleet.ts), one computer created for the run, its first
  * exec (the container's cold start) timed apart, then each scenario's warm-ups and timed
  * repetitions. Needs root, /dev/fuse and bubblewrap; otherwise the scenarios are skipped with
  * the reason. The fleet is stopped and its state deleted at the end.
@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 // Type only: the module itself is loaded when the fleet starts, so a checkout without the
 // end-to-end harness (the computerd image) can still run the shell scenarios.
-import type { Fleet } from "../../../test/e2e/fleet.ts";
+import type { Fleet } from "@computer/fleet";
 import { progressLine, progressScenario, progressStep } from "../progress.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { assertSynced, ComputerClient } from "./fleet-client.ts";
@@ -48,13 +48,22 @@ const COMPUTER_ID = "fs-bench";
  */
 const RESTARTED = ["Your worker restarted mid-request", "terminated"];
 const MAX_RESTARTS = 3;
-const FLEET_MODULE = new URL("../../../test/e2e/fleet.ts", import.meta.url);
 const WRANGLER = new URL("../../../node_modules/wrangler/bin/wrangler.js", import.meta.url);
+
+/** Whether the fleet harness (workspace @computer/fleet) is installed beside the bench. */
+function fleetInstalled(): boolean {
+  try {
+    import.meta.resolve("@computer/fleet");
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Why the fleet cannot run here, or undefined. */
 export function fleetUnavailable(): string | undefined {
-  if (!existsSync(fileURLToPath(FLEET_MODULE)) || !existsSync(fileURLToPath(WRANGLER)))
-    return "needs the repository's end-to-end harness and wrangler (test/e2e, dev dependencies)";
+  if (!fleetInstalled() || !existsSync(fileURLToPath(WRANGLER)))
+    return "needs the repository's fleet harness and wrangler (@computer/fleet, dev dependencies)";
   if (process.getuid?.() !== 0) return "needs root";
   if (!existsSync("/dev/fuse")) return "needs /dev/fuse";
   try {
@@ -149,7 +158,7 @@ export async function runFleet(
   let started = performance.now();
   let fleet: Fleet;
   try {
-    const { startFleet } = (await import(FLEET_MODULE.href)) as typeof import("../../../test/e2e/fleet.ts");
+    const { startFleet } = await import("@computer/fleet");
     fleet = await startFleet({ computerdHost: true });
   } catch (err) {
     report.skipped = `the fleet did not start: ${err instanceof Error ? err.message : String(err)}`;

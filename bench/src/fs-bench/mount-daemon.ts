@@ -16,8 +16,8 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { openMirror } from "../../../computerd/src/mirror/open-mirror.ts";
-import { openMount } from "../../../computerd/src/mount/backend.ts";
+import { openMirror } from "computerd/mirror";
+import { openMount } from "computerd/mount";
 
 function fileBytes(path: string): number {
   return existsSync(path) ? statSync(path).size : 0;

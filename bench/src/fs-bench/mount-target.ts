@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { fuseMountsAt, lazyUnmount } from "../../../computerd/src/mount/stale.ts";
+import { fuseMountsAt, lazyUnmount } from "computerd/mount/stale";
 import type { FsTarget, MountCounters, Settled } from "./target.ts";
 
 /** How the mount process is started. */

@@ -1,12 +1,12 @@
 /**
  * Starting the Computer Worker under `wrangler dev` and waiting until it answers: shared by
- * `make dev` (scripts/dev.ts) and the end-to-end fleet (test/e2e/fleet.ts).
+ * `make dev` (scripts/dev.ts) and the end-to-end fleet (fleet/src/fleet.ts).
  */
 import { fileURLToPath } from "node:url";
 import type { ProcessGroup, Supervised } from "./process-group.ts";
 
 /** The repository root (absolute, no trailing slash). */
-export const REPO_ROOT = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 
 /** The Worker's wrangler config. */
 export const WORKER_CONFIG = `${REPO_ROOT}/worker/wrangler.jsonc`;

@@ -8,10 +8,10 @@ import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateToken, writeEnvFile } from "../../scripts/admin-token.ts";
-import { hostVars, startComputerdHost, waitForHost } from "../../scripts/computerd-host.ts";
-import { ProcessGroup, type Supervised } from "../../scripts/process-group.ts";
-import { startWranglerDev, waitForHealthy } from "../../scripts/wrangler-dev.ts";
+import { generateToken, writeEnvFile } from "./admin-token.ts";
+import { hostVars, startComputerdHost, waitForHost } from "./computerd-host.ts";
+import { ProcessGroup, type Supervised } from "./process-group.ts";
+import { startWranglerDev, waitForHealthy } from "./wrangler-dev.ts";
 
 /** A running fleet. */
 export interface Fleet {
