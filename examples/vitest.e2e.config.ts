@@ -1,6 +1,6 @@
 /**
  * vitest project "examples-e2e": each example run as its README says, against a real local
- * fleet (test/e2e/fleet.ts) started by the test file. Files run one at a time.
+ * fleet (@computer/fleet) started by the test file. Files run one at a time.
  */
 import { defineConfig } from "vitest/config";
 

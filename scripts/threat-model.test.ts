@@ -3,8 +3,8 @@
  * `` `file` › "test name" ``, and each cited file exists and still contains that name.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { REPO_ROOT } from "@computer/fleet/wrangler-dev";
 import { describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./wrangler-dev.ts";
 
 const doc = readFileSync(`${REPO_ROOT}/docs/THREAT_MODEL.md`, "utf8");
 const CITATION = /`([^`]+\.test\.ts)` › "([^"]+)"/g;

@@ -3,10 +3,11 @@
  * binding) draws the image with the stand-in, writes it into the computer, publishes it, and
  * the public link serves a PNG of the asked size to anyone, without a token.
  */
+
+import { type Fleet, startFleet } from "@computer/fleet";
 import { ComputerClient } from "@computer/sdk";
 import { decode } from "fast-png";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fleet, startFleet } from "../../test/e2e/fleet.ts";
 import { aiImage } from "./ai-image.ts";
 import { STAND_IN_NAME } from "./src/stand-in.ts";
 

@@ -4,9 +4,9 @@
  * and the chart's own title (the generated image is in the PDF).
  */
 import { execFileSync } from "node:child_process";
+import { type Fleet, startFleet } from "@computer/fleet";
 import { ComputerClient } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fleet, startFleet } from "../../test/e2e/fleet.ts";
 import { runContainerExamples } from "../shared/container-capable.ts";
 import { Steps } from "../shared/steps.ts";
 import { pdfReport } from "./pdf-report.ts";

@@ -3,7 +3,7 @@
  * fleet's `computerd host` needs root, /dev/fuse and bubblewrap. On CI a machine without them
  * fails those tests instead of skipping them; elsewhere they skip and say why.
  */
-import { containerCapable } from "../../test/e2e/fleet-fetch.ts";
+import { containerCapable } from "@computer/fleet/capabilities";
 
 /** True when the container examples must run (capable machine, or CI). */
 export const runContainerExamples = containerCapable || process.env.CI === "true";

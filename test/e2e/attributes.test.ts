@@ -10,6 +10,7 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable, hasCommand } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiView,
@@ -22,7 +23,6 @@ import {
 } from "./attribute-dump.ts";
 import { ComputerApi, expectSynced } from "./computer-api.ts";
 import { apiCode, containerErrnos, type ErrnoCase } from "./errno-calls.ts";
-import { containerCapable, hasCommand } from "./fleet-fetch.ts";
 
 const capable = containerCapable && hasCommand("python3");
 

@@ -6,10 +6,10 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi } from "./computer-api.ts";
 import { daemonPid } from "./daemon-pid.ts";
-import { containerCapable } from "./fleet-fetch.ts";
 
 let fleet: Fleet;
 

@@ -5,11 +5,12 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import { checkFeed } from "@computer/worker/change-feed";
 import type { ContractFetch } from "@computer/worker/exec-contract";
 import type { Side } from "@computer/worker/visibility";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { containerCapable, createComputer, fleetFetch } from "./fleet-fetch.ts";
+import { createComputer, fleetFetch } from "./fleet-fetch.ts";
 
 let fleet: Fleet;
 let api: ContractFetch;

@@ -8,10 +8,10 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
 import { daemonPid } from "./daemon-pid.ts";
-import { containerCapable } from "./fleet-fetch.ts";
 
 let fleet: Fleet;
 

@@ -7,9 +7,9 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, expectSynced, fenceEvents } from "./computer-api.ts";
-import { containerCapable } from "./fleet-fetch.ts";
 
 const ID = "e2e-perf";
 let fleet: Fleet;

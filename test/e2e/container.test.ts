@@ -9,8 +9,8 @@
  */
 
 import { startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import { describeContainerContract } from "@computer/fleet/container-contract";
-import { containerCapable } from "./fleet-fetch.ts";
 
 describeContainerContract("container runtime (wrangler dev + computerd host + FUSE + bwrap)", {
   start: () => startFleet({ computerdHost: true }),

@@ -5,6 +5,7 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import {
   CONTRACT_CASES,
   ContractClient,
@@ -12,7 +13,7 @@ import {
   type ContractRuntime,
 } from "@computer/worker/exec-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { containerCapable, createComputer, fleetFetch } from "./fleet-fetch.ts";
+import { createComputer, fleetFetch } from "./fleet-fetch.ts";
 
 let fleet: Fleet;
 let api: ContractFetch;

@@ -1,10 +1,8 @@
 /**
  * Helpers the runtime suites share: an admin-authenticated fetch of a fleet's API paths
- * (the ContractFetch of worker/test/exec-contract.ts), computer creation, and whether this
- * machine can run the container runtime (root, /dev/fuse, bubblewrap).
+ * (the ContractFetch of worker/test/exec-contract.ts) and computer creation. Whether this
+ * machine can run the container runtime is @computer/fleet/capabilities.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import type { Fleet } from "@computer/fleet";
 import type { ContractFetch } from "@computer/worker/exec-contract";
 import { expect } from "vitest";
@@ -33,25 +31,3 @@ export async function createComputer(
   await res.body?.cancel();
   return id;
 }
-
-/** True when `command --version` runs on this machine. */
-export function hasCommand(command: string): boolean {
-  try {
-    execFileSync(command, ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** What this machine lacks to run computerd's FUSE mount and sandbox (empty: nothing). */
-export function containerMissing(): string[] {
-  return [
-    ...(process.getuid?.() === 0 ? [] : ["root"]),
-    ...(existsSync("/dev/fuse") ? [] : ["/dev/fuse"]),
-    ...(hasCommand("bwrap") ? [] : ["bubblewrap (bwrap)"]),
-  ];
-}
-
-/** True when this machine can run computerd's FUSE mount and sandbox. */
-export const containerCapable = containerMissing().length === 0;

@@ -10,13 +10,13 @@
 import { execFileSync } from "node:child_process";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { type Fleet, startFleet } from "@computer/fleet";
+import { containerMissing } from "@computer/fleet/capabilities";
+import { ContractClient, expectCompleted } from "@computer/fleet/container-contract";
+import { REPO_ROOT } from "@computer/fleet/wrangler-dev";
+import { computerFolders } from "computerd/computer-folders";
+import { DEFAULT_PATH } from "computerd/exec-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_PATH } from "../../computerd/src/exec/env.ts";
-import { computerFolders } from "../../computerd/src/host/computer-folders.ts";
-import { REPO_ROOT } from "../../scripts/wrangler-dev.ts";
-import { ContractClient, expectCompleted } from "./container-contract.ts";
-import { type Fleet, startFleet } from "./fleet.ts";
-import { containerMissing } from "./fleet-fetch.ts";
 
 const SECRET = `beta-secret-${Date.now()}`;
 const alpha = new ContractClient("alpha");

@@ -8,9 +8,9 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
-import { containerCapable } from "./fleet-fetch.ts";
 
 const MiB = 1024 * 1024;
 const QUOTA = 4 * MiB;

@@ -5,10 +5,11 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import { containerCapable } from "@computer/fleet/capabilities";
 import type { ContractFetch } from "@computer/worker/exec-contract";
 import { checkPair, pairs, type Side } from "@computer/worker/visibility";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { containerCapable, createComputer, fleetFetch } from "./fleet-fetch.ts";
+import { createComputer, fleetFetch } from "./fleet-fetch.ts";
 
 let fleet: Fleet;
 let api: ContractFetch;
