@@ -27,7 +27,8 @@ import {
   SyncLink,
   type SyncPeerApi,
 } from "@computer/vfs/sync";
-import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
+import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import { WithoutTerminals } from "../../worker/test/without-terminals.ts";
 
 /** The DO's stub as a SyncPeerApi for the upload SyncLink. */
 class DoPeer implements SyncPeerApi {
@@ -119,7 +120,7 @@ export class MirrorDaemon {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** DaemonApi over the mirror. */
-class MirrorTarget extends RpcTarget implements DaemonApi {
+class MirrorTarget extends WithoutTerminals implements DaemonApi {
   readonly #d: MirrorDaemon;
   constructor(daemon: MirrorDaemon) {
     super();

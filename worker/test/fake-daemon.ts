@@ -19,10 +19,11 @@ import type {
   SyncChange,
   SyncHello,
 } from "@computer/vfs/sync";
-import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
+import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import { WithoutTerminals } from "./without-terminals.ts";
 
 /** The fake daemon's behaviour and what it saw. */
-export class FakeDaemon extends RpcTarget implements DaemonApi {
+export class FakeDaemon extends WithoutTerminals implements DaemonApi {
   readonly #state: FakeDaemonState;
 
   constructor(state: FakeDaemonState) {

@@ -19,12 +19,13 @@ import type {
   SyncBatch,
   SyncHello,
 } from "@computer/vfs/sync";
-import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
+import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import { Bash, InMemoryFs, MountableFs } from "just-bash/browser";
 import { OutputChannel } from "../src/guest/output-channel.ts";
 import { OUTPUT_DEVICE, OutputDevice } from "../src/guest/output-device.ts";
 import { StreamPlugin } from "../src/guest/stream-plugin.ts";
 import type { GuestOutputApi, OutputPiece } from "../src/guest-hosting/guest-wire.ts";
+import { WithoutTerminals } from "./without-terminals.ts";
 
 /** What the daemon saw. */
 export class ShellDaemonState {
@@ -50,7 +51,7 @@ class SinkOutput implements GuestOutputApi {
 }
 
 /** DaemonApi with just-bash as the shell. */
-class ShellDaemon extends RpcTarget implements DaemonApi {
+class ShellDaemon extends WithoutTerminals implements DaemonApi {
   readonly #state: ShellDaemonState;
 
   constructor(state: ShellDaemonState) {

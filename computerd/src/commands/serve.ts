@@ -36,7 +36,8 @@ async function run(args: string[]): Promise<number> {
   }
   const { config } = parsed;
   let daemon: Daemon | undefined;
-  const busy = () => (daemon?.table.running().length ?? 0) > 0;
+  // An open terminal counts: what its shell writes uploads while it is open, as for a command.
+  const busy = () => (daemon?.table.running().length ?? 0) + (daemon?.terminals.count() ?? 0) > 0;
   const onFence = (stats: FenceStats) => {
     const round = (ms: number) => Math.round(ms * 10) / 10;
     const event = {
@@ -77,7 +78,7 @@ async function run(args: string[]): Promise<number> {
   });
   // Commands go first: their descriptors close, so everything they wrote reaches the mount.
   await workspace.uploader.stop();
-  await daemon.table.shutdown();
+  await Promise.all([daemon.table.shutdown(), daemon.terminals.shutdown()]);
   await workspace.sync.finalUpload(FINAL_UPLOAD_MS);
   await daemon.close();
   mounted = false;

@@ -154,10 +154,15 @@ export function bubblewrapWrapper(options: BubblewrapOptions): CommandWrapper {
     resolvConfTarget(),
   );
   const bwrap = options.bwrap ?? "bwrap";
-  return (input) => ({
-    argv: [bwrap, ...args, "--", ...shellArgv(input.command, input.cwd)],
-    env: { HOME: SANDBOX_HOME, ...input.env },
-    ...(hostUid === undefined ? {} : { uid: hostUid }),
-    ...(hostGid === undefined ? {} : { gid: hostGid }),
-  });
+  return (input) => {
+    // A new session guards the daemon's own terminal from TIOCSTI; a terminal's shell owns
+    // its pseudo-terminal and needs it as its controlling terminal for job control.
+    const sandbox = input.terminal ? args.filter((arg) => arg !== "--new-session") : args;
+    return {
+      argv: [bwrap, ...sandbox, "--", ...shellArgv(input.command, input.cwd)],
+      env: { HOME: SANDBOX_HOME, ...input.env },
+      ...(hostUid === undefined ? {} : { uid: hostUid }),
+      ...(hostGid === undefined ? {} : { gid: hostGid }),
+    };
+  };
 }

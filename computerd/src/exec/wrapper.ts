@@ -10,6 +10,11 @@ export interface CommandInput {
   /** Absolute directory as the command sees it; entered by `cd` inside the shell. */
   cwd: string;
   env: Record<string, string>;
+  /**
+   * The command runs on a pseudo-terminal that must stay its controlling terminal (job
+   * control, Ctrl-C): a sandbox must not start a new session for it.
+   */
+  terminal?: boolean;
 }
 
 /** The process to spawn. `uid`/`gid` set the host user it runs as (the daemon must be root). */

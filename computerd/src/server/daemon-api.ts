@@ -1,6 +1,6 @@
 /**
  * What computerd serves to its Durable Object over the dial-back link: the wire's DaemonApi.
- * Exec, kill, attach and health are answered here; the sync half (hello, blobs, batches,
+ * Exec, kill, attach, terminals and health are answered here; the sync half (hello, blobs, batches,
  * fence) is delegated to the sync engine when one is plugged in.
  */
 
@@ -13,10 +13,13 @@ import type {
   FenceResult,
   SyncBatch,
   SyncHello,
+  TerminalSink,
+  TerminalSpec,
 } from "@computer/vfs/sync";
 import { RpcTarget } from "capnweb";
 import type { ExecTable } from "../exec/exec-table.ts";
 import type { ExecSink, ExecSpec } from "../exec/types.ts";
+import type { TerminalTable } from "../terminal/terminal-table.ts";
 import { onSinkBroken, pumpToSink, retainSink } from "./sink-pump.ts";
 
 /** The sync engine's side of DaemonApi, plus the id of computerd's mirror endpoint. */
@@ -36,10 +39,12 @@ function noSync(): never {
 export class DaemonTarget extends RpcTarget implements DaemonApi {
   readonly #table: ExecTable;
   readonly #sync: DaemonSync | undefined;
+  readonly #terminals: TerminalTable;
 
-  constructor(table: ExecTable, sync?: DaemonSync) {
+  constructor(table: ExecTable, terminals: TerminalTable, sync?: DaemonSync) {
     super();
     this.#table = table;
+    this.#terminals = terminals;
     this.#sync = sync;
   }
 
@@ -68,6 +73,23 @@ export class DaemonTarget extends RpcTarget implements DaemonApi {
     if (!source || !("log" in source || source.result)) return false;
     void pumpToSink(source, retainSink(sink), afterSeq ?? -1);
     return true;
+  }
+
+  /** Starts a shell on a new pseudo-terminal; output and the end go to `sink` (duplicated here). */
+  openTerminal(spec: TerminalSpec, sink: TerminalSink): { pid: number } {
+    return this.#terminals.open(spec, sink);
+  }
+
+  writeTerminal(terminalId: string, data: Uint8Array): boolean {
+    return this.#terminals.write(terminalId, data);
+  }
+
+  resizeTerminal(terminalId: string, cols: number, rows: number): boolean {
+    return this.#terminals.resize(terminalId, cols, rows);
+  }
+
+  closeTerminal(terminalId: string): boolean {
+    return this.#terminals.close(terminalId);
   }
 
   health(): DaemonHealth {

@@ -1,5 +1,5 @@
 /**
- * Assembles a running daemon from a Config: the exec table (plain or bubblewrap-sandboxed),
+ * Assembles a running daemon from a Config: the exec and terminal tables (plain or bubblewrap-sandboxed),
  * the link manager serving DaemonApi, and the HTTP server. Used by `computerd serve` and tests.
  */
 import { readFileSync } from "node:fs";
@@ -10,7 +10,8 @@ import { bubblewrapWrapper } from "../exec/bwrap.ts";
 import { baseEnv, sandboxBaseEnv } from "../exec/env.ts";
 import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
-import { plainShell } from "../exec/wrapper.ts";
+import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
+import { TerminalTable } from "../terminal/terminal-table.ts";
 import { type DaemonSync, DaemonTarget } from "./daemon-api.ts";
 import { type Link, LinkManager } from "./dial-back-link.ts";
 import { createComputerdServer } from "./server.ts";
@@ -38,11 +39,47 @@ export interface DaemonParts {
 export interface Daemon {
   server: Server;
   table: ExecTable;
+  terminals: TerminalTable;
   links: LinkManager;
   /** The port actually bound. */
   port: number;
   /** Kills running commands, drops the link, stops the server. */
   close(): Promise<void>;
+}
+
+/** How commands (and terminals' shells) are spawned: in the bubblewrap sandbox, or plainly. */
+function commandWrapperFor(config: Config): CommandWrapper {
+  return config.execSandbox === "bwrap"
+    ? bubblewrapWrapper({
+        workspace: config.mountPoint,
+        egress: config.egress,
+        hostUid: config.sandboxUid,
+        hide: [config.stateDir],
+      })
+    : plainShell;
+}
+
+/** The environment commands and terminals inherit from the daemon's own. */
+function commandBaseEnv(config: Config, env: Record<string, string | undefined>): Record<string, string> {
+  return config.execSandbox === "bwrap" ? sandboxBaseEnv(env) : baseEnv(env);
+}
+
+/** Where the workspace is as commands see it. */
+function workingDirFor(config: Config): string {
+  return config.execSandbox === "bwrap" ? "/workspace" : config.mountPoint;
+}
+
+/** The terminal table a config describes. */
+export function terminalTableFor(
+  config: Config,
+  env: Record<string, string | undefined> = process.env,
+): TerminalTable {
+  return new TerminalTable({
+    wrapper: commandWrapperFor(config),
+    baseEnv: commandBaseEnv(config, env),
+    defaultCwd: workingDirFor(config),
+    killGraceMs: config.execKillGraceMs,
+  });
 }
 
 /** The exec table a config describes. */
@@ -51,17 +88,9 @@ export function execTableFor(
   env: Record<string, string | undefined> = process.env,
   sealedFds: readonly number[] = [],
 ): ExecTable {
-  const sandboxed = config.execSandbox === "bwrap";
   return new ExecTable({
-    wrapper: sandboxed
-      ? bubblewrapWrapper({
-          workspace: config.mountPoint,
-          egress: config.egress,
-          hostUid: config.sandboxUid,
-          hide: [config.stateDir],
-        })
-      : plainShell,
-    baseEnv: sandboxed ? sandboxBaseEnv(env) : baseEnv(env),
+    wrapper: commandWrapperFor(config),
+    baseEnv: commandBaseEnv(config, env),
     killGraceMs: config.execKillGraceMs,
     stdioGraceMs: 1000,
     sealedFds,
@@ -69,7 +98,7 @@ export function execTableFor(
     retainFinished: config.execRetain,
     ...(config.execLogDir ? { logDir: config.execLogDir } : {}),
     defaults: {
-      cwd: sandboxed ? "/workspace" : config.mountPoint,
+      cwd: workingDirFor(config),
       timeoutMs: config.execTimeoutMs,
       maxTimeoutMs: config.execMaxTimeoutMs,
       outputCap: config.execOutputCap,
@@ -80,9 +109,10 @@ export function execTableFor(
 /** Starts the daemon described by `config` and resolves once it listens. */
 export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
   const table = execTableFor(config, parts.env, parts.sealedFds);
+  const terminals = terminalTableFor(config, parts.env);
   const links = new LinkManager({
     secret: config.secret,
-    local: new DaemonTarget(table, parts.sync),
+    local: new DaemonTarget(table, terminals, parts.sync),
     ...(parts.onLink ? { onLink: parts.onLink } : {}),
   });
   const server = createComputerdServer({
@@ -103,11 +133,12 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
   return {
     server,
     table,
+    terminals,
     links,
     port,
     async close() {
       links.close();
-      await table.shutdown();
+      await Promise.all([table.shutdown(), terminals.shutdown()]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

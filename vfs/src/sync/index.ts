@@ -31,5 +31,7 @@ export type {
   SyncConflict,
   SyncHello,
   SyncPeerApi,
+  TerminalSink,
+  TerminalSpec,
   Xattr,
 } from "./wire.ts";

@@ -206,6 +206,29 @@ export interface ExecSink {
   exit(exit: ExecExit): Awaitable<void>;
 }
 
+/** A terminal to open in the container: an interactive shell on a pseudo-terminal. */
+export interface TerminalSpec {
+  /** The terminal id (`tm_...`), chosen by the DO. */
+  id: string;
+  cols: number;
+  rows: number;
+  /** Directory inside /workspace the shell starts in (default /workspace). */
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Implemented by the DO (an RpcTarget) and passed BY REFERENCE to `DaemonApi.openTerminal`.
+ * As with ExecSink, computerd `dup()`s the stub it receives and disposes its duplicate right
+ * after calling `closed`.
+ */
+export interface TerminalSink {
+  /** Called by computerd with the terminal's output bytes, in order. */
+  output(terminalId: string, data: Uint8Array): Awaitable<void>;
+  /** Called once by computerd when the shell has exited (or was killed). */
+  closed(terminalId: string, exitCode: number | null, signal?: string): Awaitable<void>;
+}
+
 /** Answer of `DaemonApi.fence`. */
 export interface FenceResult {
   /** The DO revision once every container change up to the fence is applied there. */
@@ -258,4 +281,17 @@ export interface DaemonApi extends SyncPeerApi {
   attach(execId: string, sink: ExecSink, afterSeq?: number): Awaitable<boolean>;
   /** Called by the DO's health probe. */
   health(): Awaitable<DaemonHealth>;
+  /**
+   * Called by the DO (after a push, as before an exec) to start an interactive shell on a new
+   * pseudo-terminal of `spec.cols` x `spec.rows`; resolves once it runs. Output and the end
+   * arrive through `sink` (see TerminalSink for who disposes it). What the shell writes syncs
+   * through the background uploader while any terminal is open.
+   */
+  openTerminal(spec: TerminalSpec, sink: TerminalSink): Awaitable<{ pid: number }>;
+  /** Called by the DO with keyboard input for a terminal. False if unknown. Plain data. */
+  writeTerminal(terminalId: string, data: Uint8Array): Awaitable<boolean>;
+  /** Called by the DO when the viewer's window changed size (the shell gets SIGWINCH). */
+  resizeTerminal(terminalId: string, cols: number, rows: number): Awaitable<boolean>;
+  /** Called by the DO to end a terminal: SIGHUP to its process group, SIGKILL after a grace. */
+  closeTerminal(terminalId: string): Awaitable<boolean>;
 }
