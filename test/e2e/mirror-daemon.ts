@@ -27,8 +27,8 @@ import {
   SyncLink,
   type SyncPeerApi,
 } from "@computer/vfs/sync";
+import { WithoutTerminals } from "@computer/worker/without-terminals";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
-import { WithoutTerminals } from "../../worker/test/without-terminals.ts";
 
 /** The DO's stub as a SyncPeerApi for the upload SyncLink. */
 class DoPeer implements SyncPeerApi {

@@ -22,4 +22,6 @@ export interface Env {
   COMPUTERD_DIAL_BASE?: string;
   /** Container image for Cloudflare Containers (default: the `containers` entry's image). */
   COMPUTERD_IMAGE?: string;
+  /** Seconds a terminal without a viewer stays open (default 900; a request may set its own). */
+  TERMINAL_IDLE_SECONDS?: string;
 }

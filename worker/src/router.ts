@@ -47,6 +47,12 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
       if (principal.kind === "token" && principal.computer !== route.id) {
         throw new ApiError("EFORBIDDEN", "this token is for another computer");
       }
+      // A WebSocket cannot cross Workers RPC: the DO's fetch takes it (and authenticates again).
+      if (
+        route.route.kind === "terminals.get" &&
+        request.headers.get("upgrade")?.toLowerCase() === "websocket"
+      )
+        return env.COMPUTER.getByName(route.id).fetch(request);
       return env.COMPUTER.getByName(route.id).handle(request, {
         id: route.id,
         route: route.route,

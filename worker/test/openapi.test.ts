@@ -19,6 +19,8 @@ const ROUTES: Record<string, string[]> = {
   "/v1/computers/{id}/fork": ["post"],
   "/v1/computers/{id}/artifacts": ["post"],
   "/v1/computers/{id}/changes": ["get"],
+  "/v1/computers/{id}/terminals": ["post", "get"],
+  "/v1/computers/{id}/terminals/{tid}": ["get", "delete"],
   "/v1/artifacts": ["get"],
   "/v1/artifacts/{name}": ["get"],
   "/a/{name}/{version}/{token}/{path}": ["get", "head"],

@@ -39,9 +39,9 @@ function noSync(): never {
 export class DaemonTarget extends RpcTarget implements DaemonApi {
   readonly #table: ExecTable;
   readonly #sync: DaemonSync | undefined;
-  readonly #terminals: TerminalTable;
+  readonly #terminals: TerminalTable | undefined;
 
-  constructor(table: ExecTable, terminals: TerminalTable, sync?: DaemonSync) {
+  constructor(table: ExecTable, sync?: DaemonSync, terminals?: TerminalTable) {
     super();
     this.#table = table;
     this.#terminals = terminals;
@@ -75,21 +75,27 @@ export class DaemonTarget extends RpcTarget implements DaemonApi {
     return true;
   }
 
+  #requireTerminals(): TerminalTable {
+    if (this.#terminals === undefined)
+      throw new Error("computerd: terminals are not available on this daemon");
+    return this.#terminals;
+  }
+
   /** Starts a shell on a new pseudo-terminal; output and the end go to `sink` (duplicated here). */
   openTerminal(spec: TerminalSpec, sink: TerminalSink): { pid: number } {
-    return this.#terminals.open(spec, sink);
+    return this.#requireTerminals().open(spec, sink);
   }
 
   writeTerminal(terminalId: string, data: Uint8Array): boolean {
-    return this.#terminals.write(terminalId, data);
+    return this.#requireTerminals().write(terminalId, data);
   }
 
   resizeTerminal(terminalId: string, cols: number, rows: number): boolean {
-    return this.#terminals.resize(terminalId, cols, rows);
+    return this.#requireTerminals().resize(terminalId, cols, rows);
   }
 
   closeTerminal(terminalId: string): boolean {
-    return this.#terminals.close(terminalId);
+    return this.#requireTerminals().close(terminalId);
   }
 
   health(): DaemonHealth {

@@ -112,7 +112,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
   const terminals = terminalTableFor(config, parts.env);
   const links = new LinkManager({
     secret: config.secret,
-    local: new DaemonTarget(table, terminals, parts.sync),
+    local: new DaemonTarget(table, parts.sync, terminals),
     ...(parts.onLink ? { onLink: parts.onLink } : {}),
   });
   const server = createComputerdServer({

@@ -6,9 +6,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/exec-harness.ts";
 import { bubblewrapWrapper } from "../exec/bwrap.ts";
 import { baseEnv } from "../exec/env.ts";
-import { tempDir } from "../exec/testing.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { TerminalTable } from "./terminal-table.ts";
 
@@ -57,6 +57,7 @@ class Screen {
 }
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+const ESC = "\x1b";
 
 function hasBwrap(): boolean {
   try {
@@ -109,7 +110,9 @@ for (const [name, setup] of cases()) {
       return { table, screen, id };
     }
 
-    it("stty size shows the size it was opened with and the size after a resize", { timeout: 30_000 }, async () => {
+    it("stty size shows the size it was opened with and the size after a resize", {
+      timeout: 30_000,
+    }, async () => {
       const { table, screen, id } = await open(100, 30);
       let at = await screen.waitFor(/READY\$ /);
       table.write(id, bytes("stty size\r"));
@@ -123,7 +126,9 @@ for (const [name, setup] of cases()) {
       expect(table.count()).toBe(0);
     });
 
-    it("Ctrl-C ends a running sleep and the shell goes on; job control works", { timeout: 30_000 }, async () => {
+    it("Ctrl-C ends a running sleep and the shell goes on; job control works", {
+      timeout: 30_000,
+    }, async () => {
       const { table, screen, id } = await open();
       let at = await screen.waitFor(/READY\$ /);
       table.write(id, bytes("sleep 30; echo after-sleep $?\r"));
@@ -146,7 +151,7 @@ for (const [name, setup] of cases()) {
       let at = await screen.waitFor(/READY\$ /);
       table.write(id, bytes("vi notes.txt\r"));
       // The alternate screen (or at least a cursor-addressed full screen) and vi's empty lines.
-      at = await screen.waitFor(/\x1b\[\?1049h|\x1b\[\d+;\d+H/, at);
+      at = await screen.waitFor(new RegExp(`${ESC}\\[\\?1049h|${ESC}\\[\\d+;\\d+H`), at);
       await screen.waitFor(/~/, at);
       table.write(id, bytes("ihello from vi\x1b:wq\r"));
       at = await screen.waitFor(/READY\$ /, at);

@@ -34,10 +34,24 @@ export async function isAdminToken(presented: string, secret: string): Promise<b
   return diff === 0;
 }
 
-/** The bearer token of `request`, or undefined. */
+/** Prefix of the WebSocket subprotocol that carries a bearer token (`bearer.<token>`). */
+export const BEARER_PROTOCOL_PREFIX = "bearer.";
+
+/**
+ * The bearer token of `request`, or undefined. A WebSocket upgrade without an Authorization
+ * header may carry it as a subprotocol `bearer.<token>` instead, since browsers cannot set
+ * headers on a WebSocket (the server never echoes that subprotocol back).
+ */
 export function bearerToken(request: Request): string | undefined {
   const header = request.headers.get("authorization");
-  if (header === null) return undefined;
+  if (header === null) {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return undefined;
+    const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+    const token = offered
+      .find((p) => p.startsWith(BEARER_PROTOCOL_PREFIX))
+      ?.slice(BEARER_PROTOCOL_PREFIX.length);
+    return token === "" ? undefined : token;
+  }
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   return match?.[1];
 }

@@ -35,6 +35,12 @@ export const ROUTE_ACCESS: Record<ComputerRoute["kind"], Access> = {
   "exec.kill": "write",
   "artifacts.publish": "write",
   changes: "read",
+  // A terminal runs commands: opening, attaching (it carries keystrokes; checked by the handler)
+  // and ending one need rw; its state is readable with any token.
+  "terminals.create": "write",
+  "terminals.list": "read",
+  "terminals.get": "read",
+  "terminals.kill": "write",
 };
 
 /**

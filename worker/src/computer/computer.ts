@@ -13,13 +13,16 @@ import {
   type PublishOptions,
   publish,
 } from "../artifacts/publish-version.ts";
+import { authenticate } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/principal.ts";
+import { parseLinkPath } from "../container/computerd-link.ts";
 import type { Env } from "../env.ts";
 import { getExec, killExec, listExecs, startExec } from "../exec/exec-routes.ts";
 import type { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { wantsEventStream } from "../exec/sse.ts";
-import { toErrorResponse } from "../http/errors.ts";
-import type { ComputerRoute } from "../http/route.ts";
+import { ApiError, toErrorResponse } from "../http/errors.ts";
+import { type ComputerRoute, parseRoute } from "../http/route.ts";
+import { createTerminal, getTerminal, killTerminal, listTerminals } from "../terminals/terminal-routes.ts";
 import { authorize } from "./authorize.ts";
 import { changesPage, changesStream } from "./changes.ts";
 import { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints.ts";
@@ -115,6 +118,15 @@ export class Computer extends DurableObject<Env> {
         return killExec(host.execs().manager, route.execId);
       case "artifacts.publish":
         return publishArtifact(host, request);
+      case "terminals.create":
+        host.execs().noteOrigin(request);
+        return createTerminal(host, request);
+      case "terminals.list":
+        return listTerminals(host);
+      case "terminals.get":
+        return getTerminal(host, principal, route.terminalId, request);
+      case "terminals.kill":
+        return killTerminal(host, route.terminalId);
       case "changes":
         return wantsEventStream(request)
           ? changesStream(host, route, request.headers.get("last-event-id"))
@@ -175,12 +187,22 @@ export class Computer extends DurableObject<Env> {
   }
 
   /**
-   * computerd's dial-back (`/v1/computers/:id/_computerd`, forwarded by the router without user
-   * authentication): a WebSocket serving the sync link, 401 unless it presents the daemon secret.
+   * WebSocket upgrades, which Workers RPC cannot carry: computerd's dial-back
+   * (`/v1/computers/:id/_computerd`, forwarded without user authentication: 401 unless it
+   * presents the daemon secret), and a terminal attach, which is authenticated and authorized
+   * here again as if it came straight from the client.
    */
   override async fetch(request: Request): Promise<Response> {
     try {
-      return await this.#host.execs().acceptLink(request);
+      const url = new URL(request.url);
+      if (parseLinkPath(url.pathname) !== undefined) return await this.#host.execs().acceptLink(request);
+      const route = parseRoute(request.method, url);
+      if (route.kind !== "computer" || route.route.kind !== "terminals.get")
+        throw new ApiError("ENOENT", "only terminal attaches upgrade here");
+      const principal = await authenticate(request, this.env.COMPUTER_ADMIN_TOKEN, Date.now());
+      if (principal.kind === "token" && principal.computer !== route.id)
+        throw new ApiError("EFORBIDDEN", "this token is for another computer");
+      return await this.handle(request, { id: route.id, route: route.route, principal });
     } catch (err) {
       return toErrorResponse(err);
     }

@@ -10,6 +10,8 @@ import type { Env } from "../env.ts";
 import { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { ApiError } from "../http/errors.ts";
 import { REGISTRY_NAME, type Registry } from "../registry/registry.ts";
+import type { TerminalManager } from "../terminals/terminal-manager.ts";
+import { terminalManagerFor } from "../terminals/terminal-routes.ts";
 import { AlarmSchedule } from "./alarms.ts";
 import { sweepForkSnapshots } from "./fork.ts";
 import { type ComputerRecord, RecordStore } from "./record.ts";
@@ -34,6 +36,7 @@ export class ComputerContext {
   #sql: SqlLike | undefined;
   #vfs: Vfs | undefined;
   #execs: ExecSubsystem | undefined;
+  #terminals: TerminalManager | undefined;
   #alarmChecked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -56,6 +59,12 @@ export class ComputerContext {
   }
 
   /** The exec subsystem (journal, runtimes, link to computerd), created on first use. */
+  /** The terminals (created on first use; they live in this instance's memory). */
+  terminals(): TerminalManager {
+    this.#terminals ??= terminalManagerFor(this);
+    return this.#terminals;
+  }
+
   execs(): ExecSubsystem {
     if (this.#execs === undefined) {
       this.#execs = new ExecSubsystem(this);
@@ -108,6 +117,7 @@ export class ComputerContext {
 
   /** Stops execs and the container, drops every table, the record and the alarm: the computer is gone. */
   async destroy(): Promise<void> {
+    this.#terminals?.closeAll();
     if (this.records.get()?.state === "ready") await this.execs().destroy();
     this.#execs = undefined;
     this.vfs().destroy();

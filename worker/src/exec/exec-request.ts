@@ -63,7 +63,8 @@ export function parseCwd(value: string | undefined): string {
   return cwd;
 }
 
-function parseEnv(body: JsonObject): Record<string, string> {
+/** Checks `body.env`: at most 256 variables with shell-identifier names and string values without NUL. */
+export function parseEnv(body: JsonObject): Record<string, string> {
   const value = body.env;
   if (value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -1,6 +1,6 @@
 /**
  * The live part of the OpenAPI document (openapi.ts merges it): the change feed (JSON pages
- * or Server-Sent Events).
+ * or Server-Sent Events) and terminals (their WebSocket protocol is described in docs/API.md).
  */
 
 import { error, idParam, int, json, object, ref, type Schema, str } from "./openapi-schema.ts";
@@ -34,14 +34,69 @@ export const LIVE_SCHEMAS: Schema = {
     },
     ["rev", "cursor", "path", "event"],
   ),
+  TerminalRequest: object(
+    {
+      runtime: { enum: ["container", "shell"] },
+      cols: { type: "integer", minimum: 1, maximum: 1000 },
+      rows: { type: "integer", minimum: 1, maximum: 1000 },
+      cwd: str,
+      env: { type: "object", additionalProperties: str },
+      idleTimeoutSeconds: { type: "integer", minimum: 1, maximum: 86400 },
+    },
+    ["cols", "rows"],
+  ),
+  Terminal: object(
+    {
+      id: str,
+      runtime: { enum: ["container", "shell"] },
+      cols: int,
+      rows: int,
+      createdAt: str,
+      status: { enum: ["running", "exited"] },
+      exitCode: { type: ["integer", "null"] },
+      signal: str,
+      attached: int,
+    },
+    ["id", "runtime", "cols", "rows", "createdAt", "status", "exitCode", "attached"],
+  ),
   ChangesPage: object(
     { changes: { type: "array", items: ref("Change") }, cursor: str, more: { type: "boolean" } },
     ["changes", "cursor", "more"],
   ),
 };
 
+const terminalParams = [idParam, { name: "tid", in: "path", required: true, schema: str }];
+
 /** Paths of the live routes. */
 export const LIVE_PATHS: Schema = {
+  "/v1/computers/{id}/terminals": {
+    parameters: [idParam],
+    post: {
+      requestBody: { required: true, content: { "application/json": { schema: ref("TerminalRequest") } } },
+      responses: {
+        "201": json(ref("Terminal"), "Opened"),
+        ...std,
+        "409": error("Too many terminals (EBUSY)"),
+        "503": error("The container is not available (EUNAVAILABLE)"),
+      },
+    },
+    get: {
+      responses: {
+        "200": json(object({ terminals: { type: "array", items: ref("Terminal") } }), "Terminals"),
+        ...std,
+      },
+    },
+  },
+  "/v1/computers/{id}/terminals/{tid}": {
+    parameters: terminalParams,
+    get: {
+      description:
+        "The terminal's state; with a WebSocket upgrade, attach (binary frames: bytes both ways; text: JSON " +
+        "resize/input/exit/error). Token also accepted as subprotocol `bearer.<token>`.",
+      responses: { "200": json(ref("Terminal"), "State"), "101": { description: "Attached" }, ...std },
+    },
+    delete: { responses: { "200": json(ref("Terminal"), "Ended"), ...std } },
+  },
   "/v1/computers/{id}/changes": {
     parameters: [idParam],
     get: {

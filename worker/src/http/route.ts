@@ -12,6 +12,7 @@ export const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** A checkpoint name. */
 export const CHECKPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EXEC_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const TERMINAL_ID = /^tm_[0-9a-f]{24}$/;
 /** Longest lifetime of an artifact link (365 days; see artifacts/signed-url.ts). */
 const MAX_TTL_SECONDS = 365 * 24 * 60 * 60;
 
@@ -36,7 +37,11 @@ export type ComputerRoute =
   | { kind: "exec.get"; execId: string; follow: boolean; after: number | undefined }
   | { kind: "exec.kill"; execId: string }
   | { kind: "artifacts.publish" }
-  | { kind: "changes"; after: string; limit: number | undefined; path: string };
+  | { kind: "changes"; after: string; limit: number | undefined; path: string }
+  | { kind: "terminals.create" }
+  | { kind: "terminals.list" }
+  | { kind: "terminals.get"; terminalId: string }
+  | { kind: "terminals.kill"; terminalId: string };
 
 /** Every route of the API. */
 export type Route =
@@ -148,6 +153,21 @@ function parseComputerRoute(
   }
   if (head === "artifacts" && second === undefined) {
     return byMethod(method, { POST: () => ({ kind: "artifacts.publish" }) });
+  }
+  if (head === "terminals") {
+    if (second === undefined) {
+      return byMethod<ComputerRoute>(method, {
+        POST: () => ({ kind: "terminals.create" }),
+        GET: () => ({ kind: "terminals.list" }),
+      });
+    }
+    if (third === undefined) {
+      const terminalId = decodeSegment(second, "terminal id", TERMINAL_ID);
+      return byMethod<ComputerRoute>(method, {
+        GET: () => ({ kind: "terminals.get", terminalId }),
+        DELETE: () => ({ kind: "terminals.kill", terminalId }),
+      });
+    }
   }
   if (head === "changes" && second === undefined) {
     return byMethod<ComputerRoute>(method, {
