@@ -3,6 +3,7 @@
  * `client.computer(id)`; nothing is fetched until a method is called.
  */
 import type {
+  ChangesPage,
   Checkpoint,
   ComputerInfo,
   ComputerSettings,
@@ -109,6 +110,19 @@ export class Computer {
     const json = options.checkpoint === undefined ? { to } : { to, checkpoint: options.checkpoint };
     await this.#t.json<ComputerInfo>("fork", { params: { id: this.id }, json, signal: options.signal });
     return new Computer(this.#t, to);
+  }
+
+  /**
+   * One page of the change feed: changes after `after` (a cursor; `"0"`, the default, starts
+   * with the whole tree; `"now"` with nothing), at or under `path`. A cursor older than the
+   * retention is ESTALE, with the current cursor in the error's `details.cursor`.
+   */
+  changes(options: Signal & { after?: string; path?: string; limit?: number } = {}): Promise<ChangesPage> {
+    return this.#t.json("changes", {
+      params: { id: this.id },
+      query: { after: options.after, path: options.path, limit: options.limit },
+      signal: options.signal,
+    });
   }
 
   /** Publishes a workspace file or directory; the answer's `url` is a signed public link. */

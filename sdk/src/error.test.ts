@@ -19,6 +19,11 @@ describe("errors", () => {
     });
   });
 
+  it("keeps the extra fields of the error object (ESTALE's cursor)", async () => {
+    const res = Response.json({ error: { code: "ESTALE", message: "old", cursor: "c42" } }, { status: 410 });
+    expect((await errorFromResponse(res)).details).toEqual({ cursor: "c42" });
+  });
+
   it("reads Retry-After as seconds or as an HTTP date", () => {
     expect(retryAfterSeconds("7")).toBe(7);
     expect(retryAfterSeconds(null)).toBeUndefined();

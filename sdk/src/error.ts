@@ -19,11 +19,19 @@ export class ComputerError extends Error {
   readonly path: string | undefined;
   /** Seconds the server asked to wait (`Retry-After` of a 503). */
   readonly retryAfter: number | undefined;
+  /** Extra fields of the API's error object (ESTALE: the current `cursor`). */
+  readonly details: Record<string, string>;
 
   constructor(
     code: ComputerErrorCode,
     message: string,
-    options: { status?: number; path?: string; retryAfter?: number; cause?: unknown } = {},
+    options: {
+      status?: number;
+      path?: string;
+      retryAfter?: number;
+      details?: Record<string, string>;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ComputerError";
@@ -31,6 +39,7 @@ export class ComputerError extends Error {
     this.status = options.status ?? 0;
     this.path = options.path;
     this.retryAfter = options.retryAfter;
+    this.details = options.details ?? {};
   }
 }
 
@@ -74,11 +83,16 @@ export async function errorFromResponse(res: Response, method = "GET"): Promise<
   } catch {
     body = undefined;
   }
-  const error = (body as { error?: { code?: unknown; message?: unknown; path?: unknown } } | undefined)
-    ?.error;
+  const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
   if (error !== undefined && isApiErrorCode(error.code)) {
+    const details: Record<string, string> = {};
+    for (const [key, value] of Object.entries(error)) {
+      if (key !== "code" && key !== "message" && key !== "path" && typeof value === "string")
+        details[key] = value;
+    }
     return new ComputerError(error.code, typeof error.message === "string" ? error.message : error.code, {
       status: res.status,
+      details,
       ...(typeof error.path === "string" ? { path: error.path } : {}),
       ...(retryAfter === undefined ? {} : { retryAfter }),
     });

@@ -68,6 +68,18 @@ async function* execEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<Exe
   }
 }
 
+/** A buffered result with the runtime's counters (`X-Exec-Metrics`: fsCalls, fsOps, ... of shell/js). */
+export type RunResult = ExecResult & { metrics: Record<string, number> };
+
+function parseMetrics(header: string | null): Record<string, number> {
+  const metrics: Record<string, number> = {};
+  for (const pair of (header ?? "").split(",")) {
+    const [name, value] = pair.trim().split("=");
+    if (name && value !== undefined && Number.isFinite(Number(value))) metrics[name] = Number(value);
+  }
+  return metrics;
+}
+
 /** The execs of one computer. */
 export class Exec {
   readonly #t: Transport;
@@ -79,12 +91,14 @@ export class Exec {
   }
 
   /** Runs `request` and answers its result once it has finished (a non-zero exit is a result). */
-  run(request: ExecRequest, options: Signal = {}): Promise<ExecResult> {
-    return this.#t.json<ExecResult>("exec.start", {
+  async run(request: ExecRequest, options: Signal = {}): Promise<RunResult> {
+    const res = await this.#t.call("exec.start", {
       params: { id: this.#id },
       json: request,
       signal: options.signal,
     });
+    const result = (await res.json()) as ExecResult;
+    return { ...result, metrics: parseMetrics(res.headers.get("x-exec-metrics")) };
   }
 
   /** Starts `request` and streams its output as it comes. Aborting `signal` stops reading only. */

@@ -11,6 +11,8 @@ export type {
   ArtifactPage,
   ArtifactSummary,
   ArtifactVersion,
+  ChangeJson,
+  ChangesPage,
   Checkpoint,
   ComputerInfo,
   ComputerPage,
@@ -41,7 +43,7 @@ export type {
   WrittenFile,
 } from "./contract/types.ts";
 export { type ClientErrorCode, ComputerError, type ComputerErrorCode, isComputerError } from "./error.ts";
-export { Exec, type ExecEvent, ExecStream } from "./exec.ts";
+export { Exec, type ExecEvent, ExecStream, type RunResult } from "./exec.ts";
 export {
   type ByteRange,
   type FileDownload,

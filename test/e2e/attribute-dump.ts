@@ -4,8 +4,10 @@
  * integers) and the HTTP API's stat/listxattr/getxattr ops for the same paths, brought to one
  * comparable shape.
  */
+
+import type { Computer, FsOpBody, FsOpName } from "@computer/sdk";
 import { expect } from "vitest";
-import { type ComputerApi, expectSynced } from "./computer-api.ts";
+import { expectSynced, runContainer } from "./fleet-computer.ts";
 
 /** One path's attributes in a form both sides can produce. */
 export interface Attributes {
@@ -63,8 +65,8 @@ print(json.dumps(out))
 export type OwnerMap = (vfsId: number) => number;
 
 /** The container's view of `dir` (a workspace-relative folder), read by an exec. */
-export async function containerView(api: ComputerApi, dir: string): Promise<View> {
-  const result = await api.exec(`python3 -c '${DUMP.replaceAll("'", "'\\''")}' ${dir}`);
+export async function containerView(api: Computer, dir: string): Promise<View> {
+  const result = await runContainer(api, `python3 -c '${DUMP.replaceAll("'", "'\\''")}' ${dir}`);
   expectSynced(result);
   const raw = JSON.parse(result.stdout) as Record<
     string,
@@ -80,23 +82,9 @@ export async function containerView(api: ComputerApi, dir: string): Promise<View
   return view;
 }
 
-/** Runs one POST /fs op; answers status and body. */
-export async function fsOp(
-  api: ComputerApi,
-  op: Record<string, unknown>,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(api.url("/fs"), {
-    method: "POST",
-    headers: { ...api.auth(), "Content-Type": "application/json" },
-    body: JSON.stringify(op),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-async function okOp(api: ComputerApi, op: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const { status, body } = await fsOp(api, op);
-  expect(status, `${JSON.stringify(op)} → ${JSON.stringify(body)}`).toBe(200);
-  return body;
+/** Runs one POST /fs op as written (a failure throws the ComputerError); answers its body. */
+export async function okOp(api: Computer, op: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return (await api.files.op(op as FsOpBody<FsOpName>)) as unknown as Record<string, unknown>;
 }
 
 interface ApiTimespec {
@@ -112,7 +100,7 @@ function ns(t: ApiTimespec): string {
  * The API's view of `paths` (stat with follow: false, and every user.* attribute), with owners
  * as a command in the container sees them.
  */
-export async function apiView(api: ComputerApi, paths: readonly string[], owner: OwnerMap): Promise<View> {
+export async function apiView(api: Computer, paths: readonly string[], owner: OwnerMap): Promise<View> {
   const view: View = { attributes: {}, ino: {}, space: {}, ctime: {} };
   for (const path of paths) {
     const s = await okOp(api, { op: "stat", path, follow: false });

@@ -11,18 +11,19 @@
 
 import { type Fleet, startFleet } from "@computer/fleet";
 import { containerCapable, hasCommand } from "@computer/fleet/capabilities";
+import type { Computer } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiView,
   containerView,
   differences,
-  fsOp,
   linkGroups,
   type OwnerMap,
+  okOp,
   type View,
 } from "./attribute-dump.ts";
-import { ComputerApi, expectSynced } from "./computer-api.ts";
 import { apiCode, containerErrnos, type ErrnoCase } from "./errno-calls.ts";
+import { createComputerOn, entryNames, expectSynced, runContainer } from "./fleet-computer.ts";
 
 const capable = containerCapable && hasCommand("python3");
 
@@ -169,14 +170,13 @@ const FLEETS: FleetCase[] = [
 
 describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbox, root }) => {
   let fleet: Fleet | undefined;
-  let api: ComputerApi;
+  let api: Computer;
   let owner: OwnerMap = identity;
 
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: true, hostSandbox: sandbox });
-    api = new ComputerApi(fleet, `e2e-attrs-${sandbox}`);
-    await api.create();
-    const ids = await api.exec("id -u && id -g");
+    api = await createComputerOn(fleet, `e2e-attrs-${sandbox}`);
+    const ids = await runContainer(api, "id -u && id -g");
     expectSynced(ids);
     const [uid, gid] = ids.stdout.trim().split("\n").map(Number);
     // As root the ids are the vfs's own; a sandboxed user is not root and has its own group.
@@ -193,7 +193,7 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
   });
 
   it("what the container creates, the API's stat shows", async () => {
-    const created = await api.exec(CREATE + (root ? CREATE_AS_ROOT : "") + STAMP_DIRS);
+    const created = await runContainer(api, CREATE + (root ? CREATE_AS_ROOT : "") + STAMP_DIRS);
     expectSynced(created);
     const container = await containerView(api, "attr");
     // The fixture really holds what it claims (a failure here is the test's own fault).
@@ -217,19 +217,9 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
       { op: "symlink", target: "file", path: "api/sym" },
       { op: "truncate", path: "api/sparse", length: 0 },
     ];
-    const put = await fetch(api.url("/files/api/file"), {
-      method: "PUT",
-      headers: api.auth(),
-      body: "from the API",
-    });
-    expect(put.status).toBe(201);
-    const sparse = await fetch(api.url("/files/api/sparse"), {
-      method: "PUT",
-      headers: api.auth(),
-      body: "",
-    });
-    expect(sparse.status).toBe(201);
-    for (const op of ops) expect((await fsOp(api, op)).status, JSON.stringify(op)).toBe(200);
+    await api.files.write("api/file", "from the API");
+    await api.files.write("api/sparse", "");
+    for (const op of ops) await okOp(api, op);
     const more: Record<string, unknown>[] = [
       { op: "truncate", path: "api/sparse", length: 4 * 2 ** 30 + 17 },
       { op: "chown", path: "api/file", uid: 4242, gid: 4343 },
@@ -244,7 +234,7 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
       { op: "utimes", path: "api/sub", atime: { sec: 0, nsec: 1 }, mtime: { sec: 2 ** 31, nsec: 5 } },
       { op: "utimes", path: "api", atime: { sec: 77, nsec: 0 }, mtime: { sec: 88, nsec: 123 } },
     ];
-    for (const op of more) expect((await fsOp(api, op)).status, JSON.stringify(op)).toBe(200);
+    for (const op of more) await okOp(api, op);
     const container = await containerView(api, "api");
     expect(container.attributes["/api/file"]).toMatchObject({
       mode: "4755",
@@ -260,21 +250,12 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
       { op: "mkdir", path: "err/full/inner", recursive: true },
       { op: "symlink", target: "loop", path: "err/loop" },
     ]) {
-      expect((await fsOp(api, op)).status).toBe(200);
+      await okOp(api, op);
     }
-    const put = await fetch(api.url("/files/err/file"), { method: "PUT", headers: api.auth(), body: "x" });
-    expect(put.status).toBe(201);
-    const usage = (await (await fetch(api.url(""), { headers: api.auth() })).json()) as {
-      usedBytes: number;
-      quotaBytes: number;
-    };
-    const setQuota = async (quotaBytes: number) => {
-      const res = await fetch(api.url(""), {
-        method: "PUT",
-        headers: { ...api.auth(), "Content-Type": "application/json" },
-        body: JSON.stringify({ quotaBytes }),
-      });
-      expect(res.status, await res.clone().text()).toBe(200);
+    await api.files.write("err/file", "x");
+    const usage = await api.info();
+    const setQuota = async (quotaBytes: number | null) => {
+      expect((await api.update({ quotaBytes: quotaBytes ?? undefined })).quotaBytes).toBe(quotaBytes);
     };
     await setQuota(usage.usedBytes + QUOTA_HEADROOM);
     try {
@@ -295,21 +276,16 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
       await setQuota(usage.quotaBytes);
     }
     // Nothing the refused operations touched changed.
-    const listing = await api.list("err");
+    const listing = await entryNames(api, "err");
     expect([...listing].sort()).toEqual(["dir", "file", "full", "loop"]);
   }, 300_000);
 
   it.skipIf(root)(
     "a file of another owner is EACCES for the sandboxed user (the API acts as owner)",
     async () => {
-      const put = await fetch(api.url("/files/err/private"), {
-        method: "PUT",
-        headers: api.auth(),
-        body: "secret",
-      });
-      expect(put.status).toBe(201);
-      expect((await fsOp(api, { op: "chown", path: "err/private", uid: 1234, gid: 1234 })).status).toBe(200);
-      expect((await fsOp(api, { op: "chmod", path: "err/private", mode: "0600" })).status).toBe(200);
+      await api.files.write("err/private", "secret");
+      await api.files.chown("err/private", 1234, 1234);
+      await api.files.chmod("err/private", "0600");
       expect(await containerErrnos(api, [["open", "err/private", "O_RDONLY"]])).toEqual(["EACCES"]);
       expect(await apiCode(api, { fs: { op: "stat", path: "err/private" } })).toBe("OK");
     },

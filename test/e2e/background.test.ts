@@ -7,34 +7,26 @@
 
 import { type Fleet, startFleet } from "@computer/fleet";
 import { containerCapable } from "@computer/fleet/capabilities";
+import { type Computer, ComputerError, type ExecResult } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ComputerApi } from "./computer-api.ts";
 import { daemonPid } from "./daemon-pid.ts";
+import { createComputerOn, runContainer } from "./fleet-computer.ts";
 
 let fleet: Fleet;
 
-interface ExecState {
-  id: string;
-  status: string;
-  detached?: boolean;
-  stdout?: string;
-  error?: { code: string; message: string };
+/** Starts `source` as a background process: answered at once, running. */
+export async function startBackground(api: Computer, source: string): Promise<ExecResult> {
+  return api.exec.run({ runtime: "container", source, detach: true });
 }
 
-/** Starts `source` as a background process of computer `api`. */
-export async function startBackground(api: ComputerApi, source: string): Promise<ExecState> {
-  const res = await fetch(api.url("/exec"), {
-    method: "POST",
-    headers: { ...api.auth(), "Content-Type": "application/json" },
-    body: JSON.stringify({ runtime: "container", source, detach: true }),
-  });
-  const text = await res.text();
-  expect(res.status, text).toBe(202);
-  return JSON.parse(text) as ExecState;
-}
-
-async function execState(api: ComputerApi, id: string): Promise<ExecState> {
-  return (await (await fetch(api.url(`/exec/${id}`), { headers: api.auth() })).json()) as ExecState;
+/** The file's text, or undefined while it does not exist. */
+async function textOf(api: Computer, path: string): Promise<string | undefined> {
+  try {
+    return await api.files.readText(path);
+  } catch (err) {
+    if (err instanceof ComputerError && err.code === "ENOENT") return undefined;
+    throw err;
+  }
 }
 
 /** Polls `probe` until it returns a value, for up to `ms`. */
@@ -58,8 +50,7 @@ describe.skipIf(!containerCapable)("background processes", () => {
   });
 
   it("keeps running after the request, syncs while it runs, is listed and killed by DELETE", async () => {
-    const api = new ComputerApi(fleet, "e2e-background");
-    await api.create();
+    const api = await createComputerOn(fleet, "e2e-background");
     const started = await startBackground(
       api,
       "echo started; i=0; while true; do echo tick $i > ticks.txt; i=$((i+1)); sleep 0.2; done",
@@ -67,41 +58,37 @@ describe.skipIf(!containerCapable)("background processes", () => {
     expect(started).toMatchObject({ status: "running", detached: true });
     // Its writes reach the DO while it runs, not only at exit.
     const tick = await eventually(async () => {
-      const file = await api.get("ticks.txt");
-      return file.status === 200 && /^tick [1-9]/.test(file.text) ? file.text : undefined;
+      const text = await textOf(api, "ticks.txt");
+      return text !== undefined && /^tick [1-9]/.test(text) ? text : undefined;
     });
     expect(tick).toMatch(/^tick \d+\n$/);
     // A foreground exec meanwhile runs normally.
-    expect((await api.exec("cat ticks.txt")).stdout).toMatch(/^tick \d+\n$/);
-    const listed = (await (await fetch(api.url("/exec"), { headers: api.auth() })).json()) as {
-      execs: ExecState[];
-    };
-    expect(listed.execs.find((e) => e.id === started.id)).toMatchObject({
+    expect((await runContainer(api, "cat ticks.txt")).stdout).toMatch(/^tick \d+\n$/);
+    const listed = await api.exec.list();
+    expect(listed.find((e) => e.id === started.id)).toMatchObject({
       status: "running",
       detached: true,
     });
-    expect((await execState(api, started.id)).stdout).toBe("started\n");
-    const killed = await fetch(api.url(`/exec/${started.id}`), { method: "DELETE", headers: api.auth() });
-    expect(((await killed.json()) as ExecState).status).toBe("killed");
+    expect((await api.exec.get(started.id)).stdout).toBe("started\n");
+    expect((await api.exec.kill(started.id)).status).toBe("killed");
     // Nothing writes any more.
-    const after = (await api.get("ticks.txt")).text;
+    const after = await api.files.readText("ticks.txt");
     await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await api.exec("cat ticks.txt")).stdout).toBe(after);
+    expect((await runContainer(api, "cat ticks.txt")).stdout).toBe(after);
   }, 120_000);
 
   it("a container that dies reports its background processes killed, with the reason", async () => {
     const id = "e2e-background-crash";
-    const api = new ComputerApi(fleet, id);
-    await api.create();
+    const api = await createComputerOn(fleet, id);
     const started = await startBackground(api, "sleep 611");
     process.kill(daemonPid(fleet, id), "SIGKILL");
     const ended = await eventually(async () => {
-      const state = await execState(api, started.id);
+      const state = await api.exec.get(started.id);
       return state.status === "running" ? undefined : state;
     });
     expect(ended.status).toBe("killed");
     expect(ended.error?.message).toMatch(/container stopped/);
     // The next exec relaunches the container.
-    expect((await api.exec("echo next")).stdout).toBe("next\n");
+    expect((await runContainer(api, "echo next")).stdout).toBe("next\n");
   }, 120_000);
 });

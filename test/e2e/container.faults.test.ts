@@ -9,9 +9,10 @@
 
 import { type Fleet, startFleet } from "@computer/fleet";
 import { containerCapable } from "@computer/fleet/capabilities";
+import type { ExecResult } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
 import { daemonPid } from "./daemon-pid.ts";
+import { createComputerOn, entryNames, expectSynced, runContainer } from "./fleet-computer.ts";
 
 let fleet: Fleet;
 
@@ -28,24 +29,22 @@ describe.skipIf(!containerCapable)("container runtime when things break", () => 
   });
 
   it("a Durable Object restart between execs loses nothing and the next exec runs", async () => {
-    const api = new ComputerApi(fleet, "e2e-do-restart");
-    await api.create();
-    expectSynced(await api.exec("echo before > before.txt"));
+    const api = await createComputerOn(fleet, "e2e-do-restart");
+    expectSynced(await runContainer(api, "echo before > before.txt"));
     await fleet.restartWorker();
-    const after = await api.exec("cat before.txt && echo after > after.txt");
+    const after = await runContainer(api, "cat before.txt && echo after > after.txt");
     expectSynced(after);
     expect(after.stdout).toBe("before\n");
-    expect(await api.get("after.txt")).toEqual({ status: 200, text: "after\n" });
-    expect(await api.get("before.txt")).toEqual({ status: 200, text: "before\n" });
+    expect(await api.files.readText("after.txt")).toBe("after\n");
+    expect(await api.files.readText("before.txt")).toBe("before\n");
   }, 300_000);
 
   it("SIGKILL of computerd in a write storm: completed execs stay complete, the storm's is pending then complete, both sides agree", async () => {
     const id = "e2e-kill";
-    const api = new ComputerApi(fleet, id);
-    await api.create();
-    for (let n = 0; n < 3; n++) expectSynced(await api.exec(writeFiles(`done${n}`, 200)));
+    const api = await createComputerOn(fleet, id);
+    for (let n = 0; n < 3; n++) expectSynced(await runContainer(api, writeFiles(`done${n}`, 200)));
     const pid = daemonPid(fleet, id);
-    const storm = api.exec(writeFiles("storm", 20_000), 300_000);
+    const storm = runContainer(api, writeFiles("storm", 20_000), 300_000);
     // Let the storm run and stream for a while, then crash the daemon under it.
     await new Promise((resolve) => setTimeout(resolve, 2000));
     process.kill(pid, "SIGKILL");
@@ -53,27 +52,21 @@ describe.skipIf(!containerCapable)("container runtime when things break", () => 
     expect(stormResult.sync.status, JSON.stringify(stormResult)).not.toBe("complete");
 
     // The next exec relaunches computerd on the same state (the host clears the stale mount).
-    const counted = await api.exec("for d in done0 done1 done2; do ls $d | wc -l; done");
+    const counted = await runContainer(api, "for d in done0 done1 done2; do ls $d | wc -l; done");
     expectSynced(counted);
     expect(counted.stdout).toBe("200\n200\n200\n");
     expect(daemonPid(fleet, id)).not.toBe(pid);
     for (let n = 0; n < 3; n++) {
-      expect((await api.list(`done${n}`)).size).toBe(200);
-      expect(await api.get(`done${n}/f199`)).toEqual({ status: 200, text: `done${n} 199\n` });
+      expect((await entryNames(api, `done${n}`)).size).toBe(200);
+      expect(await api.files.readText(`done${n}/f199`)).toBe(`done${n} 199\n`);
     }
     // Never a silent drop: the storm's exec is completed by the DO's retry once computerd is back.
     await expect
-      .poll(
-        async () => {
-          const res = await fetch(api.url(`/exec/${stormResult.id}`), { headers: api.auth() });
-          return ((await res.json()) as ExecResult).sync.status;
-        },
-        { timeout: 60_000, interval: 1000 },
-      )
+      .poll(async () => (await api.exec.get(stormResult.id)).sync.status, { timeout: 60_000, interval: 1000 })
       .toBe("complete");
     // Whatever of the storm survived in the mirror is what the DO has.
-    const inContainer = await api.exec("ls storm | wc -l");
+    const inContainer = await runContainer(api, "ls storm | wc -l");
     expectSynced(inContainer);
-    expect((await api.list("storm")).size).toBe(Number(inContainer.stdout.trim()));
+    expect((await entryNames(api, "storm")).size).toBe(Number(inContainer.stdout.trim()));
   }, 600_000);
 });

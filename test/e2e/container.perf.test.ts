@@ -8,12 +8,20 @@
 
 import { type Fleet, startFleet } from "@computer/fleet";
 import { containerCapable } from "@computer/fleet/capabilities";
+import type { Computer } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ComputerApi, expectSynced, fenceEvents } from "./computer-api.ts";
+import {
+  containerArrivals,
+  createComputerOn,
+  entryNames,
+  expectSynced,
+  fenceEvents,
+  runContainer,
+} from "./fleet-computer.ts";
 
 const ID = "e2e-perf";
 let fleet: Fleet;
-let api: ComputerApi;
+let api: Computer;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,25 +32,25 @@ function percentile(values: number[], p: number): number {
 async function writeMany(n: number): Promise<{ outsideMs: number; insideMs: number; commandMs: number }> {
   const dir = `w${n}`;
   const started = performance.now();
-  const events = await api.execEvents(
+  const events = await containerArrivals(
+    api,
     `mkdir -p ${dir} && cd ${dir} && i=0; while [ $i -lt ${n} ]; do echo $i > f$i; i=$((i+1)); done; echo done`,
     600_000,
   );
-  const done = events.find((e) => e.event === "stdout" && e.data.includes("done"));
-  const exit = events.find((e) => e.event === "exit");
-  if (!done || !exit) throw new Error(`unexpected events: ${JSON.stringify(events)}`);
-  expect(JSON.parse(exit.data)).toMatchObject({ status: "completed", sync: { status: "complete" } });
+  const done = events.find((e) => e.type === "stdout" && e.data.includes("done"));
+  const exit = events.find((e) => e.type === "exit");
+  if (!done || exit?.type !== "exit") throw new Error(`unexpected events: ${JSON.stringify(events)}`);
+  expect(exit.result).toMatchObject({ status: "completed", sync: { status: "complete" } });
   const fence = fenceEvents(fleet, ID).at(-1);
-  expect((await api.list(dir)).size).toBe(n);
+  expect((await entryNames(api, dir)).size).toBe(n);
   return { outsideMs: exit.at - done.at, insideMs: fence?.ms ?? Number.NaN, commandMs: done.at - started };
 }
 
 describe.skipIf(!containerCapable)("container runtime timings", () => {
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: true });
-    api = new ComputerApi(fleet, ID);
-    await api.create();
-    expectSynced(await api.exec("true"));
+    api = await createComputerOn(fleet, ID);
+    expectSynced(await runContainer(api, "true"));
   }, 180_000);
 
   afterAll(async () => {
@@ -53,7 +61,7 @@ describe.skipIf(!containerCapable)("container runtime timings", () => {
     const times: number[] = [];
     for (let i = 0; i < 50; i++) {
       const started = performance.now();
-      expectSynced(await api.exec("true"));
+      expectSynced(await runContainer(api, "true"));
       times.push(performance.now() - started);
     }
     const p50 = percentile(times, 50);

@@ -3,7 +3,8 @@
  * python script that prints the errno name of each call) and as the matching HTTP API request
  * (its error code). Each case names the code both sides must give.
  */
-import { type ComputerApi, expectSynced } from "./computer-api.ts";
+import { type Computer, ComputerError, type FsOpBody, type FsOpName } from "@computer/sdk";
+import { expectSynced, runContainer } from "./fleet-computer.ts";
 
 /** A syscall in the container; paths are relative to the workspace root. */
 export type Call = [op: string, ...args: (string | number)[]];
@@ -50,31 +51,22 @@ print(json.dumps(out))
 `;
 
 /** Runs the calls in the container (one exec); answers each call's errno name. */
-export async function containerErrnos(api: ComputerApi, calls: Call[]): Promise<string[]> {
+export async function containerErrnos(api: Computer, calls: Call[]): Promise<string[]> {
   const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
-  const result = await api.exec(`python3 -c ${quote(RUNNER)} ${quote(JSON.stringify(calls))}`);
+  const result = await runContainer(api, `python3 -c ${quote(RUNNER)} ${quote(JSON.stringify(calls))}`);
   expectSynced(result);
   return JSON.parse(result.stdout) as string[];
 }
 
-/** Sends the request; answers the error code of its response ("OK" for a 2xx). */
-export async function apiCode(api: ComputerApi, request: Request): Promise<string> {
-  const res =
-    "fs" in request
-      ? await fetch(api.url("/fs"), {
-          method: "POST",
-          headers: { ...api.auth(), "Content-Type": "application/json" },
-          body: JSON.stringify(request.fs),
-        })
-      : await fetch(api.url(`/files/${request.path}`), {
-          method: request.method,
-          headers: api.auth(),
-          ...(request.body === undefined ? {} : { body: request.body }),
-        });
-  if (res.ok) {
-    await res.body?.cancel();
+/** Sends the request through the SDK; answers the error code of its answer ("OK" on success). */
+export async function apiCode(api: Computer, request: Request): Promise<string> {
+  try {
+    if ("fs" in request) await api.files.op(request.fs as FsOpBody<FsOpName>);
+    else if (request.method === "PUT") await api.files.write(request.path, request.body ?? "");
+    else await api.files.remove(request.path);
     return "OK";
+  } catch (err) {
+    if (err instanceof ComputerError) return err.code;
+    throw err;
   }
-  const body = (await res.json()) as { error?: { code?: string } };
-  return body.error?.code ?? `HTTP ${res.status}`;
 }

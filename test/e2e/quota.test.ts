@@ -9,8 +9,9 @@
 
 import { type Fleet, startFleet } from "@computer/fleet";
 import { containerCapable } from "@computer/fleet/capabilities";
+import { type Computer, ComputerError, type ExecResult } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ComputerApi, type ExecResult, expectSynced } from "./computer-api.ts";
+import { expectSynced, fleetClient, runContainer } from "./fleet-computer.ts";
 
 const MiB = 1024 * 1024;
 const QUOTA = 4 * MiB;
@@ -24,23 +25,24 @@ function dfNumbers(stdout: string): number[] {
 
 describe.skipIf(!containerCapable)("the quota in the container", () => {
   let fleet: Fleet | undefined;
-  let api: ComputerApi;
+  let api: Computer;
 
-  const computer = async (): Promise<{ usedBytes: number; quotaBytes: number | null }> => {
-    const res = await fetch(api.url(""), { headers: api.auth() });
-    expect(res.status).toBe(200);
-    return (await res.json()) as { usedBytes: number; quotaBytes: number | null };
+  const computer = () => api.info();
+  /** The file's length, or 404 when there is none. */
+  const length = async (path: string): Promise<number | 404> => {
+    try {
+      return (await api.files.read(path)).length;
+    } catch (err) {
+      if (err instanceof ComputerError && err.code === "ENOENT") return 404;
+      throw err;
+    }
   };
 
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: true });
-    api = new ComputerApi(fleet, "e2e-quota");
-    const res = await fetch(api.url(""), {
-      method: "PUT",
-      headers: { ...api.auth(), "Content-Type": "application/json" },
-      body: JSON.stringify({ quotaBytes: QUOTA }),
-    });
-    expect(res.status, await res.text()).toBe(201);
+    const client = fleetClient(fleet);
+    expect((await client.computers.create("e2e-quota", { quotaBytes: QUOTA })).created).toBe(true);
+    api = client.computer("e2e-quota");
   }, 300_000);
 
   afterAll(async () => {
@@ -48,34 +50,32 @@ describe.skipIf(!containerCapable)("the quota in the container", () => {
   });
 
   it("df shows the quota; dd past it fails in the command; rm frees the room and the next exec syncs", async () => {
-    const df = await api.exec(DF);
+    const df = await runContainer(api, DF);
     expectSynced(df);
     expect(dfNumbers(df.stdout)).toEqual([QUOTA, 0, QUOTA]);
 
-    const dd = await api.exec(`dd if=/dev/zero of=/workspace/big bs=64k count=100; echo "dd exit $?"; ${DF}`);
+    const dd = await runContainer(
+      api,
+      `dd if=/dev/zero of=/workspace/big bs=64k count=100; echo "dd exit $?"; ${DF}`,
+    );
     expect(dd.stderr).toContain("No space left on device");
     expect(dd.stdout).toContain("dd exit 1");
     // What fit (the quota exactly) is stored and synced; nothing is pending.
     expect(dd.sync.status, JSON.stringify(dd)).toBe("complete");
     expect(dfNumbers(dd.stdout.trim().split("\n").at(-1) ?? "")).toEqual([QUOTA, QUOTA, 0]);
     expect(await computer()).toMatchObject({ usedBytes: QUOTA, quotaBytes: QUOTA });
-    expect((await api.get("big")).text.length).toBe(QUOTA);
+    expect(await length("big")).toBe(QUOTA);
 
-    const rm = await api.exec(`rm /workspace/big && ${DF}`);
+    const rm = await runContainer(api, `rm /workspace/big && ${DF}`);
     expectSynced(rm);
     expect(dfNumbers(rm.stdout)).toEqual([QUOTA, 0, QUOTA]);
-    expect((await api.get("big")).status).toBe(404);
+    expect(await length("big")).toBe(404);
     expect((await computer()).usedBytes).toBe(0);
   }, 300_000);
 
   it("a quota change reaches a running command: df follows PUT /v1/computers/:id", async () => {
     const set = async (quotaBytes: number) => {
-      const res = await fetch(api.url(""), {
-        method: "PUT",
-        headers: { ...api.auth(), "Content-Type": "application/json" },
-        body: JSON.stringify({ quotaBytes }),
-      });
-      expect(res.status).toBe(200);
+      expect((await api.update({ quotaBytes })).quotaBytes).toBe(quotaBytes);
     };
     // The exec sends the old quota before the command; the PUT during the command sends the new.
     const running = execStreaming(api, `echo started; sleep 3; ${DF}`);
@@ -96,30 +96,30 @@ describe.skipIf(!containerCapable)("the quota in the container", () => {
     const source = "echo started; sleep 5; head -c 3145728 /dev/zero > /workspace/late && echo wrote";
     const running = execStreaming(api, source);
     await running.started;
-    await api.put("api.bin", "a".repeat(2 * MiB));
+    await api.files.write("api.bin", "a".repeat(2 * MiB));
     const refused = await running.result;
     expect(refused).toMatchObject({ status: "completed", exitCode: 0, stdout: "started\nwrote\n" });
     expect(refused.sync.status, JSON.stringify(refused)).toBe("pending");
     expect(refused.error?.code).toBe("ENOSPC");
     expect(refused.error?.message).toContain("quota");
     // What streamed while the command ran may have fit (a prefix of the file); the whole never did.
-    const late = await api.get("late");
-    if (late.status !== 404) expect(late.text.length).toBeLessThan(3 * MiB);
+    const late = await length("late");
+    if (late !== 404) expect(late).toBeLessThan(3 * MiB);
     expect((await computer()).usedBytes).toBeLessThanOrEqual(QUOTA);
 
-    const rm = await api.exec(`ls -a /workspace && rm /workspace/late && ${DF}`);
+    const rm = await runContainer(api, `ls -a /workspace && rm /workspace/late && ${DF}`);
     expectSynced(rm);
     expect(rm.error).toBeUndefined();
     expect(rm.stdout).toContain("api.bin");
     expect(dfNumbers(rm.stdout.trim().split("\n").at(-1) ?? "")).toEqual([QUOTA, 2 * MiB, 2 * MiB]);
     expect((await computer()).usedBytes).toBe(2 * MiB);
-    expect((await api.get("late")).status).toBe(404);
+    expect(await length("late")).toBe(404);
   }, 300_000);
 });
 
-/** Starts an exec with Server-Sent Events: `started` once the first output arrived, then the result. */
+/** Starts a container exec as a stream: `started` once the first output arrived, then the result. */
 function execStreaming(
-  api: ComputerApi,
+  api: Computer,
   source: string,
 ): { started: Promise<void>; result: Promise<ExecResult> } {
   let onStarted: () => void = () => {};
@@ -127,28 +127,10 @@ function execStreaming(
     onStarted = resolve;
   });
   const result = (async () => {
-    const res = await fetch(api.url("/exec"), {
-      method: "POST",
-      headers: { ...api.auth(), "Content-Type": "application/json", Accept: "text/event-stream" },
-      body: JSON.stringify({ runtime: "container", source, timeoutMs: 120_000 }),
+    const stream = await api.exec.stream({ runtime: "container", source, timeoutMs: 120_000 });
+    return stream.result((event) => {
+      if (event.type === "stdout") onStarted();
     });
-    expect(res.status).toBe(200);
-    const reader = res.body?.pipeThrough(new TextDecoderStream()).getReader();
-    if (reader === undefined) throw new Error("no body");
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the stream ended without an exit event");
-      buffer += value;
-      for (let end = buffer.indexOf("\n\n"); end !== -1; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1] ?? "";
-        if (event === "stdout") onStarted();
-        if (event === "exit") return JSON.parse(data) as ExecResult;
-      }
-    }
   })();
   return { started, result };
 }

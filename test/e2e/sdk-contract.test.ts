@@ -21,6 +21,7 @@ const UNREACHABLE = {
   EMLINK: "the link count limit is out of reach of a test's time",
   EIO: "our own fault: no request provokes it on purpose",
   ETIMEDOUT: "exec timeouts are results (status: timeout), not HTTP errors",
+  ESTALE: "a feed cursor goes stale only past an hour's retention and the vfs's GC",
   EFBIG: "the largest file is 2^53 - 1 bytes, the largest length a request can name",
 } as const;
 
@@ -308,6 +309,21 @@ describe("exec", () => {
   it("an unconfigured runtime is EUNAVAILABLE (503), a bad request EINVAL", async () => {
     await expectCode(c.exec.run({ runtime: "container", source: "true" }), "EUNAVAILABLE");
     await expectCode(c.exec.run({ runtime: "cobol" as "shell", source: "x" }), "EINVAL");
+  });
+});
+
+describe("change feed", () => {
+  it("pages the changes after a cursor, filtered by path", async () => {
+    const c = await fresh();
+    const start = (await c.changes({ after: "now" })).cursor;
+    await c.files.write("feed/a.txt", "a");
+    await c.files.write("other.txt", "o");
+    const page = await c.changes({ after: start, path: "feed" });
+    expect(page.changes.map((ch) => [ch.path, ch.event])).toEqual([
+      ["/feed", "changed"],
+      ["/feed/a.txt", "changed"],
+    ]);
+    await expectCode(c.changes({ after: "not-a-cursor" }), "EINVAL");
   });
 });
 

@@ -33,6 +33,7 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
   const route: Route = parseRoute(request.method, url);
   switch (route.kind) {
     case "health":
+    case "health.head":
       return new Response("ok");
     case "openapi":
       return Response.json(OPENAPI);

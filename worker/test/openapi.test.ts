@@ -1,30 +1,14 @@
-/** GET /v1/openapi.json describes every route of docs/API.md. */
+/**
+ * GET /v1/openapi.json describes every route of the contract's table (@computer/sdk/contract),
+ * and the Worker's parser answers each of the table's routes with that route's name: the SDK,
+ * the routes and the document cannot disagree.
+ */
+import { ROUTE_NAMES, ROUTES, type RouteName, routePath } from "@computer/sdk/contract";
 import { describe, expect, it } from "vitest";
+import { parseSignedUrl } from "../src/artifacts/signed-url.ts";
 import { FS_OPS } from "../src/computer/fs-ops.ts";
+import { type ComputerRoute, parseRoute, type Route } from "../src/http/route.ts";
 import { api, createComputer, fsOp } from "./helpers.ts";
-
-/** Every route of docs/API.md, as OpenAPI path templates with their methods. */
-const ROUTES: Record<string, string[]> = {
-  "/healthz": ["get"],
-  "/v1/openapi.json": ["get"],
-  "/v1/computers": ["get"],
-  "/v1/computers/{id}": ["put", "get", "delete"],
-  "/v1/computers/{id}/tokens": ["post", "delete"],
-  "/v1/computers/{id}/files/{path}": ["put", "get", "head", "delete"],
-  "/v1/computers/{id}/fs": ["post"],
-  "/v1/computers/{id}/exec": ["post", "get"],
-  "/v1/computers/{id}/exec/{execId}": ["get", "delete"],
-  "/v1/computers/{id}/checkpoints": ["post", "get"],
-  "/v1/computers/{id}/checkpoints/{name}/restore": ["post"],
-  "/v1/computers/{id}/fork": ["post"],
-  "/v1/computers/{id}/artifacts": ["post"],
-  "/v1/computers/{id}/changes": ["get"],
-  "/v1/computers/{id}/terminals": ["post", "get"],
-  "/v1/computers/{id}/terminals/{tid}": ["get", "delete"],
-  "/v1/artifacts": ["get"],
-  "/v1/artifacts/{name}": ["get"],
-  "/a/{name}/{version}/{token}/{path}": ["get", "head"],
-};
 
 describe("openapi", () => {
   it("is an OpenAPI 3.1 document covering every route and method", async () => {
@@ -32,12 +16,15 @@ describe("openapi", () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(ROUTES).sort());
-    for (const [path, methods] of Object.entries(ROUTES)) {
-      for (const method of methods) {
-        const op = doc.paths[path]?.[method] as { responses?: Record<string, unknown> } | undefined;
-        expect(op?.responses, `${method.toUpperCase()} ${path}`).toBeDefined();
-      }
+    const described = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const table = ROUTE_NAMES.map((name) => `${ROUTES[name].method} ${ROUTES[name].path}`);
+    expect(described.sort()).toEqual(table.sort());
+    for (const name of ROUTE_NAMES) {
+      const { method, path } = ROUTES[name];
+      const op = doc.paths[path]?.[method.toLowerCase()] as { operationId?: string; responses?: object };
+      expect(op, name).toMatchObject({ operationId: name, responses: expect.any(Object) });
     }
   });
 
@@ -60,5 +47,37 @@ describe("openapi", () => {
     const id = await createComputer();
     const stat = (await (await fsOp(id, { op: "stat", path: "/" })).json()) as Record<string, unknown>;
     for (const key of Object.keys(stat)) expect(Stat?.properties, key).toHaveProperty(key);
+  });
+});
+
+// Every route kind the parser can answer is a name of the contract's table (a compile error otherwise).
+type ParsedKind = Exclude<Route["kind"], "computer"> | ComputerRoute["kind"];
+const parsedKindsAreRouteNames: ParsedKind extends RouteName ? true : false = true;
+
+/** Sample values for every path parameter of the table. */
+const SAMPLE = {
+  id: "c-1",
+  path: "a/b.txt",
+  name: "site",
+  execId: "ex_0123",
+  tid: `tm_${"0".repeat(24)}`,
+  version: "1",
+  token: "9.sig",
+};
+
+describe("the route table", () => {
+  it("is what the Worker parses: every route answers its own name", () => {
+    expect(parsedKindsAreRouteNames).toBe(true);
+    for (const name of ROUTE_NAMES) {
+      const { method } = ROUTES[name];
+      const url = new URL(`http://h${routePath(name, SAMPLE)}`);
+      if (name === "link.get" || name === "link.head") {
+        expect(parseSignedUrl(url.pathname), name).toMatchObject({ name: "site", version: "1" });
+        continue;
+      }
+      const parsed = parseRoute(method, url);
+      const kind = parsed.kind === "computer" ? parsed.route.kind : parsed.kind;
+      expect(kind, `${method} ${url.pathname}`).toBe(name);
+    }
   });
 });

@@ -4,7 +4,7 @@
  * with the same operations as a js module and, as baselines measured in the same run, as a
  * local bash script on tmpfs and on disk.
  */
-import type { Runtime } from "./exec-client.ts";
+import type { Runtime } from "./timed-exec.ts";
 
 /** The trivial program of each runtime. */
 export const TRIVIAL: Record<Runtime, string> = {

@@ -12,12 +12,13 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Fleet } from "@computer/fleet";
+import { type Computer, ComputerClient } from "@computer/sdk";
 import { fleetUnavailable } from "../fs-bench/fleet-run.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { formatMs, formatRatio, renderTable } from "../table-format.ts";
-import { ExecClient, type Runtime, type TimedExec } from "./exec-client.ts";
 import { FILES, fileOpsModule, fileOpsScript, TRIVIAL } from "./exec-scenarios.ts";
 import { type ExecBenchOptions, parseExecBenchOptions, USAGE } from "./options.ts";
+import { type Runtime, type TimedExec, timedExec } from "./timed-exec.ts";
 
 const DEFAULT_OUT = fileURLToPath(new URL("../../results/", import.meta.url));
 
@@ -42,10 +43,10 @@ function progress(message: string): void {
   process.stderr.write(`exec-bench: ${message}\n`);
 }
 
-async function roundTrip(client: ExecClient, runtime: Runtime, runs: number): Promise<RoundTrip> {
-  const first = await client.exec(runtime, TRIVIAL[runtime]);
+async function roundTrip(computer: Computer, runtime: Runtime, runs: number): Promise<RoundTrip> {
+  const first = await timedExec(computer, runtime, TRIVIAL[runtime]);
   const warm: TimedExec[] = [];
-  for (let i = 0; i < runs; i++) warm.push(await client.exec(runtime, TRIVIAL[runtime]));
+  for (let i = 0; i < runs; i++) warm.push(await timedExec(computer, runtime, TRIVIAL[runtime]));
   return {
     runtime,
     firstMs: first.ms,
@@ -55,11 +56,13 @@ async function roundTrip(client: ExecClient, runtime: Runtime, runs: number): Pr
   };
 }
 
-async function fileOps(client: ExecClient, runtime: Runtime, reps: number): Promise<FileOps> {
+async function fileOps(computer: Computer, runtime: Runtime, reps: number): Promise<FileOps> {
   const samples: TimedExec[] = [];
   for (let i = 0; i < reps; i++) {
     const dir = `ops-${i}`;
-    samples.push(await client.exec(runtime, runtime === "js" ? fileOpsModule(dir) : fileOpsScript(dir)));
+    samples.push(
+      await timedExec(computer, runtime, runtime === "js" ? fileOpsModule(dir) : fileOpsScript(dir)),
+    );
   }
   return { target: runtime, summary: summarize(samples.map((s) => s.ms)), metrics: samples.at(-1)?.metrics };
 }
@@ -144,12 +147,13 @@ async function main(): Promise<number> {
   const ops: FileOps[] = [];
   try {
     for (const runtime of runtimes) {
-      const client = new ExecClient(fleet.url, fleet.adminToken, `bench-exec-${runtime}`);
-      await client.create();
+      const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
+      const computer = client.computer(`bench-exec-${runtime}`);
+      await client.computers.create(computer.id);
       progress(`${runtime}: ${runs} round trips`);
-      trips.push(await roundTrip(client, runtime, runs));
+      trips.push(await roundTrip(computer, runtime, runs));
       progress(`${runtime}: ${FILES * 4} file operations × ${reps}`);
-      ops.push(await fileOps(client, runtime, reps));
+      ops.push(await fileOps(computer, runtime, reps));
     }
   } finally {
     process.off("SIGINT", stop);

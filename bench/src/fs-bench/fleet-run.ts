@@ -11,9 +11,10 @@ import { fileURLToPath } from "node:url";
 // Type only: the module itself is loaded when the fleet starts, so a checkout without the
 // end-to-end harness (the computerd image) can still run the shell scenarios.
 import type { Fleet } from "@computer/fleet";
+import { ComputerClient } from "@computer/sdk";
 import { progressLine, progressScenario, progressStep } from "../progress.ts";
 import { type Summary, summarize } from "../stats.ts";
-import { assertSynced, ComputerClient } from "./fleet-client.ts";
+import { assertSynced, containerExec } from "./fleet-exec.ts";
 import type { FenceEvent, FleetContext, FleetSample, FleetScenario } from "./fleet-scenarios.ts";
 
 /** All repetitions of one fleet scenario. */
@@ -167,12 +168,13 @@ export async function runFleet(
   onStop(() => fleet.stop());
   report.startMs = performance.now() - started;
   try {
-    const client = new ComputerClient(fleet.url, fleet.adminToken, COMPUTER_ID);
-    await client.create();
+    const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
+    await client.computers.create(COMPUTER_ID);
+    const computer = client.computer(COMPUTER_ID);
     started = performance.now();
-    assertSynced(await client.exec("true"));
+    assertSynced(await containerExec(computer, "true"));
     report.coldStartMs = performance.now() - started;
-    const context: FleetContext = { client, fenceEvents: () => fenceEvents(fleet, COMPUTER_ID) };
+    const context: FleetContext = { computer, fenceEvents: () => fenceEvents(fleet, COMPUTER_ID) };
     for (const [i, scenario] of scenarios.entries()) {
       if (signal?.aborted) break;
       progressScenario(position.first + i, position.total, scenario.name);

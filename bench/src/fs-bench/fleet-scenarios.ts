@@ -4,7 +4,8 @@
  * post-exec sync fence and the exec round trip of the container runtime, with BENCH.md's
  * targets. The list can grow: a scenario is a name, what it times, a target and `measure`.
  */
-import { assertSynced, type ComputerClient } from "./fleet-client.ts";
+import type { Computer } from "@computer/sdk";
+import { assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
 
 /** One fence as computerd reported it (`{"event":"fence",...}` on its stdout). */
 export interface FenceEvent {
@@ -16,7 +17,7 @@ export interface FenceEvent {
 
 /** What a fleet scenario measures with: one warm computer of the fleet. */
 export interface FleetContext {
-  client: ComputerClient;
+  computer: Computer;
   /** computerd's fence events for this computer so far, oldest first. */
   fenceEvents(): FenceEvent[];
 }
@@ -61,18 +62,20 @@ function fenceScenario(n: number): FleetScenario {
     timed: `container exec writing ${count} small files: from its last output ("done") until the exit event (the DO holds them all)`,
     targetMs: 2000,
     samples: (reps) => reps,
-    async measure({ client, fenceEvents }, label) {
+    async measure({ computer, fenceEvents }, label) {
       const dir = `fence-${n}-${label}`;
       const seen = fenceEvents().length;
       const started = performance.now();
-      const events = await client.execEvents(
+      const events = await containerArrivals(
+        computer,
         `mkdir -p ${dir} && cd ${dir} && for i in $(seq 1 ${n}); do echo $i > f$i; done; echo done`,
       );
-      const done = events.find((e) => e.event === "stdout" && e.data.includes("done"));
-      const exit = events.find((e) => e.event === "exit");
-      if (!done || !exit) throw new Error(`unexpected events: ${JSON.stringify(events).slice(0, 500)}`);
-      assertSynced(JSON.parse(exit.data));
-      const listed = (await client.list(dir)).size;
+      const done = events.find((e) => e.type === "stdout" && e.data.includes("done"));
+      const exit = events.find((e) => e.type === "exit");
+      if (!done || exit?.type !== "exit")
+        throw new Error(`unexpected events: ${JSON.stringify(events).slice(0, 500)}`);
+      assertSynced(exit.result);
+      const listed = await countEntries(computer, dir);
       if (listed !== n) throw new Error(`the Durable Object lists ${listed} of ${n} files in ${dir}`);
       const fence = fenceEvents().slice(seen).at(-1);
       return {
@@ -103,14 +106,12 @@ export const FLEET_SCENARIOS: readonly FleetScenario[] = [
     timed: "POST /exec {runtime: container, source: true} until the whole result, warm",
     targetMs: 30,
     samples: (reps) => reps * 10,
-    async measure({ client }) {
+    async measure({ computer }) {
       const started = performance.now();
-      const result = await client.exec("true");
+      const result = await containerExec(computer, "true");
       const ms = performance.now() - started;
       assertSynced(result);
-      const detail: Record<string, number> = {};
-      if (result.durationMs !== undefined) detail.commandMs = result.durationMs;
-      return { ms, detail };
+      return { ms, detail: { commandMs: result.durationMs } };
     },
   },
 ];

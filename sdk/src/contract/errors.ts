@@ -24,6 +24,7 @@ export const API_ERROR_CODES = [
   "EBUSY",
   "EMLINK",
   "EFBIG",
+  "ESTALE",
   "ERANGE",
   "EIO",
   "ENOSPC",
@@ -55,6 +56,7 @@ export const HTTP_STATUS: Record<ApiErrorCode, number> = {
   EBUSY: 409,
   EMLINK: 409,
   EFBIG: 413,
+  ESTALE: 410,
   ERANGE: 416,
   EIO: 500,
   ENOSPC: 507,
@@ -67,7 +69,7 @@ export function isApiErrorCode(value: unknown): value is ApiErrorCode {
   return typeof value === "string" && Object.hasOwn(HTTP_STATUS, value);
 }
 
-/** The JSON body of every error response. */
+/** The JSON body of every error response; some codes add fields (ESTALE: the current `cursor`). */
 export interface ErrorBody {
-  error: { code: ApiErrorCode; message: string; path?: string };
+  error: { code: ApiErrorCode; message: string; path?: string; [detail: string]: string | undefined };
 }

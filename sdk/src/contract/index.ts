@@ -21,6 +21,8 @@ export type {
   ArtifactPage,
   ArtifactSummary,
   ArtifactVersion,
+  ChangeJson,
+  ChangesPage,
   Checkpoint,
   ComputerInfo,
   ComputerPage,

@@ -158,6 +158,36 @@ export const ROUTES = {
     access: "owner",
     summary: "An artifact's versions with fresh links",
   },
+  changes: {
+    method: "GET",
+    path: "/v1/computers/{id}/changes",
+    access: "read",
+    summary: "The change feed: a JSON page, or live SSE (?after=cursor&path=&limit=)",
+  },
+  "terminals.create": {
+    method: "POST",
+    path: "/v1/computers/{id}/terminals",
+    access: "write",
+    summary: "Open a terminal (container pty or shell)",
+  },
+  "terminals.list": {
+    method: "GET",
+    path: "/v1/computers/{id}/terminals",
+    access: "read",
+    summary: "The computer's terminals",
+  },
+  "terminals.get": {
+    method: "GET",
+    path: "/v1/computers/{id}/terminals/{tid}",
+    access: "read",
+    summary: "A terminal's state; a WebSocket upgrade attaches (needs rw, checked by the handler)",
+  },
+  "terminals.kill": {
+    method: "DELETE",
+    path: "/v1/computers/{id}/terminals/{tid}",
+    access: "write",
+    summary: "End a terminal",
+  },
   "link.get": {
     method: "GET",
     path: "/a/{name}/{version}/{token}/{path}",
@@ -184,7 +214,9 @@ export type ComputerRouteName = {
 }[RouteName];
 
 /** Values for a route's path parameters; `path` is a workspace path, each segment encoded. */
-export type PathParams = Partial<Record<"id" | "path" | "name" | "execId" | "version" | "token", string>>;
+export type PathParams = Partial<
+  Record<"id" | "path" | "name" | "execId" | "tid" | "version" | "token", string>
+>;
 
 /**
  * The URL path of `route` with `params` filled in (each percent-encoded; `path` per segment,

@@ -175,6 +175,8 @@ export interface ExecRequest {
   /** js only: passed to the module's default export. */
   input?: unknown;
   timeoutMs?: number;
+  /** Container only: a background process that outlives the request (answered 202, running). */
+  detach?: boolean;
 }
 
 /** How an exec ended; `running` while it has not. */
@@ -207,6 +209,8 @@ export interface ExecResult {
   lastSeq: number;
   /** Why the exec could not run or lost its runtime. */
   error?: { code: string; message: string };
+  /** Present (true) on a background process (`detach: true`). */
+  detached?: true;
 }
 
 /** An exec as `GET .../exec` lists it: without its output and value. */
@@ -312,4 +316,27 @@ export interface ArtifactDetail {
   name: string;
   computer: string;
   versions: ArtifactVersion[];
+}
+
+/** One change of the change feed: the path's state now, or that it is gone. */
+export interface ChangeJson {
+  rev: number;
+  /** Resumes the feed right after this change. */
+  cursor: string;
+  path: string;
+  event: "changed" | "deleted";
+  type?: string;
+  size?: number;
+  mode?: string;
+  mtime?: string;
+  /** A symlink's target. */
+  target?: string;
+}
+
+/** A page of `GET .../changes`; a filtered page may be empty while `more` is true. */
+export interface ChangesPage {
+  changes: ChangeJson[];
+  /** Resumes after the last change read (also past filtered-out ones). */
+  cursor: string;
+  more: boolean;
 }

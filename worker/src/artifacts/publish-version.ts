@@ -4,6 +4,7 @@
  * from which the version is served), mark it published, and mint the signed link. A failure
  * releases the reservation and deletes what was uploaded, so a refused publish leaves nothing.
  */
+import type { PublishedArtifact } from "@computer/sdk/contract";
 import type { ComputerContext } from "../computer/context.ts";
 import { unwrap } from "../computer/rpc-result.ts";
 import type { Env } from "../env.ts";
@@ -30,18 +31,8 @@ export interface PublishOptions {
   origin?: string;
 }
 
-/** A published artifact as POST /artifacts answers it. */
-export interface PublishedArtifact {
-  name: string;
-  version: string;
-  type: "file" | "dir";
-  /** Signed public link: the file itself, or the directory's index. */
-  url: string;
-  /** When `url` stops working (ISO-8601). */
-  expiresAt: string;
-  files: { path: string; size: number; sha256: string }[];
-  bytes: number;
-}
+/** A published artifact as POST /artifacts answers it (the contract's type). */
+export type { PublishedArtifact };
 
 const ORIGIN_KEY = "artifacts:origin";
 

@@ -1,47 +1,16 @@
 /**
  * What each principal may do on a computer. The admin may do everything; a computer token
  * must carry the current token generation (else 401, revoked) and the scope the route needs
- * (else 403). `POST /fs` is classified per op by the handler.
+ * (else 403), as the contract's route table (@computer/sdk/contract) says. `POST /fs` is
+ * classified per op by the handler.
  */
 
+import { ROUTES } from "@computer/sdk/contract";
 import { WWW_AUTHENTICATE } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/principal.ts";
 import { ApiError } from "../http/errors.ts";
 import type { ComputerRoute } from "../http/route.ts";
 import type { ComputerRecord } from "./record.ts";
-
-/** What a route needs: the admin, a rw token, any token, or (fs) depends on the op. */
-export type Access = "admin" | "write" | "read" | "per-op";
-
-/** The access each computer route needs. */
-export const ROUTE_ACCESS: Record<ComputerRoute["kind"], Access> = {
-  "computer.put": "admin",
-  "computer.get": "read",
-  "computer.delete": "admin",
-  "tokens.create": "admin",
-  "tokens.revoke": "admin",
-  "files.put": "write",
-  "files.get": "read",
-  "files.head": "read",
-  "files.delete": "write",
-  fs: "per-op",
-  "checkpoints.create": "write",
-  "checkpoints.list": "read",
-  "checkpoints.restore": "write",
-  fork: "admin",
-  "exec.start": "write",
-  "exec.list": "read",
-  "exec.get": "read",
-  "exec.kill": "write",
-  "artifacts.publish": "write",
-  changes: "read",
-  // A terminal runs commands: opening, attaching (it carries keystrokes; checked by the handler)
-  // and ending one need rw; its state is readable with any token.
-  "terminals.create": "write",
-  "terminals.list": "read",
-  "terminals.get": "read",
-  "terminals.kill": "write",
-};
 
 /**
  * Throws 401 EUNAUTHORIZED for a token of another generation (revoked, or issued before the
@@ -56,7 +25,8 @@ export function authorize(
   if (record === undefined || record.state !== "ready" || record.tokenNonce !== principal.nonce) {
     throw new ApiError("EUNAUTHORIZED", "token revoked", { headers: WWW_AUTHENTICATE });
   }
-  const access = ROUTE_ACCESS[route.kind];
+  // The contract's table says what each route needs; a route kind missing from it is a compile error.
+  const access = ROUTES[route.kind].access;
   if (access === "admin") throw new ApiError("EFORBIDDEN", "this route needs the admin token");
   if (access === "write") requireWrite(principal);
 }

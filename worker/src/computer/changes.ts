@@ -4,6 +4,7 @@
  * cursor that resumes right after it; a cursor older than the retention is 410 ESTALE with the
  * current cursor, never a silent gap.
  */
+import type { ChangeJson, ChangesPage } from "@computer/sdk/contract";
 import type { Change, Vfs } from "@computer/vfs";
 import { ApiError } from "../http/errors.ts";
 import { formatMode } from "../http/mode.ts";
@@ -15,20 +16,8 @@ export const CHANGES_PAGE = 500;
 /** A stream with nothing to say sends an SSE comment this often, so proxies keep it open. */
 const KEEPALIVE_MS = 25_000;
 
-/** One change as the API shows it: the path's state now, or that it is gone. */
-export interface ChangeJson {
-  rev: number;
-  /** Resumes the feed right after this change. */
-  cursor: string;
-  path: string;
-  event: "changed" | "deleted";
-  type?: string;
-  size?: number;
-  mode?: string;
-  mtime?: string;
-  /** A symlink's target. */
-  target?: string;
-}
+/** One change as the API shows it: the contract's type. */
+export type { ChangeJson };
 
 /** What a changes request asks for (route.ts parses it). */
 export interface ChangesQuery {
@@ -68,12 +57,7 @@ function stale(vfs: Vfs): ApiError {
 }
 
 /** One page of matching changes after `after`; throws 410 ESTALE for a too-old cursor. */
-function readPage(
-  vfs: Vfs,
-  after: string,
-  limit: number,
-  matches: (path: string) => boolean,
-): { changes: ChangeJson[]; cursor: string; more: boolean } {
+function readPage(vfs: Vfs, after: string, limit: number, matches: (path: string) => boolean): ChangesPage {
   const page = vfs.changes(after, { limit });
   if (page.reset) throw stale(vfs);
   const changes: ChangeJson[] = [];

@@ -2,6 +2,7 @@
  * Creating, describing, updating and deleting a computer (PUT/GET/DELETE /v1/computers/:id).
  * Creation writes the record and the quota in one transaction, then registers the id.
  */
+import type { ComputerInfo } from "@computer/sdk/contract";
 
 import { announceLimits, computerLimits } from "../container/container-limits.ts";
 import { type Egress, parseEgress } from "../egress/egress.ts";
@@ -10,14 +11,8 @@ import { optionalInteger, readJsonObject } from "../http/json-body.ts";
 import type { ComputerContext } from "./context.ts";
 import { type ComputerRecord, DEFAULT_QUOTA_BYTES, MAX_QUOTA_BYTES, newTokenNonce } from "./record.ts";
 
-/** A computer as the API shows it. */
-export interface ComputerJson {
-  id: string;
-  createdAt: string;
-  quotaBytes: number | null;
-  usedBytes: number;
-  egress: Egress;
-}
+/** A computer as the API shows it: the contract's ComputerInfo. */
+export type ComputerJson = ComputerInfo;
 
 /** The API view of the live computer in `host`. */
 export function computerJson(host: ComputerContext, record: ComputerRecord): ComputerJson {

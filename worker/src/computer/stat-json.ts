@@ -3,6 +3,7 @@
  * ISO-8601 (milliseconds) plus exact `{ sec, nsec }` timespecs, paths absolute from the
  * workspace root ("/a/b").
  */
+import type { EntryJson, StatJson } from "@computer/sdk/contract";
 import type { DirEntry, Stat, Timespec } from "@computer/vfs";
 import { formatMode } from "../http/mode.ts";
 
@@ -15,38 +16,8 @@ export function isoOf(time: Timespec): string {
   return new Date(time.sec * 1000 + Math.floor(time.nsec / 1e6)).toISOString();
 }
 
-/** A stat in a JSON response. */
-export interface StatJson {
-  path: string;
-  type: string;
-  size: number;
-  mode: string;
-  uid: number;
-  gid: number;
-  nlink: number;
-  ino: number;
-  /** Device number of a char/block device (Linux `dev_t` encoding); 0 for other types. */
-  rdev: number;
-  rdevMajor: number;
-  rdevMinor: number;
-  /** Bytes of stored content (holes of a sparse file do not count). */
-  allocated: number;
-  /** Millisecond ISO-8601 times, kept for readers of v1 before `timespec` existed. */
-  mtime: string;
-  atime: string;
-  ctime: string;
-  /** The exact times: seconds since the epoch (negative before 1970) and nanoseconds 0–999999999. */
-  timespec: { atime: Timespec; mtime: Timespec; ctime: Timespec };
-}
-
-/** A directory entry in a JSON listing. */
-export interface EntryJson {
-  name: string;
-  type: string;
-  size: number;
-  mode: string;
-  mtime: string;
-}
+/** A stat and a directory entry on the wire: the contract's types. */
+export type { EntryJson, StatJson };
 
 /** `stat` of `path` as JSON. */
 export function statJson(path: string, stat: Stat): StatJson {

@@ -3,10 +3,11 @@
  * /v1/computers/:id`: the type every runtime reads, and its validation. What the policy lets
  * through is egress-policy.ts.
  */
+import type { Egress } from "@computer/sdk/contract";
 import { ApiError } from "../http/errors.ts";
 
 /** Outbound network policy of a computer's runtimes. */
-export type Egress = "none" | "all" | { allow: string[] };
+export type { Egress };
 
 const MAX_ALLOW_HOSTS = 100;
 const HOST = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(:\d{1,5})?$/;

@@ -4,42 +4,11 @@
  * (up to the exec's output cap) so a result can be rebuilt and a stream re-attached from any seq.
  * Tables are created on first write; reading never creates storage.
  */
+import type { ExecResult, ExecSummary, OutputEvent } from "@computer/sdk/contract";
 import type { ExecStatus, FinalStatus, OutputStream, RuntimeName, SyncInfo } from "./runtime.ts";
 
-/** The API result object of docs/API.md (also while running: `status: "running"`). */
-export interface ExecResult {
-  id: string;
-  runtime: RuntimeName;
-  status: ExecStatus;
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  value?: unknown;
-  durationMs: number;
-  sync: SyncInfo;
-  /** ISO-8601 start time. */
-  createdAt: string;
-  /** Seq of the last output event (-1: none yet). */
-  lastSeq: number;
-  /** Why the exec could not run or lost its runtime. */
-  error?: { code: string; message: string };
-  /** Present (true) on a background process (`detach: true`). */
-  detached?: true;
-}
-
-/**
- * An exec as listed by `GET /exec`: the result without its output and value (a list of large
- * outputs would not fit in memory); `GET /exec/:id` has them.
- */
-export type ExecSummary = Omit<ExecResult, "stdout" | "stderr" | "value">;
-
-/** One stored output event. */
-export interface OutputEvent {
-  seq: number;
-  stream: OutputStream;
-  data: string;
-}
+/** The API result object of docs/API.md, and an exec as `GET /exec` lists it: the contract's types. */
+export type { ExecResult, ExecSummary, OutputEvent };
 
 /** What the journal records when an exec ends. */
 export interface ExecEnd {

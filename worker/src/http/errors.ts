@@ -2,50 +2,14 @@
  * The API's one error shape, `{ "error": { "code", "message", "path"? } }`, and the
  * code → HTTP status table of docs/API.md. Filesystem errors keep their POSIX code.
  */
+import { type ApiErrorCode, type ErrorBody, HTTP_STATUS } from "@computer/sdk/contract";
 import { type FsErrorCode, isFsError } from "@computer/vfs";
 
-/** Codes the HTTP API adds to the filesystem's POSIX codes. */
-export type HttpOnlyCode =
-  | "EUNAUTHORIZED"
-  | "EFORBIDDEN"
-  | "EUNAVAILABLE"
-  | "ETIMEDOUT"
-  | "ERANGE"
-  | "ENOTSUP"
-  | "ESTALE"
-  | "EIO";
+/** Every code an error response can carry, and its status: the contract's table. */
+export { type ApiErrorCode, type ErrorBody, HTTP_STATUS };
 
-/** Every code an error response can carry. */
-export type ApiErrorCode = FsErrorCode | HttpOnlyCode;
-
-/** The status of each code. A new code without a status is a compile error. */
-export const HTTP_STATUS: Record<ApiErrorCode, number> = {
-  EINVAL: 400,
-  ENAMETOOLONG: 400,
-  ELOOP: 400,
-  EXDEV: 400,
-  EUNAUTHORIZED: 401,
-  EFORBIDDEN: 403,
-  EACCES: 403,
-  EROFS: 403,
-  EPERM: 403,
-  ENOENT: 404,
-  ENODATA: 404,
-  ENOTSUP: 405,
-  EEXIST: 409,
-  ENOTEMPTY: 409,
-  ENOTDIR: 409,
-  EISDIR: 409,
-  EBUSY: 409,
-  EMLINK: 409,
-  EFBIG: 413,
-  ESTALE: 410,
-  ERANGE: 416,
-  EIO: 500,
-  ENOSPC: 507,
-  ETIMEDOUT: 503,
-  EUNAVAILABLE: 503,
-};
+/** The status of each code the vfs raises: a vfs code missing from the contract's table is a compile error. */
+export const FS_STATUS: Record<FsErrorCode, number> = HTTP_STATUS;
 
 /** An error the HTTP layer raises itself; thrown anywhere below a handler and turned into a response. */
 export class ApiError extends Error {
@@ -68,11 +32,6 @@ export class ApiError extends Error {
     this.headers = options.headers ?? {};
     this.details = options.details ?? {};
   }
-}
-
-/** The JSON body of an error response. */
-export interface ErrorBody {
-  error: { code: ApiErrorCode; message: string; path?: string; [detail: string]: string | undefined };
 }
 
 /** Builds the error response for `code`; `path` is a workspace path when the error concerns one. */

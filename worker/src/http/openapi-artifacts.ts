@@ -3,6 +3,7 @@
  * listings and the public signed links served without a bearer token.
  */
 
+import type { RouteName } from "@computer/sdk/contract";
 import { error, int, json, object, ref, type Schema, str } from "./openapi-schema.ts";
 
 const array = (items: Schema): Schema => ({ type: "array", items });
@@ -77,79 +78,71 @@ export const ARTIFACT_SCHEMAS: Schema = {
   ),
 };
 
-/** Paths of the artifact routes. */
-export const ARTIFACT_PATHS: Schema = {
-  "/v1/computers/{id}/artifacts": {
-    parameters: [param("id", "path", { type: "string", pattern: "^[a-z0-9][a-z0-9-]{0,62}$" })],
-    post: {
-      description:
-        "Publishes a workspace file, or every regular file under a directory (symlinks skipped), as name@version " +
-        "into the artifact bucket with a manifest (paths, sizes, sha-256). Needs a rw token or the admin token.",
-      requestBody: { required: true, content: { "application/json": { schema: ref("PublishRequest") } } },
-      responses: {
-        "201": json(ref("PublishedArtifact"), "Published"),
-        ...auth,
-        "409": error("name@version exists, or the name belongs to another computer (EEXIST)"),
-        "413": error("More than 10,000 files or a file over 5 GiB (EFBIG)"),
-      },
+const nameParam = param("name", "path", { type: "string", pattern: NAME });
+const linkParams = [
+  nameParam,
+  param("version", "path", { type: "string", pattern: VERSION }),
+  param("token", "path", str, "`<expires>.<signature>` as minted by the API."),
+  param("path", "path", str, "File inside the artifact; empty or ending in '/' for a directory."),
+];
+
+/** Operations of the artifact routes, by route name. */
+export const ARTIFACT_OPERATIONS = {
+  "artifacts.publish": {
+    description:
+      "Publishes a workspace file, or every regular file under a directory (symlinks skipped), as name@version " +
+      "into the artifact bucket with a manifest (paths, sizes, sha-256). Needs a rw token or the admin token.",
+    requestBody: { required: true, content: { "application/json": { schema: ref("PublishRequest") } } },
+    responses: {
+      "201": json(ref("PublishedArtifact"), "Published"),
+      ...auth,
+      "409": error("name@version exists, or the name belongs to another computer (EEXIST)"),
+      "413": error("More than 10,000 files or a file over 5 GiB (EFBIG)"),
     },
   },
-  "/v1/artifacts": {
-    get: {
-      description: "Published names: all of them for the admin, its own computer's for a computer token.",
-      parameters: [
-        param("after", "query", str, "Names after this one (from `next`)."),
-        param("limit", "query", { type: "integer", minimum: 1, maximum: 1000, default: 100 }),
-      ],
-      responses: {
-        "200": json(
-          object({ artifacts: array(ref("ArtifactSummary")), next: str }, ["artifacts"]),
-          "Artifacts",
-        ),
-        ...auth,
-      },
-    },
-  },
-  "/v1/artifacts/{name}": {
-    parameters: [param("name", "path", { type: "string", pattern: NAME })],
-    get: {
-      description: "The versions of one name, newest first, each with a freshly signed link.",
-      parameters: [param("ttlSeconds", "query", { type: "integer", minimum: 1, maximum: 31536000 })],
-      responses: {
-        "200": json(
-          object({ name: str, computer: str, versions: array(ref("ArtifactVersion")) }, [
-            "name",
-            "computer",
-            "versions",
-          ]),
-          "Artifact",
-        ),
-        ...auth,
-      },
-    },
-  },
-  "/a/{name}/{version}/{token}/{path}": {
+  "artifacts.list": {
+    description: "Published names: all of them for the admin, its own computer's for a computer token.",
     parameters: [
-      param("name", "path", { type: "string", pattern: NAME }),
-      param("version", "path", { type: "string", pattern: VERSION }),
-      param("token", "path", str, "`<expires>.<signature>` as minted by the API."),
-      param("path", "path", str, "File inside the artifact; empty or ending in '/' for a directory."),
+      param("after", "query", str, "Names after this one (from `next`)."),
+      param("limit", "query", { type: "integer", minimum: 1, maximum: 1000, default: 100 }),
     ],
-    get: {
-      security: [],
-      description:
-        "Public signed link, no bearer token. A directory serves its index.html or a generated index; " +
-        "`?manifest` returns the manifest. Files stream with their content type, ETag and Range support.",
-      responses: {
-        "200": { description: "The file, index page or manifest" },
-        "206": { description: "A byte range" },
-        "301": { description: "To the directory with a trailing slash, or a file artifact's file" },
-        "304": { description: "Not modified (If-None-Match)" },
-        "403": error("Tampered, malformed or expired link (EFORBIDDEN)"),
-        "404": error("No such version or file (ENOENT)"),
-        "416": error("Range not satisfiable (ERANGE)"),
-      },
+    responses: {
+      "200": json(
+        object({ artifacts: array(ref("ArtifactSummary")), next: str }, ["artifacts"]),
+        "Artifacts",
+      ),
+      ...auth,
     },
-    head: { security: [], responses: { "200": { description: "Headers of the GET" } } },
   },
-};
+  "artifacts.get": {
+    description: "The versions of one name, newest first, each with a freshly signed link.",
+    parameters: [nameParam, param("ttlSeconds", "query", { type: "integer", minimum: 1, maximum: 31536000 })],
+    responses: {
+      "200": json(
+        object({ name: str, computer: str, versions: array(ref("ArtifactVersion")) }, [
+          "name",
+          "computer",
+          "versions",
+        ]),
+        "Artifact",
+      ),
+      ...auth,
+    },
+  },
+  "link.get": {
+    description:
+      "Public signed link, no bearer token. A directory serves its index.html or a generated index; " +
+      "`?manifest` returns the manifest. Files stream with their content type, ETag and Range support.",
+    parameters: linkParams,
+    responses: {
+      "200": { description: "The file, index page or manifest" },
+      "206": { description: "A byte range" },
+      "301": { description: "To the directory with a trailing slash, or a file artifact's file" },
+      "304": { description: "Not modified (If-None-Match)" },
+      "403": error("Tampered, malformed or expired link (EFORBIDDEN)"),
+      "404": error("No such version or file (ENOENT)"),
+      "416": error("Range not satisfiable (ERANGE)"),
+    },
+  },
+  "link.head": { parameters: linkParams, responses: { "200": { description: "Headers of the GET" } } },
+} satisfies Partial<Record<RouteName, Schema>>;

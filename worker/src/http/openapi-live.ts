@@ -3,7 +3,8 @@
  * or Server-Sent Events) and terminals (their WebSocket protocol is described in docs/API.md).
  */
 
-import { error, idParam, int, json, object, ref, type Schema, str } from "./openapi-schema.ts";
+import type { RouteName } from "@computer/sdk/contract";
+import { error, int, json, object, ref, type Schema, str } from "./openapi-schema.ts";
 
 const query = (name: string, schema: Schema, description: string): Schema => ({
   name,
@@ -65,54 +66,49 @@ export const LIVE_SCHEMAS: Schema = {
   ),
 };
 
-const terminalParams = [idParam, { name: "tid", in: "path", required: true, schema: str }];
+const terminalId = { name: "tid", in: "path", required: true, schema: str };
 
-/** Paths of the live routes. */
-export const LIVE_PATHS: Schema = {
-  "/v1/computers/{id}/terminals": {
-    parameters: [idParam],
-    post: {
-      requestBody: { required: true, content: { "application/json": { schema: ref("TerminalRequest") } } },
-      responses: {
-        "201": json(ref("Terminal"), "Opened"),
-        ...std,
-        "409": error("Too many terminals (EBUSY)"),
-        "503": error("The container is not available (EUNAVAILABLE)"),
-      },
-    },
-    get: {
-      responses: {
-        "200": json(object({ terminals: { type: "array", items: ref("Terminal") } }), "Terminals"),
-        ...std,
-      },
+/** Operations of the live routes, by route name. */
+export const LIVE_OPERATIONS = {
+  "terminals.create": {
+    requestBody: { required: true, content: { "application/json": { schema: ref("TerminalRequest") } } },
+    responses: {
+      "201": json(ref("Terminal"), "Opened"),
+      ...std,
+      "409": error("Too many terminals (EBUSY)"),
+      "503": error("The container is not available (EUNAVAILABLE)"),
     },
   },
-  "/v1/computers/{id}/terminals/{tid}": {
-    parameters: terminalParams,
-    get: {
-      description:
-        "The terminal's state; with a WebSocket upgrade, attach (binary frames: bytes both ways; text: JSON " +
-        "resize/input/exit/error). Token also accepted as subprotocol `bearer.<token>`.",
-      responses: { "200": json(ref("Terminal"), "State"), "101": { description: "Attached" }, ...std },
-    },
-    delete: { responses: { "200": json(ref("Terminal"), "Ended"), ...std } },
-  },
-  "/v1/computers/{id}/changes": {
-    parameters: [idParam],
-    get: {
-      description:
-        "The change feed: a JSON page, or with Accept: text/event-stream a stream of `change` events " +
-        "(id = cursor), `synced` events and keep-alives. Cursors stay valid for at least one hour.",
-      parameters: [
-        query("after", str, "A cursor, '0' (default: the whole tree first) or 'now'"),
-        query("path", str, "Only changes at or under this path"),
-        query("limit", int, "1..1000 per page, default 500"),
-      ],
-      responses: {
-        "200": json(ref("ChangesPage"), "A page (or text/event-stream)"),
-        ...std,
-        "410": error("Cursor older than the retention (ESTALE); error.cursor is the current cursor"),
-      },
+  "terminals.list": {
+    responses: {
+      "200": json(object({ terminals: { type: "array", items: ref("Terminal") } }), "Terminals"),
+      ...std,
     },
   },
-};
+  "terminals.get": {
+    description:
+      "The terminal's state; with a WebSocket upgrade, attach (binary frames: bytes both ways; text: JSON " +
+      "resize/input/exit/error). Token also accepted as subprotocol `bearer.<token>`.",
+    parameters: [terminalId],
+    responses: { "200": json(ref("Terminal"), "State"), "101": { description: "Attached" }, ...std },
+  },
+  "terminals.kill": {
+    parameters: [terminalId],
+    responses: { "200": json(ref("Terminal"), "Ended"), ...std },
+  },
+  changes: {
+    description:
+      "The change feed: a JSON page, or with Accept: text/event-stream a stream of `change` events " +
+      "(id = cursor), `synced` events and keep-alives. Cursors stay valid for at least one hour.",
+    parameters: [
+      query("after", str, "A cursor, '0' (default: the whole tree first) or 'now'"),
+      query("path", str, "Only changes at or under this path"),
+      query("limit", int, "1..1000 per page, default 500"),
+    ],
+    responses: {
+      "200": json(ref("ChangesPage"), "A page (or text/event-stream)"),
+      ...std,
+      "410": error("Cursor older than the retention (ESTALE); error.cursor is the current cursor"),
+    },
+  },
+} satisfies Partial<Record<RouteName, Schema>>;

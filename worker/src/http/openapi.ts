@@ -1,29 +1,14 @@
 /**
  * The HTTP contract of docs/API.md as an OpenAPI 3.1 document, served at GET /v1/openapi.json.
- * Hand-written: keep it in step with route.ts (a test checks that every route is described).
+ * Its paths come from the contract's route table (@computer/sdk/contract): each route's method,
+ * path, summary and access; what is said about each operation is keyed by the route's name, so a
+ * route without a description is a compile error and no path is listed twice.
  */
-
-import { ARTIFACT_PATHS, ARTIFACT_SCHEMAS } from "./openapi-artifacts.ts";
-import { LIVE_PATHS, LIVE_SCHEMAS } from "./openapi-live.ts";
-import { bool, error, idParam, int, json, object, ref, type Schema, str } from "./openapi-schema.ts";
-
-const body = (schema: Schema): Schema => ({ required: true, content: { "application/json": { schema } } });
-const pathParam: Schema = {
-  name: "path",
-  in: "path",
-  required: true,
-  description:
-    "Workspace path, may contain '/'; each segment percent-encoded; no '.', '..' or empty segments.",
-  schema: { type: "string" },
-};
-const std = {
-  "400": error("Invalid input (EINVAL, ENAMETOOLONG, malformed JSON)"),
-  "401": error("Missing, invalid, expired or revoked token (EUNAUTHORIZED)"),
-  "403": error("Token for another computer, read-only token on a write, or admin-only route (EFORBIDDEN)"),
-  "404": error("No such computer, file or route (ENOENT)"),
-};
-const noContent = { description: "Done" };
-const computerId = (extra: Schema = {}): Schema => ({ parameters: [idParam], ...extra });
+import { ROUTE_NAMES, ROUTES, type RouteName } from "@computer/sdk/contract";
+import { ARTIFACT_OPERATIONS, ARTIFACT_SCHEMAS } from "./openapi-artifacts.ts";
+import { LIVE_OPERATIONS, LIVE_SCHEMAS } from "./openapi-live.ts";
+import { CORE_OPERATIONS } from "./openapi-operations.ts";
+import { bool, idParam, int, type Json, object, ref, type Schema, str } from "./openapi-schema.ts";
 
 const schemas: Schema = {
   Error: object({ error: object({ code: str, message: str, path: str }, ["code", "message"]) }, ["error"]),
@@ -195,6 +180,55 @@ const schemas: Schema = {
   }),
 };
 
+/** Every route's operation, by name. */
+const OPERATIONS: Record<RouteName, Schema> = {
+  ...CORE_OPERATIONS,
+  ...ARTIFACT_OPERATIONS,
+  ...LIVE_OPERATIONS,
+};
+
+const pathParam: Schema = {
+  name: "path",
+  in: "path",
+  required: true,
+  description:
+    "Workspace path, may contain '/'; each segment percent-encoded; no '.', '..' or empty segments.",
+  schema: { type: "string" },
+};
+
+/** The path parameters of `template` the operation does not declare itself. */
+function pathParameters(template: string, declared: Json[]): Schema[] {
+  const own = new Set(declared.map((p) => (p as { name?: string }).name));
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? "");
+  return names
+    .filter((name) => !own.has(name))
+    .map((name) => {
+      if (name === "id") return idParam;
+      if (name === "path") return pathParam;
+      return { name, in: "path", required: true, schema: str };
+    });
+}
+
+function paths(): Schema {
+  const out: Record<string, Schema> = {};
+  for (const name of ROUTE_NAMES) {
+    const route = ROUTES[name];
+    const operation = OPERATIONS[name];
+    const declared = (operation.parameters ?? []) as Json[];
+    const parameters = [...pathParameters(route.path, declared), ...declared];
+    out[route.path] ??= {};
+    (out[route.path] as Schema)[route.method.toLowerCase()] = {
+      operationId: name,
+      summary: route.summary,
+      "x-access": route.access,
+      ...(route.access === "public" ? { security: [] } : {}),
+      ...operation,
+      ...(parameters.length === 0 ? {} : { parameters }),
+    };
+  }
+  return out;
+}
+
 /** The OpenAPI 3.1 document of the v1 API. */
 export const OPENAPI: Schema = {
   openapi: "3.1.0",
@@ -205,182 +239,5 @@ export const OPENAPI: Schema = {
   },
   components: { schemas, securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
   security: [{ bearer: [] }],
-  paths: {
-    "/healthz": {
-      get: {
-        security: [],
-        responses: { "200": { description: "ok", content: { "text/plain": { schema: str } } } },
-      },
-    },
-    "/v1/openapi.json": { get: { responses: { "200": json({ type: "object" }, "This document") } } },
-    "/v1/computers": {
-      get: {
-        description: "Admin only. Paged by id with ?after=&limit= (1..100, default 50).",
-        responses: {
-          "200": json(
-            object({ computers: { type: "array", items: ref("Computer") }, next: str }),
-            "Computers",
-          ),
-          ...std,
-        },
-      },
-    },
-    "/v1/computers/{id}": computerId({
-      put: {
-        description: "Admin only. Creates (201) or updates quota/egress (200).",
-        requestBody: {
-          content: { "application/json": { schema: object({ quotaBytes: int, egress: ref("Egress") }) } },
-        },
-        responses: {
-          "200": json(ref("Computer"), "Updated"),
-          "201": json(ref("Computer"), "Created"),
-          ...std,
-        },
-      },
-      get: { responses: { "200": json(ref("Computer"), "The computer"), ...std } },
-      delete: { description: "Admin only. Drops all data.", responses: { "204": noContent, ...std } },
-    }),
-    "/v1/computers/{id}/tokens": computerId({
-      post: {
-        description: "Admin only. Issues a token for this computer.",
-        requestBody: body(object({ ttlSeconds: int, scope: { enum: ["ro", "rw"] } }, ["scope"])),
-        responses: { "201": json(object({ token: str, expiresAt: str }), "Token"), ...std },
-      },
-      delete: {
-        description: "Admin only. Revokes every token of this computer.",
-        responses: { "204": noContent, ...std },
-      },
-    }),
-    "/v1/computers/{id}/files/{path}": {
-      parameters: [idParam, pathParam],
-      put: {
-        parameters: [{ name: "mode", in: "query", schema: { type: "string", pattern: "^0?[0-7]{1,4}$" } }],
-        requestBody: {
-          content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
-        },
-        responses: {
-          "201": json(object({ path: str, size: int, mtime: str, mode: str }), "Written"),
-          ...std,
-          "507": error("Quota exceeded (ENOSPC)"),
-        },
-      },
-      get: {
-        parameters: [
-          { name: "Range", in: "header", schema: str },
-          { name: "after", in: "query", schema: str },
-          { name: "limit", in: "query", schema: int },
-        ],
-        responses: {
-          "200": {
-            description: "File bytes, or a directory listing",
-            content: {
-              "application/octet-stream": { schema: { type: "string", format: "binary" } },
-              "application/json": {
-                schema: object({ entries: { type: "array", items: ref("Entry") }, next: str }),
-              },
-            },
-          },
-          "206": { description: "Partial content" },
-          "304": { description: "Not modified (If-None-Match)" },
-          "416": error("Range not satisfiable (ERANGE)"),
-          ...std,
-        },
-      },
-      head: {
-        responses: {
-          "200": { description: "X-File-Type, Content-Length, X-File-Mode, Last-Modified" },
-          "404": { description: "Not found" },
-        },
-      },
-      delete: {
-        parameters: [{ name: "recursive", in: "query", schema: { enum: ["0", "1"] } }],
-        responses: { "204": noContent, ...std, "409": error("ENOTEMPTY / EISDIR") },
-      },
-    },
-    "/v1/computers/{id}/fs": computerId({
-      post: {
-        requestBody: body(ref("FsOp")),
-        responses: {
-          "200": json(
-            { oneOf: [ref("Stat"), { type: "object" }] },
-            "The op's result: a Stat for stat, mkdir, chmod, chown, utimes, truncate, link, symlink, rename",
-          ),
-          "409": error("EEXIST, ENOTEMPTY, ENOTDIR, EISDIR, EBUSY, EMLINK"),
-          ...std,
-        },
-      },
-    }),
-    "/v1/computers/{id}/exec": computerId({
-      post: {
-        requestBody: body(ref("ExecRequest")),
-        responses: {
-          "200": json(ref("ExecResult"), "Result (or text/event-stream with Accept: text/event-stream)"),
-          "202": json(ref("ExecResult"), "A background process (detach: true), running"),
-          "409": error("Too many background processes (EBUSY)"),
-          "503": error("Runtime not available (EUNAVAILABLE)"),
-          ...std,
-        },
-      },
-      get: {
-        parameters: [{ name: "limit", in: "query", schema: int, description: "1..100, default 20" }],
-        responses: {
-          "200": json(
-            object({ execs: { type: "array", items: ref("ExecResult") } }),
-            "Recent execs, newest first, without stdout/stderr/value",
-          ),
-          ...std,
-        },
-      },
-    }),
-    "/v1/computers/{id}/exec/{execId}": {
-      parameters: [idParam, { name: "execId", in: "path", required: true, schema: str }],
-      get: {
-        parameters: [
-          { name: "follow", in: "query", schema: { enum: ["1", "0"] }, description: "SSE re-attach" },
-          {
-            name: "after",
-            in: "query",
-            schema: int,
-            description: "Resume after this seq (or Last-Event-ID)",
-          },
-        ],
-        responses: { "200": json(ref("ExecResult"), "The exec (text/event-stream with follow=1)"), ...std },
-      },
-      delete: {
-        responses: {
-          "200": json(ref("ExecResult"), "Killed, or the unchanged result of a finished exec"),
-          ...std,
-        },
-      },
-    },
-    "/v1/computers/{id}/checkpoints": computerId({
-      post: {
-        requestBody: body(object({ name: str }, ["name"])),
-        responses: { "201": json(ref("Checkpoint"), "Created"), ...std, "409": error("EEXIST") },
-      },
-      get: {
-        responses: {
-          "200": json(object({ checkpoints: { type: "array", items: ref("Checkpoint") } }), "Checkpoints"),
-          ...std,
-        },
-      },
-    }),
-    "/v1/computers/{id}/checkpoints/{name}/restore": {
-      parameters: [idParam, { name: "name", in: "path", required: true, schema: str }],
-      post: { responses: { "200": json(object({ name: str, rev: int }), "Restored"), ...std } },
-    },
-    "/v1/computers/{id}/fork": computerId({
-      post: {
-        description: "Admin only.",
-        requestBody: body(object({ to: str, checkpoint: str }, ["to"])),
-        responses: {
-          "201": json(ref("Computer"), "The new computer"),
-          ...std,
-          "409": error("Target exists (EEXIST)"),
-        },
-      },
-    }),
-    ...ARTIFACT_PATHS,
-    ...LIVE_PATHS,
-  },
+  paths: paths(),
 };

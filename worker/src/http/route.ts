@@ -46,6 +46,7 @@ export type ComputerRoute =
 /** Every route of the API. */
 export type Route =
   | { kind: "health" }
+  | { kind: "health.head" }
   | { kind: "openapi" }
   | { kind: "computers.list"; after: string | undefined; limit: number }
   | { kind: "artifacts.list"; after: string | undefined; limit: number }
@@ -217,7 +218,10 @@ function parseComputerRoute(
 export function parseRoute(method: string, url: URL): Route {
   const { pathname } = url;
   if (pathname === "/healthz") {
-    return byMethod<Route>(method, { GET: () => ({ kind: "health" }), HEAD: () => ({ kind: "health" }) });
+    return byMethod<Route>(method, {
+      GET: () => ({ kind: "health" }),
+      HEAD: () => ({ kind: "health.head" }),
+    });
   }
   const segments = pathname.split("/").slice(1);
   if (segments[0] !== "v1") return notFound(pathname);
