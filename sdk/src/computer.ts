@@ -15,6 +15,7 @@ import type {
 } from "./contract/types.ts";
 import { Exec } from "./exec.ts";
 import { Files, type Signal } from "./files.ts";
+import { Terminals } from "./terminals.ts";
 import type { Transport } from "./transport.ts";
 
 /** Named checkpoints of a computer's tree (the agent's undo). */
@@ -79,6 +80,7 @@ export class Computer {
   readonly exec: Exec;
   readonly checkpoints: Checkpoints;
   readonly tokens: Tokens;
+  readonly terminals: Terminals;
   readonly #t: Transport;
 
   constructor(transport: Transport, id: string) {
@@ -88,6 +90,7 @@ export class Computer {
     this.exec = new Exec(transport, id);
     this.checkpoints = new Checkpoints(transport, id);
     this.tokens = new Tokens(transport, id);
+    this.terminals = new Terminals(transport, id);
   }
 
   /** The computer's record: creation time, quota, usage, egress. */

@@ -52,4 +52,5 @@ export {
   type Signal,
   type WriteData,
 } from "./files.ts";
+export { type TerminalInfo, type TerminalRequest, Terminals } from "./terminals.ts";
 export type { CallOptions, ClientOptions } from "./transport.ts";

@@ -327,6 +327,21 @@ describe("change feed", () => {
   });
 });
 
+describe("terminals", () => {
+  it("opens a shell terminal, lists, describes and ends it", async () => {
+    const c = await fresh();
+    const opened = await c.terminals.open({ runtime: "shell", cols: 80, rows: 24 });
+    expect(opened).toMatchObject({ id: expect.stringMatching(/^tm_/), runtime: "shell", status: "running" });
+    expect((await c.terminals.list()).map((t) => t.id)).toContain(opened.id);
+    expect(await c.terminals.get(opened.id)).toMatchObject({ id: opened.id, cols: 80, rows: 24 });
+    expect(c.terminals.attachUrl(opened.id)).toBe(
+      `${fleet.url.replace("http", "ws")}/v1/computers/${c.id}/terminals/${opened.id}`,
+    );
+    expect((await c.terminals.end(opened.id)).status).toBe("exited");
+    await expectCode(c.terminals.get(`tm_${"0".repeat(24)}`), "ENOENT");
+  });
+});
+
 describe("checkpoints, fork, artifacts", () => {
   it("creates, lists and restores checkpoints", async () => {
     const c = await fresh();
