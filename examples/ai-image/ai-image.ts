@@ -5,7 +5,6 @@
  */
 import { fileURLToPath } from "node:url";
 import { ComputerClient } from "@computer/sdk";
-import { unstable_startWorker } from "wrangler";
 import { type Connection, connection } from "../shared/connect.ts";
 import { Steps } from "../shared/steps.ts";
 import type { ImageAnswer } from "./src/index.ts";
@@ -38,7 +37,9 @@ export async function aiImage(fleet: Connection, options: AiImageOptions): Promi
     await client.computers.create(id);
     return computer.tokens.create({ scope: "rw", ttlSeconds: 600 });
   });
-  const worker = await steps.run("bundle and start the Worker (no AI binding)", async () => {
+  const worker = await steps.run("load wrangler, bundle and start the Worker", async () => {
+    // wrangler is large: imported here, its load time is part of this step's.
+    const { unstable_startWorker } = await import("wrangler");
     const started = await unstable_startWorker({
       config: CONFIG,
       env: "local",

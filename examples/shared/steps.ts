@@ -16,11 +16,21 @@ export class Steps {
   readonly times: StepTime[] = [];
   readonly #prefix: string;
   readonly #log: (line: string) => void;
+  /** Gets the output of the steps' commands as it comes (default: stderr). */
+  readonly output: (text: string) => void;
 
-  /** `log` gets one line per finished step (default: stderr, so stdout stays the link alone). */
-  constructor(example: string, log: (line: string) => void = (line) => console.error(line)) {
+  /**
+   * `log` gets one line per finished step, `output` the commands' output as it streams in
+   * (default: both to stderr, so stdout stays the links alone).
+   */
+  constructor(
+    example: string,
+    log: (line: string) => void = (line) => console.error(line),
+    output: (text: string) => void = (text) => process.stderr.write(text),
+  ) {
     this.#prefix = example;
     this.#log = log;
+    this.output = output;
   }
 
   /** Runs `fn` as the step `name`. */

@@ -27,7 +27,15 @@ describe.runIf(runContainerExamples)("worker-project", () => {
     dir = mkdtempSync(join(tmpdir(), "worker-project-e2e-"));
     fleet = await startFleet({ computerdHost: true });
     client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
-    made = await workerProject(client, ID, new Steps("worker-project", () => {}));
+    made = await workerProject(
+      client,
+      ID,
+      new Steps(
+        "worker-project",
+        () => {},
+        () => {},
+      ),
+    );
   }, 900_000);
 
   afterAll(async () => {

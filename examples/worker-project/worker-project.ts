@@ -52,19 +52,18 @@ export async function workerProject(
     }
   });
   await steps.run("write the project", () => uploadTree(computer, PROJECT, "hello-worker"));
+  // Each command's output streams to the terminal while it runs; its result ends the step.
   const sh = (step: string, source: string) =>
-    steps.run(step, async () =>
-      succeeded(
-        await computer.exec.run({
-          runtime: "container",
-          cwd: "/workspace/hello-worker",
-          env: { ...ENV, ...localTrust(client.url) },
-          source,
-          timeoutMs: 600_000,
-        }),
-        step,
-      ),
-    );
+    steps.run(step, async () => {
+      const env = { ...ENV, ...localTrust(client.url) };
+      const run = await computer.exec.stream({
+        runtime: "container",
+        cwd: "/workspace/hello-worker",
+        env,
+        source,
+      });
+      return succeeded(await run.result((event) => steps.output(event.data)), step);
+    });
   await sh("npm install", "npm install --no-audit --no-fund");
   await sh("npm test", "npm test");
   await sh("build: wrangler deploy --dry-run --outdir dist", "npm run build");
