@@ -19,7 +19,10 @@ const PROJECT = fileURLToPath(new URL("project", import.meta.url));
  */
 export const EGRESS: Egress = "all";
 
-/** The commands' environment: who the agent commits as; npm's cache in the container's /tmp, not in the computer. */
+/**
+ * The commands' environment: who the agent commits as, and npm's cache in the container's /tmp
+ * (fresh for each command) instead of $HOME, which is the computer: 135 MB less to sync.
+ */
 const ENV = {
   GIT_AUTHOR_NAME: "worker-project agent",
   GIT_AUTHOR_EMAIL: "agent@computer.invalid",
