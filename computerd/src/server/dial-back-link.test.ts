@@ -154,21 +154,21 @@ describe("POST /connect", () => {
     await expect(first?.daemon.health()).rejects.toThrow();
   });
 
-  test("a DO that refuses the secret, or no DO at all, is a 502; the current link stays", async () => {
+  test("a DO that refuses the secret, or no DO at all, is a 503 EUNAVAILABLE (the API's table); the current link stays", async () => {
     await connect({ base });
     const current = daemon.links.current;
     expectedSecret = "something else";
     const refused = await connect({ base });
-    expect(refused.status).toBe(502);
+    expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ error: { code: "EUNAVAILABLE" } });
     const nobody = await connect({ base: "ws://127.0.0.1:1/x" });
-    expect(nobody.status).toBe(502);
+    expect(nobody.status).toBe(503);
     expect(daemon.links.current).toBe(current);
   });
 
   test("base must be an http(s) or ws(s) URL", async () => {
     expect((await connect({})).status).toBe(400);
-    expect((await connect({ base: "ftp://x" })).status).toBe(502);
+    expect((await connect({ base: "ftp://x" })).status).toBe(503);
     expect(linkUrl("https://do.example/c/1?x=1")).toBe("wss://do.example/c/1?x=1");
     expect(() => linkUrl("not a url")).toThrow();
   });

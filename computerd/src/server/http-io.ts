@@ -3,34 +3,11 @@
  * bounded JSON body reader.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type FsErrorCode, isFsError } from "@computer/vfs";
+import { type ApiErrorCode, HTTP_STATUS } from "@computer/sdk/errors";
+import { isFsError } from "@computer/vfs";
 
-/** Error codes of the HTTP layer itself, beside the vfs codes. */
-export type HttpErrorCode = FsErrorCode | "EUNAUTHORIZED" | "EMETHOD" | "EUNAVAILABLE";
-
-/** HTTP status of each code (docs/API.md, Errors); a new code without a status does not compile. */
-const STATUS: Record<HttpErrorCode, number> = {
-  EINVAL: 400,
-  ENAMETOOLONG: 400,
-  ELOOP: 400,
-  EXDEV: 400,
-  EUNAUTHORIZED: 401,
-  EACCES: 403,
-  EPERM: 403,
-  EROFS: 403,
-  ENOENT: 404,
-  ENODATA: 404,
-  EMETHOD: 405,
-  EEXIST: 409,
-  ENOTEMPTY: 409,
-  ENOTDIR: 409,
-  EISDIR: 409,
-  EBUSY: 409,
-  EMLINK: 409,
-  EFBIG: 413,
-  EUNAVAILABLE: 502,
-  ENOSPC: 507,
-};
+/** Codes computerd answers with: those of the API's one table (`@computer/sdk/errors`). */
+export type HttpErrorCode = ApiErrorCode;
 
 /** An error to answer with: a code (mapped to a status) and a message. */
 export class HttpError extends Error {
@@ -56,7 +33,7 @@ export function sendError(res: ServerResponse, error: unknown): void {
   }
   if (error instanceof HttpError || isFsError(error)) {
     const code: HttpErrorCode = error.code;
-    sendJson(res, STATUS[code], { error: { code, message: error.message } });
+    sendJson(res, HTTP_STATUS[code], { error: { code, message: error.message } });
     return;
   }
   sendJson(res, 500, {

@@ -71,7 +71,7 @@ export function createComputerdServer(deps: ServerDeps): Server {
         return;
       }
       throw pathMatched
-        ? new HttpError("EMETHOD", `${req.method} not allowed`)
+        ? new HttpError("ENOTSUP", `${req.method} not allowed`)
         : new HttpError("ENOENT", `no route ${url.pathname}`);
     } catch (error) {
       sendError(res, error);

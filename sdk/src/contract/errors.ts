@@ -1,6 +1,8 @@
 /**
  * The API's error codes and the HTTP status of each (docs/API.md "Errors"): the one owner of
- * that table. The Worker answers with it, the SDK reads it back, the OpenAPI document lists it.
+ * that table. The Worker and computerd's HTTP API answer with it, the SDK reads it back, the
+ * OpenAPI document lists it. It imports nothing, so computerd's image carries this file alone
+ * (`@computer/sdk/errors`).
  */
 
 /** Every code an error response can carry: the filesystem's POSIX codes and the HTTP layer's own. */

@@ -1,5 +1,5 @@
 /**
- * The API's one error shape, `{ "error": { "code", "message", "path"? } }`, and the
+ * The API's one error shape, `{ "error": { "code", "message", "path"? } }`, answered with the
  * code → HTTP status table of docs/API.md. Filesystem errors keep their POSIX code.
  */
 import { type ApiErrorCode, type ErrorBody, HTTP_STATUS } from "@computer/sdk/contract";
