@@ -1,13 +1,15 @@
 /**
  * House-style file check run by `npm run check`: every file and folder name under the
- * component folders is kebab-case, no .ts file is longer than 500 lines, and no import crosses
- * a package boundary except through the package's exports (check-boundaries.ts).
+ * component folders is kebab-case, no .ts file is longer than 500 lines, no import crosses
+ * a package boundary except through the package's exports (check-boundaries.ts), and the
+ * pieces with one owner are defined only there (check-owners.ts).
  * Lists the files git knows about (tracked or not ignored), prints offenders, exits 1 on any.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { checkBoundaries } from "./check-boundaries.ts";
+import { checkOwners } from "./check-owners.ts";
 
 /** Top-level folders whose names are checked. */
 export const CHECKED_ROOTS = [
@@ -103,6 +105,16 @@ function main(): void {
   });
   for (const o of checkBoundaries(repoRoot, paths))
     offences.push({ path: `${o.path}:${o.line}`, problem: o.problem });
+  for (const path of paths.filter((p) => /\.(ts|tsx|js|mjs|cjs)$/.test(p))) {
+    let text: string;
+    try {
+      text = readFileSync(`${repoRoot}/${path}`, "utf8");
+    } catch {
+      continue; // listed by git but deleted in the work tree
+    }
+    for (const o of checkOwners(path, text))
+      offences.push({ path: `${o.path}:${o.line}`, problem: o.problem });
+  }
   if (offences.length === 0) {
     console.log(`check-files: ${paths.length} files ok`);
     return;

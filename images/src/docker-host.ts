@@ -10,6 +10,7 @@ import { execFile } from "node:child_process";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createTcpServer } from "node:net";
+import { COMPUTER_ID } from "@computer/sdk/computer-id";
 
 /** Options of the docker host. */
 export interface DockerHostOptions {
@@ -39,8 +40,6 @@ interface Running {
   secret: string;
   specHash: string;
 }
-
-const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** Runs `docker ARGS`; resolves with stdout, rejects with stderr. */
 export function docker(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<string> {

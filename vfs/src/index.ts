@@ -6,7 +6,16 @@ export type { VfsOptions } from "./context.ts";
 export { type ErrnoName, errnoOf, LINUX_ERRNO } from "./errno.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, isFsError, toFsError } from "./errors.ts";
 export { GC_WINDOW_MS, type GcResult } from "./gc.ts";
-export { CHUNK_SIZE, FILE_SIZE_MAX, NAME_MAX, PATH_MAX, SYMLOOP_MAX, WORKSPACE } from "./limits.ts";
+export {
+  CHUNK_SIZE,
+  FILE_SIZE_MAX,
+  NAME_MAX,
+  PATH_MAX,
+  SYMLOOP_MAX,
+  WORKSPACE,
+  XATTR_NAME_MAX,
+  XATTR_SIZE_MAX,
+} from "./limits.ts";
 export { byteLength, childPath, joinPath, normalizePath, splitPath } from "./paths.ts";
 export { SCHEMA_VERSION } from "./schema.ts";
 export { globToRegExp } from "./search.ts";

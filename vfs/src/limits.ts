@@ -9,6 +9,9 @@ export const NAME_MAX = 255;
  * applies to each name on the way.
  */
 export const PATH_MAX = 4096;
+/** Longest extended-attribute name, and largest value, in bytes, as on Linux. */
+export const XATTR_NAME_MAX = 255;
+export const XATTR_SIZE_MAX = 65536;
 /** Symlinks followed while resolving one path before ELOOP. */
 export const SYMLOOP_MAX = 40;
 /** Size of one content chunk; a DO SQLite value is at most 2 MB. */

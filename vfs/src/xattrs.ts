@@ -1,6 +1,7 @@
 /** Extended attributes: stored per inode, listed, removed, and carried by checkpoints and fork. */
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
+import { XATTR_NAME_MAX, XATTR_SIZE_MAX } from "./limits.ts";
 import { byteLength } from "./paths.ts";
 import { recordInode, resolveExisting } from "./resolve.ts";
 
@@ -10,10 +11,6 @@ export interface XattrFlags {
   /** XATTR_REPLACE: fail with ENODATA if it does not. */
   replace?: boolean;
 }
-
-/** Longest attribute name in UTF-8 bytes, and largest value, as on Linux. */
-const XATTR_NAME_MAX = 255;
-const XATTR_SIZE_MAX = 65536;
 
 function checkXattrName(name: string, path: string): void {
   if (typeof name !== "string" || name === "" || byteLength(name) > XATTR_NAME_MAX) {

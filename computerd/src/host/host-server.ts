@@ -9,11 +9,11 @@ import { timingSafeEqual } from "node:crypto";
 import { rmdirSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { COMPUTER_ID } from "@computer/sdk/computer-id";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { DaemonProcess } from "./daemon-process.ts";
 import type { HostConfig } from "./host-config.ts";
 
-const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const SWEEP_MS = 30_000;
 
 /** A running host. */

@@ -6,7 +6,7 @@
  * negative entry, not an error. Files unlinked while open and removed directories still
  * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
-import { FsError, type Stat, type TimeArg } from "@computer/vfs";
+import { FsError, NAME_MAX, type Stat, type TimeArg } from "@computer/vfs";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { TYPE_BITS } from "./fuse-ops.ts";
 import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
@@ -46,7 +46,6 @@ const O_ACCMODE = 0o3;
 const O_WRONLY = 0o1;
 const S_ISGID = 0o2000;
 /** Longest name (bytes) in a directory, as on ext4/tmpfs. */
-const NAME_MAX = 255;
 /**
  * Extended attribute namespaces Linux knows; any other name is EOPNOTSUPP, as on ext4/tmpfs
  * (the vfs itself stores any name, so the mount answers this one itself).

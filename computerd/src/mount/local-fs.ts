@@ -5,7 +5,15 @@
  * backend and the unit tests use it directly. Every method is synchronous; a
  * failure throws an FsError, except lookups, which answer a miss with undefined.
  */
-import { type FileType, FsError, type Stat, type TimeArg, type Timespec, type Vfs } from "@computer/vfs";
+import {
+  type FileType,
+  FsError,
+  NAME_MAX,
+  type Stat,
+  type TimeArg,
+  type Timespec,
+  type Vfs,
+} from "@computer/vfs";
 import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
 import { accessTime, atimeDue } from "./relatime.ts";
 import { now, WriteBack, type WriteBackOptions } from "./write-back.ts";
@@ -397,7 +405,7 @@ export class LocalFs {
     const blocks = Math.floor(capacity / bsize);
     const used = usage.usedBytes + this.files.bufferedGrowth;
     const free = Math.max(0, blocks - Math.ceil(used / bsize));
-    return { bsize, blocks, bfree: free, bavail: free, files: 1 << 30, ffree: 1 << 30, namemax: 255 };
+    return { bsize, blocks, bfree: free, bavail: free, files: 1 << 30, ffree: 1 << 30, namemax: NAME_MAX };
   }
 
   /** Writes all dirty data into the mirror and commits: afterwards the vfs (and its change feed) holds everything. */

@@ -3,10 +3,12 @@
  * tree page by page and, over DO RPC, sends the target only the blobs it lacks, then the page.
  * Without a named checkpoint a temporary one pins a consistent snapshot for the copy.
  */
+
+import { COMPUTER_ID } from "@computer/sdk/computer-id";
 import type { TreeRecord, Vfs } from "@computer/vfs";
 import { ApiError } from "../http/errors.ts";
 import { optionalString, readJsonObject, requireString } from "../http/json-body.ts";
-import { CHECKPOINT_NAME, COMPUTER_ID } from "../http/route.ts";
+import { CHECKPOINT_NAME } from "../http/route.ts";
 import type { Computer } from "./computer.ts";
 import type { ComputerContext } from "./context.ts";
 import type { BlobTransfer } from "./fork-target.ts";

@@ -3,16 +3,13 @@
  * Values travel as base64; only the `user.` namespace may be written through the API
  * (the others belong to the kernel and to root inside the container).
  */
-import type { Vfs, XattrFlags } from "@computer/vfs";
+import { type Vfs, XATTR_NAME_MAX, XATTR_SIZE_MAX, type XattrFlags } from "@computer/vfs";
 import { fromBase64, toBase64 } from "../http/base64.ts";
 import { ApiError } from "../http/errors.ts";
 import { type JsonObject, optionalBoolean, optionalString, requireString } from "../http/json-body.ts";
 import { parseBodyPath } from "../http/paths.ts";
 import type { OpSpec } from "./fs-ops.ts";
 
-/** Longest attribute name, and largest value, in bytes, as on Linux (XATTR_NAME_MAX, XATTR_SIZE_MAX). */
-const NAME_MAX = 255;
-const SIZE_MAX = 65536;
 const USER = "user.";
 
 function path(body: JsonObject): string {
@@ -27,10 +24,10 @@ function follow(body: JsonObject): boolean {
 function attributeName(body: JsonObject, writes: boolean): string {
   const name = requireString(body, "name");
   const bytes = new TextEncoder().encode(name).byteLength;
-  if (!/^[a-z]+\.[^\0]+$/.test(name) || bytes > NAME_MAX) {
+  if (!/^[a-z]+\.[^\0]+$/.test(name) || bytes > XATTR_NAME_MAX) {
     throw new ApiError(
       "EINVAL",
-      `'name' must be a namespaced attribute name like "user.mime" of at most ${NAME_MAX} bytes`,
+      `'name' must be a namespaced attribute name like "user.mime" of at most ${XATTR_NAME_MAX} bytes`,
     );
   }
   if (writes && !name.startsWith(USER)) {
@@ -42,7 +39,8 @@ function attributeName(body: JsonObject, writes: boolean): string {
 function attributeValue(body: JsonObject): Uint8Array {
   const value = fromBase64(requireString(body, "value"));
   if (value === undefined) throw new ApiError("EINVAL", "'value' must be base64");
-  if (value.byteLength > SIZE_MAX) throw new ApiError("EINVAL", `'value' is larger than ${SIZE_MAX} bytes`);
+  if (value.byteLength > XATTR_SIZE_MAX)
+    throw new ApiError("EINVAL", `'value' is larger than ${XATTR_SIZE_MAX} bytes`);
   return value;
 }
 

@@ -4,6 +4,7 @@
  * on it (capnweb) and holds the `DaemonApi` stub computerd provides. One session at a time:
  * a new dial-back replaces the old one. Execs wait here for a session after `/connect`.
  */
+import { COMPUTER_ID } from "@computer/sdk/computer-id";
 import { type DaemonApi, SyncLink, type SyncPeerApi } from "@computer/vfs/sync";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import { bearerToken, isAdminToken } from "../auth/authenticate.ts";
@@ -18,8 +19,8 @@ export function linkPath(id: string): string {
 
 /** True when `pathname` is a dial-back endpoint; returns the computer id. */
 export function parseLinkPath(pathname: string): string | undefined {
-  const match = /^\/v1\/computers\/([a-z0-9][a-z0-9-]{0,62})\/_computerd$/.exec(pathname);
-  return match?.[1];
+  const id = /^\/v1\/computers\/([^/]+)\/_computerd$/.exec(pathname)?.[1];
+  return id !== undefined && COMPUTER_ID.test(id) ? id : undefined;
 }
 
 /** The DaemonApi stub as a SyncPeerApi (results awaited, so SyncLink sees plain values). */

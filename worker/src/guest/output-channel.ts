@@ -3,27 +3,11 @@
  * flight (one RPC carries many), sent one call at a time so they arrive in order, and cut at
  * the exec's output cap, where a truncation marker is the last thing sent.
  */
+import { fitUtf8, utf8Length } from "../exec/output-cap.ts";
 import type { GuestOutputApi, OutputPiece } from "../guest-hosting/guest-wire.ts";
 
 /** Appended (on stderr) once output passes the cap. */
 export const TRUNCATION_MARKER = "\n[output truncated: the exec's output cap was reached]\n";
-
-const encoder = new TextEncoder();
-
-/** Cuts `text` to at most `budget` UTF-8 bytes on a character boundary. */
-function cut(text: string, budget: number): string {
-  if (budget <= 0) return "";
-  let bytes = 0;
-  let end = 0;
-  while (end < text.length) {
-    const code = text.codePointAt(end) ?? 0;
-    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
-    if (bytes + size > budget) break;
-    bytes += size;
-    end += code >= 0x10000 ? 2 : 1;
-  }
-  return text.slice(0, end);
-}
 
 /** One exec's output channel. */
 export class OutputChannel {
@@ -41,15 +25,15 @@ export class OutputChannel {
 
   constructor(api: GuestOutputApi, cap: number) {
     this.#api = api;
-    this.#cap = Math.max(0, cap - encoder.encode(TRUNCATION_MARKER).byteLength);
+    this.#cap = Math.max(0, cap - utf8Length(TRUNCATION_MARKER));
   }
 
   /** Queues `data` on `stream` (dropped past the cap). */
   write(stream: "stdout" | "stderr", data: string): void {
     if (data === "" || this.truncated) return;
-    const size = encoder.encode(data).byteLength;
+    const size = utf8Length(data);
     if (this.#used + size > this.#cap) {
-      const fit = cut(data, this.#cap - this.#used);
+      const fit = fitUtf8(data, this.#cap - this.#used).text;
       this.truncated = true;
       this.#used = this.#cap;
       if (fit !== "") this.#push({ stream, data: fit });

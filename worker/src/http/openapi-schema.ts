@@ -2,6 +2,7 @@
  * The building blocks of the hand-written OpenAPI document (openapi.ts and the parts it
  * merges): JSON Schema shorthands, JSON responses, the Error reference and the computer id.
  */
+import { COMPUTER_ID } from "@computer/sdk/computer-id";
 
 /** A JSON value. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -31,5 +32,5 @@ export const idParam: Schema = {
   name: "id",
   in: "path",
   required: true,
-  schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]{0,62}$" },
+  schema: { type: "string", pattern: COMPUTER_ID.source },
 };

@@ -2,10 +2,11 @@
  * Workspace path validation. URL paths arrive percent-encoded and are decoded one segment at
  * a time; JSON body paths arrive decoded. Both end as an absolute vfs path ("/a/b", root "/").
  */
+import { byteLength, NAME_MAX, PATH_MAX } from "@computer/vfs";
 import { ApiError } from "./errors.ts";
 
-/** Longest name (one path segment) in UTF-8 bytes. */
-export const MAX_NAME_BYTES = 255;
+/** Longest name (one path segment) in UTF-8 bytes: the vfs's NAME_MAX. */
+export const MAX_NAME_BYTES = NAME_MAX;
 /**
  * Longest path a request may name, in UTF-8 bytes (decoded): a request size limit, sized so
  * the whole URL stays under Cloudflare's 16 KB. It is not a depth limit: files lie deeper
@@ -13,13 +14,7 @@ export const MAX_NAME_BYTES = 255;
  */
 export const MAX_PATH_BYTES = 12 * 1024;
 /** Longest symlink target in UTF-8 bytes (the vfs's PATH_MAX, what symlink(2) takes). */
-export const MAX_TARGET_BYTES = 4096;
-
-const encoder = new TextEncoder();
-
-function byteLength(text: string): number {
-  return encoder.encode(text).byteLength;
-}
+export const MAX_TARGET_BYTES = PATH_MAX;
 
 function invalid(message: string, path: string): never {
   throw new ApiError("EINVAL", message, { path });

@@ -2,13 +2,12 @@
  * The URL → route table of docs/API.md. Parsing validates computer ids, file paths, names
  * and query parameters, so handlers receive typed, checked values (or an ApiError was thrown).
  */
+import { COMPUTER_ID } from "@computer/sdk/computer-id";
 import { ARTIFACT_NAME } from "../artifacts/names.ts";
 import { ApiError } from "./errors.ts";
 import { parseMode } from "./mode.ts";
 import { parseBodyPath, parseUrlPath } from "./paths.ts";
 
-/** A computer id: `[a-z0-9][a-z0-9-]{0,62}`. */
-export const COMPUTER_ID = /^[a-z0-9][a-z0-9-]{0,62}$/;
 /** A checkpoint name. */
 export const CHECKPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const EXEC_ID = /^[A-Za-z0-9_-]{1,64}$/;
