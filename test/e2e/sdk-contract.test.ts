@@ -23,8 +23,6 @@ const UNREACHABLE = {
   ETIMEDOUT: "exec timeouts are results (status: timeout), not HTTP errors",
   ESTALE: "a feed cursor goes stale only past an hour's retention and the vfs's GC",
   EFBIG: "the largest file is 2^53 - 1 bytes, the largest length a request can name",
-  ESTALE:
-    "a change-feed cursor goes stale only once the vfs GC pruned its deletions (worker/test/changes.test.ts)",
 } as const;
 
 let fleet: Fleet;
