@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { ComputerClient } from "@computer/sdk";
 import { type Connection, connection } from "../shared/connect.ts";
-import { Steps } from "../shared/steps.ts";
+import { main, Steps } from "../shared/steps.ts";
 import type { ImageAnswer } from "./src/index.ts";
 
 const CONFIG = fileURLToPath(new URL("wrangler.jsonc", import.meta.url));
@@ -78,8 +78,10 @@ export async function aiImage(fleet: Connection, options: AiImageOptions): Promi
 }
 
 if (import.meta.main) {
-  const prompt = process.argv.slice(2).join(" ") || "a lighthouse on a cliff at dusk, woodcut print";
-  const answer = await aiImage(connection(), { prompt, width: 768, height: 512 });
-  console.error(`ai-image: made by ${answer.generator}: ${answer.path}, ${answer.bytes} bytes`);
-  console.log(answer.link);
+  main("ai-image", async () => {
+    const prompt = process.argv.slice(2).join(" ") || "a lighthouse on a cliff at dusk, woodcut print";
+    const answer = await aiImage(connection(), { prompt, width: 768, height: 512 });
+    console.error(`ai-image: made by ${answer.generator}: ${answer.path}, ${answer.bytes} bytes`);
+    console.log(answer.link);
+  });
 }

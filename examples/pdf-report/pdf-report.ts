@@ -5,7 +5,7 @@
  */
 import type { ComputerClient } from "@computer/sdk";
 import { connect } from "../shared/connect.ts";
-import { Steps, type StepTime, succeeded } from "../shared/steps.ts";
+import { main, Steps, type StepTime, succeeded } from "../shared/steps.ts";
 import { barChartEps } from "./chart.ts";
 import { reportMarkdown, TIMINGS } from "./report.ts";
 
@@ -49,6 +49,5 @@ export async function pdfReport(
 }
 
 if (import.meta.main) {
-  const report = await pdfReport(connect());
-  console.log(report.link);
+  main("pdf-report", async () => console.log((await pdfReport(connect())).link));
 }

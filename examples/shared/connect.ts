@@ -32,14 +32,3 @@ export function connection(env: NodeJS.ProcessEnv = process.env): Connection {
 export function connect(env: NodeJS.ProcessEnv = process.env): ComputerClient {
   return new ComputerClient(connection(env));
 }
-
-/**
- * For a fleet on this machine (`make dev`): the machine's extra TLS trust (NODE_EXTRA_CA_CERTS),
- * so that npm in a container trusts what this machine trusts, e.g. a TLS-inspecting proxy on
- * the way to the registry. Nothing for a fleet elsewhere, whose containers have their own.
- */
-export function localTrust(apiUrl: string, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const local = ["127.0.0.1", "localhost", "[::1]"].includes(new URL(apiUrl).hostname);
-  const extra = env.NODE_EXTRA_CA_CERTS;
-  return local && extra ? { NODE_EXTRA_CA_CERTS: extra } : {};
-}

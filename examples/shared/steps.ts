@@ -46,10 +46,22 @@ export class Steps {
   }
 }
 
-/** Throws with the command's output unless it completed with exit code 0 and synced back. */
-export function succeeded(result: ExecResult, what: string): ExecResult {
+/**
+ * Throws unless the command completed with exit code 0 and synced back. The error carries the
+ * command's output unless it was already shown (`streamed`).
+ */
+export function succeeded(result: ExecResult, what: string, streamed = false): ExecResult {
   if (result.status === "completed" && result.exitCode === 0 && result.sync.status !== "pending")
     return result;
   const why = result.error ? `${result.error.code}: ${result.error.message}` : `exit code ${result.exitCode}`;
-  throw new Error(`${what} ${result.status} (${why})\n${result.stdout}${result.stderr}`.trimEnd());
+  const output = streamed ? "" : `\n${result.stdout}${result.stderr}`;
+  throw new Error(`${what} ${result.status} (${why})${output}`.trimEnd());
+}
+
+/** Runs an example's main: its failure is one line on stderr (`example: what failed`) and exit code 1. */
+export function main(example: string, run: () => Promise<void>): void {
+  run().catch((err: unknown) => {
+    console.error(`${example}: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  });
 }

@@ -7,8 +7,9 @@
 import { fileURLToPath } from "node:url";
 import type { ComputerClient, Egress } from "@computer/sdk";
 import { uploadTree } from "@computer/sdk/node";
-import { connect, localTrust } from "../shared/connect.ts";
-import { Steps, type StepTime, succeeded } from "../shared/steps.ts";
+import { connect } from "../shared/connect.ts";
+import { localTrust } from "../shared/local-trust.ts";
+import { main, Steps, type StepTime, succeeded } from "../shared/steps.ts";
 
 const PROJECT = fileURLToPath(new URL("project", import.meta.url));
 
@@ -54,18 +55,18 @@ export async function workerProject(
       if (await computer.files.exists(path)) await computer.files.remove(path, { recursive: true });
     }
   });
+  const env = { ...ENV, ...(await localTrust(computer, client.url)) };
   await steps.run("write the project", () => uploadTree(computer, PROJECT, "hello-worker"));
   // Each command's output streams to the terminal while it runs; its result ends the step.
   const sh = (step: string, source: string) =>
     steps.run(step, async () => {
-      const env = { ...ENV, ...localTrust(client.url) };
       const run = await computer.exec.stream({
         runtime: "container",
         cwd: "/workspace/hello-worker",
         env,
         source,
       });
-      return succeeded(await run.result((event) => steps.output(event.data)), step);
+      return succeeded(await run.result((event) => steps.output(event.data)), step, true);
     });
   await sh("npm install", "npm install --no-audit --no-fund");
   await sh("npm test", "npm test");
@@ -91,7 +92,9 @@ export async function workerProject(
 }
 
 if (import.meta.main) {
-  const made = await workerProject(connect());
-  console.log(`bundle:     ${made.bundle}`);
-  console.log(`repository: git clone ${made.repo} hello-worker`);
+  main("worker-project", async () => {
+    const made = await workerProject(connect());
+    console.log(`bundle:     ${made.bundle}`);
+    console.log(`repository: git clone ${made.repo} hello-worker`);
+  });
 }
