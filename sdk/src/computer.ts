@@ -1,8 +1,9 @@
 /**
- * One computer: its record, files, execs, checkpoints, fork, artifacts and tokens. Get one with
+ * One computer: its record, files, execs, terminals, change feed, checkpoints, fork, artifacts and tokens. Get one with
  * `client.computer(id)`; nothing is fetched until a method is called.
  */
 import type {
+  ChangeJson,
   ChangesPage,
   Checkpoint,
   ComputerInfo,
@@ -17,6 +18,7 @@ import { Exec } from "./exec.ts";
 import { Files, type Signal } from "./files.ts";
 import { Terminals } from "./terminals.ts";
 import type { Transport } from "./transport.ts";
+import { changesOf, type WatchOptions } from "./watch.ts";
 
 /** Named checkpoints of a computer's tree (the agent's undo). */
 export class Checkpoints {
@@ -82,15 +84,32 @@ export class Computer {
   readonly tokens: Tokens;
   readonly terminals: Terminals;
   readonly #t: Transport;
+  readonly #changes: ReturnType<typeof changesOf>;
 
   constructor(transport: Transport, id: string) {
     this.#t = transport;
     this.id = id;
+    this.terminals = new Terminals(transport, id);
+    this.#changes = changesOf(transport, id);
     this.files = new Files(transport, id);
     this.exec = new Exec(transport, id);
     this.checkpoints = new Checkpoints(transport, id);
     this.tokens = new Tokens(transport, id);
     this.terminals = new Terminals(transport, id);
+  }
+
+  /**
+   * Every change to the tree as it happens (any runtime or the API), resuming by itself after a
+   * dropped connection: `for await (const change of computer.watch({ path: "src" }))`. `after`
+   * defaults to `"now"`; `"0"` delivers the whole current tree first.
+   */
+  watch(options: WatchOptions = {}): AsyncGenerator<ChangeJson> {
+    return this.#changes.watch(options);
+  }
+
+  /** One JSON page of the change feed after `after` (default `"0"`). */
+  changes(options: Signal & { after?: string; path?: string; limit?: number } = {}): Promise<ChangesPage> {
+    return this.#changes.page(options);
   }
 
   /** The computer's record: creation time, quota, usage, egress. */

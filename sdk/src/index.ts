@@ -54,3 +54,4 @@ export {
 } from "./files.ts";
 export { type TerminalInfo, type TerminalRequest, Terminals } from "./terminals.ts";
 export type { CallOptions, ClientOptions } from "./transport.ts";
+export type { WatchOptions } from "./watch.ts";

@@ -327,6 +327,34 @@ describe("change feed", () => {
   });
 });
 
+describe("change feed, live", () => {
+  it("watch() delivers changes live from a cursor, changes() pages them, a bad cursor is EINVAL", async () => {
+    const c = await fresh();
+    const abort = new AbortController();
+    const synced: string[] = [];
+    const seen: string[] = [];
+    const watching = (async () => {
+      for await (const change of c.watch({
+        after: "0",
+        path: "w",
+        signal: abort.signal,
+        onSynced: (cur) => synced.push(cur),
+      })) {
+        seen.push(`${change.event} ${change.path}`);
+        if (change.event === "deleted") abort.abort();
+      }
+    })();
+    await c.files.write("w/a.txt", "a");
+    await c.files.remove("w/a.txt");
+    await watching;
+    expect(seen).toEqual(expect.arrayContaining(["changed /w/a.txt", "deleted /w/a.txt"]));
+    expect(synced.length).toBeGreaterThan(0);
+    const page = await c.changes({ after: "0", path: "w" });
+    expect(page.changes.map((ch) => `${ch.event} ${ch.path}`)).toEqual(["changed /w", "deleted /w/a.txt"]);
+    await expectCode(c.changes({ after: "x:y:z" }), "EINVAL");
+  });
+});
+
 describe("terminals", () => {
   it("opens a shell terminal, lists, describes and ends it", async () => {
     const c = await fresh();

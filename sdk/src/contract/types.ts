@@ -325,7 +325,7 @@ export interface ChangeJson {
   cursor: string;
   path: string;
   event: "changed" | "deleted";
-  type?: string;
+  type?: FileType;
   size?: number;
   mode?: string;
   mtime?: string;
