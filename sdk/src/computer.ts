@@ -18,7 +18,7 @@ import { Exec } from "./exec.ts";
 import { Files, type Signal } from "./files.ts";
 import { Terminals } from "./terminals.ts";
 import type { Transport } from "./transport.ts";
-import { changesOf, type WatchOptions } from "./watch.ts";
+import { type WatchOptions, watchChanges } from "./watch.ts";
 
 /** Named checkpoints of a computer's tree (the agent's undo). */
 export class Checkpoints {
@@ -84,13 +84,11 @@ export class Computer {
   readonly tokens: Tokens;
   readonly terminals: Terminals;
   readonly #t: Transport;
-  readonly #changes: ReturnType<typeof changesOf>;
 
   constructor(transport: Transport, id: string) {
     this.#t = transport;
     this.id = id;
     this.terminals = new Terminals(transport, id);
-    this.#changes = changesOf(transport, id);
     this.files = new Files(transport, id);
     this.exec = new Exec(transport, id);
     this.checkpoints = new Checkpoints(transport, id);
@@ -104,12 +102,7 @@ export class Computer {
    * defaults to `"now"`; `"0"` delivers the whole current tree first.
    */
   watch(options: WatchOptions = {}): AsyncGenerator<ChangeJson> {
-    return this.#changes.watch(options);
-  }
-
-  /** One JSON page of the change feed after `after` (default `"0"`). */
-  changes(options: Signal & { after?: string; path?: string; limit?: number } = {}): Promise<ChangesPage> {
-    return this.#changes.page(options);
+    return watchChanges(this.#t, this.id, options);
   }
 
   /** The computer's record: creation time, quota, usage, egress. */

@@ -1,10 +1,10 @@
 /**
- * The change feed (docs/API.md "Change feed"): one JSON page with `changes()`, or `watch()`, an
- * async iterable of every change as it happens. A watch resumes by itself from the cursor of
+ * The live change feed (docs/API.md "Change feed"): `computer.watch()`, an async iterable of
+ * every change as it happens (`computer.changes()` reads one JSON page). A watch resumes by itself from the cursor of
  * the last change it delivered when its connection drops, so nothing is lost or seen twice; a
  * cursor past the retention throws ComputerError ESTALE (start again from `after: "0"`).
  */
-import type { ChangeJson, ChangesPage } from "./contract/types.ts";
+import type { ChangeJson } from "./contract/types.ts";
 import { ComputerError } from "./error.ts";
 import type { Signal } from "./files.ts";
 import { readSse } from "./sse.ts";
@@ -58,42 +58,32 @@ async function* connection(
   }
 }
 
-/** The change feed of computer `id`. */
-export function changesOf(transport: Transport, id: string) {
-  return {
-    /** One page of changes after `after` (default "0"). */
-    page(options: Signal & { after?: string; path?: string; limit?: number } = {}): Promise<ChangesPage> {
-      return transport.json<ChangesPage>("changes", {
-        params: { id },
-        query: { after: options.after ?? "0", path: options.path, limit: options.limit },
-        signal: options.signal,
-      });
-    },
-
-    /** Every change from `after` on, live, until `signal` aborts or the loop breaks. */
-    async *watch(options: WatchOptions = {}): AsyncGenerator<ChangeJson> {
-      let cursor = options.after ?? "now";
-      for (;;) {
-        try {
-          for await (const event of connection(transport, id, cursor, options)) {
-            if ("change" in event) {
-              cursor = event.change.cursor;
-              yield event.change;
-            } else {
-              cursor = event.synced;
-              options.onSynced?.(cursor);
-            }
-          }
-        } catch (err) {
-          if (options.signal?.aborted) return;
-          // A refused cursor or request is final; a dropped connection is resumed.
-          if (err instanceof ComputerError && err.code !== "ECONNREFUSED" && err.code !== "EPROTO") throw err;
-          if (!(err instanceof ComputerError) && !(err instanceof TypeError)) throw err;
+/** Every change of computer `id` from `after` on, live, until `signal` aborts or the loop breaks. */
+export async function* watchChanges(
+  transport: Transport,
+  id: string,
+  options: WatchOptions = {},
+): AsyncGenerator<ChangeJson> {
+  let cursor = options.after ?? "now";
+  for (;;) {
+    try {
+      for await (const event of connection(transport, id, cursor, options)) {
+        if ("change" in event) {
+          cursor = event.change.cursor;
+          yield event.change;
+        } else {
+          cursor = event.synced;
+          options.onSynced?.(cursor);
         }
-        if (options.signal?.aborted) return;
-        await sleep(options.reconnectDelayMs ?? 1000, options.signal);
-        if (options.signal?.aborted) return;
       }
-    },
-  };
+    } catch (err) {
+      if (options.signal?.aborted) return;
+      // A refused cursor or request is final; a dropped connection is resumed.
+      if (err instanceof ComputerError && err.code !== "ECONNREFUSED" && err.code !== "EPROTO") throw err;
+      if (!(err instanceof ComputerError) && !(err instanceof TypeError)) throw err;
+    }
+    if (options.signal?.aborted) return;
+    await sleep(options.reconnectDelayMs ?? 1000, options.signal);
+    if (options.signal?.aborted) return;
+  }
 }
