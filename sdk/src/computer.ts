@@ -88,7 +88,6 @@ export class Computer {
   constructor(transport: Transport, id: string) {
     this.#t = transport;
     this.id = id;
-    this.terminals = new Terminals(transport, id);
     this.files = new Files(transport, id);
     this.exec = new Exec(transport, id);
     this.checkpoints = new Checkpoints(transport, id);
