@@ -31,15 +31,36 @@ if ((${#missing[@]} > 0)); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
+# npm checks every package's "engines" against the Node it runs under, and the system Node may be
+# older than the >= 22 most packages need: run npm under the pinned Node (package.json's `node`
+# devDependency) so a fresh install prints no EBADENGINE warning — the installed copy when there
+# is one, else a one-off copy through npm exec (from the npm cache after the first time).
+# Install scripts run only where package.json's allowScripts approves them: `node` (it installs
+# the Node binary). The others are denied because nothing needs them: esbuild and workerd find
+# their binaries in their per-platform optional packages, fuse-native loads its prebuilt
+# addon, and node-liblzma (xz for just-bash on Node) is optional and unused (just-bash runs in
+# workerd).
+pinned_node=$(node -p 'require("./package.json").devDependencies.node')
+npm_cli="$(npm root -g)/npm/bin/npm-cli.js"
+run_npm() {
+  if [[ -x node_modules/node/bin/node && $(node_modules/node/bin/node --version) == "v$pinned_node" && -f $npm_cli ]]; then
+    node_modules/node/bin/node "$npm_cli" "$@"
+  elif [[ $(node -p 'Number(process.versions.node.split(".")[0]) >= 22') == true || ! -f $npm_cli ]]; then
+    npm "$@"
+  else
+    npm exec --yes --package="node@$pinned_node" -- node "$npm_cli" "$@"
+  fi
+}
+
 # npm writes node_modules/.package-lock.json after every install; older than the lock = stale.
 # npm ci can refuse a lock that lacks an optional dependency the registry does not serve
 # (vite's napi-windows-process-start-time here); npm install then installs the same lock.
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
   echo "ensure-deps: npm ci"
-  if ! ci_log=$(npm ci --no-audit --no-fund 2>&1); then
+  if ! ci_log=$(run_npm ci --no-audit --no-fund 2>&1); then
     echo "$ci_log" | grep -E "^npm error (Missing|Invalid)" || true
     echo "ensure-deps: npm ci refused the lock file; running npm install instead"
-    npm install --no-audit --no-fund
+    run_npm install --no-audit --no-fund
   fi
 fi
 
