@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import type { Command } from "../main.ts";
+import { startMirrorGc } from "../mirror/mirror-gc.ts";
 import { openMirror } from "../mirror/open-mirror.ts";
 import { type MountBackend, openMount } from "../mount/backend.ts";
 
@@ -108,11 +109,13 @@ async function run(args: string[]): Promise<number> {
     JSON.stringify({ event: "mounted", backend, mountPoint: mount.mountPoint ?? null, pid: process.pid }),
   );
 
+  const gc = startMirrorGc(mirror, { log: (message, err) => console.error(`computerd: ${message}`, err) });
   const keepAlive = setInterval(() => {}, 1 << 30);
   const signal = await new Promise<string>((resolve) => {
     for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
   });
   clearInterval(keepAlive);
+  gc.stop();
   await mount.unmount();
   const sql = { ...mirror.sql.counters };
   mirror.close();

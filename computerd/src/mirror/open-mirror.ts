@@ -29,15 +29,29 @@ export interface MirrorOptions extends Partial<BatchPolicy> {
    * tell who called, so every new file gets this owner.
    */
   owner?: { uid: number; gid: number };
+  /** The vfs's clock (milliseconds; default Date.now), for tests of time windows. */
+  now?: () => number;
+}
+
+/**
+ * Puts the database in incremental auto-vacuum mode (mirror-gc.ts gives pages back). A new
+ * file takes the setting at once; one made before has to be rebuilt once (VACUUM).
+ */
+function useIncrementalVacuum(db: DatabaseSync): void {
+  db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+  const [row] = db.prepare("PRAGMA auto_vacuum").all() as { auto_vacuum: number }[];
+  if (row?.auto_vacuum !== 2) db.exec("VACUUM");
 }
 
 /** Opens (creating if needed) the mirror in `stateDir`. */
 export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirror {
   mkdirSync(stateDir, { recursive: true });
   const file = join(stateDir, MIRROR_FILE);
-  const { owner, ...policy } = options;
-  const sql = batchedSqlite(new DatabaseSync(file), policy);
-  const vfs = openVfs(sql, { sha256: sha256Hex, ...(owner ? { owner } : {}) });
+  const { owner, now, ...policy } = options;
+  const db = new DatabaseSync(file);
+  useIncrementalVacuum(db);
+  const sql = batchedSqlite(db, policy);
+  const vfs = openVfs(sql, { sha256: sha256Hex, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
   sql.commit();
   return { file, vfs, sql, close: () => sql.close() };
 }

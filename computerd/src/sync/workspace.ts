@@ -1,12 +1,13 @@
 /**
  * The computer's workspace inside computerd: the mirror (the vfs on node:sqlite in STATE_DIR),
- * its mount at MOUNT_POINT (FUSE, or none), the sync engine over the same database, and the
- * background uploader. `computerd serve` opens one at start and closes it on SIGTERM.
+ * its mount at MOUNT_POINT (FUSE, or none), the sync engine over the same database, the
+ * background uploader and the mirror's GC (mirror-gc.ts). `computerd serve` opens one at start and closes it on SIGTERM.
  */
 import { sha256Hex } from "@computer/vfs/node";
 import { type BatchLimits, SyncEndpoint } from "@computer/vfs/sync";
 import type { Config } from "../config.ts";
 import { sandboxHostUser } from "../exec/bwrap.ts";
+import { startMirrorGc } from "../mirror/mirror-gc.ts";
 import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
 import { type Mount, openMount } from "../mount/backend.ts";
 import { type Owner, type OwnerMap, swapOwners } from "../mount/owner-map.ts";
@@ -103,6 +104,7 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
     log: hooks.log,
   });
   uploader.start();
+  const gc = startMirrorGc(mirror, { log: hooks.log });
   let closed: Promise<void> | undefined;
   return {
     mirror,
@@ -111,6 +113,7 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
     uploader,
     close() {
       closed ??= (async () => {
+        gc.stop();
         await uploader.stop();
         await mount.unmount();
         mirror.close();
