@@ -20,6 +20,8 @@ export const USAGE = `usage: computerd mount --state DIR --mount-point DIR [opti
   --negative-timeout SECONDS  how long the kernel caches a missing name
   --page-cache auto|keep    keep: the page cache stays valid across opens
   --owner UID:GID           owner of new files (fuse only: it does not tell who called)
+  --gc-interval SECONDS     how often the mirror's GC runs (default 60)
+  --gc-window SECONDS       how old an unused blob must be before the GC takes it (default 600)
   --debug                   libfuse's debug output
   --help                    this text`;
 
@@ -59,6 +61,8 @@ function parseFlags(args: string[]) {
       "negative-timeout": { type: "string" },
       "page-cache": { type: "string" },
       owner: { type: "string" },
+      "gc-interval": { type: "string" },
+      "gc-window": { type: "string" },
       debug: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -109,7 +113,13 @@ async function run(args: string[]): Promise<number> {
     JSON.stringify({ event: "mounted", backend, mountPoint: mount.mountPoint ?? null, pid: process.pid }),
   );
 
-  const gc = startMirrorGc(mirror, { log: (message, err) => console.error(`computerd: ${message}`, err) });
+  const gcInterval = seconds("gc-interval", values["gc-interval"]);
+  const gcWindow = seconds("gc-window", values["gc-window"]);
+  const gc = startMirrorGc(mirror, {
+    log: (message, err) => console.error(`computerd: ${message}`, err),
+    ...(gcInterval === undefined ? {} : { intervalMs: gcInterval * 1000 }),
+    ...(gcWindow === undefined ? {} : { windowMs: gcWindow * 1000 }),
+  });
   const keepAlive = setInterval(() => {}, 1 << 30);
   const signal = await new Promise<string>((resolve) => {
     for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
