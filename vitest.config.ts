@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
-/** Every project config; one that another component has not written yet is skipped. */
+/** Every project config. A listed one that is missing fails the run: a project never drops out silently. */
 const projectConfigs = [
   "vfs/vitest.config.ts",
   "vfs/vitest.workerd.config.ts",
@@ -21,12 +21,16 @@ const projectConfigs = [
   "examples/vitest.config.ts",
   "examples/vitest.e2e.config.ts",
   "bench/vitest.config.ts",
+  "fleet/vitest.config.ts",
 ];
+
+const missing = projectConfigs.filter((path) => !existsSync(new URL(path, import.meta.url)));
+if (missing.length > 0) throw new Error(`vitest.config.ts: project config(s) missing: ${missing.join(", ")}`);
 
 export default defineConfig({
   test: {
     projects: [
-      ...projectConfigs.filter((path) => existsSync(new URL(path, import.meta.url))),
+      ...projectConfigs,
       {
         test: {
           name: "scripts",

@@ -8,6 +8,7 @@
  * addon, the default). Skips only when /dev/fuse is absent; with /dev/fuse, a missing fuse3
  * addon fails the suite (mounted-mirror.ts).
  */
+
 import { execFile } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import {
@@ -26,6 +27,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { canRun, missingFuse } from "@computer/fleet/capabilities";
 import { openNodeVfs } from "@computer/vfs/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIRROR_FILE, openMirror } from "../src/mirror/open-mirror.ts";
@@ -114,8 +116,6 @@ const BACKENDS: BackendCase[] = [
   },
 ];
 
-const hasFuse = existsSync("/dev/fuse");
-
 /** Quota of the statfs daemon: 96 MiB, a whole number of 4 KiB blocks. */
 const QUOTA = 96 << 20;
 
@@ -125,7 +125,7 @@ function isSkipped(skipped: BackendCase["skipped"], caller: Caller, script: stri
 }
 
 for (const { backend, available, flags, uncached: uncachedScripts, skipped } of BACKENDS) {
-  describe.skipIf(!hasFuse || !available)(
+  describe.skipIf(!canRun(`FUSE conformance, ${backend} backend`, missingFuse()) || !available)(
     `FUSE conformance, ${backend} backend (computerd mount vs tmpfs)`,
     () => {
       let root: string;

@@ -3,10 +3,12 @@
  * fails with that errno (never a silent EIO), and the same operation on the vfs itself raises
  * the same code. Codes no syscall can make the vfs raise say why. Runs for each FUSE backend.
  */
+
 import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { canRun, missingFuse } from "@computer/fleet/capabilities";
 import { type FsErrorCode, isFsError, type Vfs } from "@computer/vfs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
@@ -196,7 +198,8 @@ const KNOWN_GAPS: Record<string, Partial<Record<FsErrorCode, string>>> = {
 
 const triggers = Object.entries(TRIGGERS).filter((e): e is [FsErrorCode, Trigger] => "call" in e[1]);
 
-describe.each(FUSE_BACKENDS)("errno through the $backend mount", ({ backend, available }) => {
+describe.each(FUSE_BACKENDS)("errno through the $backend mount", ({ backend, available: mountable }) => {
+  const available = canRun(`errno through the ${backend} mount`, missingFuse()) && mountable;
   let root: string;
   let mirror: Mirror;
   let mount: Mount;

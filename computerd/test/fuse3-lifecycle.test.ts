@@ -4,10 +4,12 @@
  * open in the mount; kernel notifications racing an unmount resolve. Runs in this process
  * (the mount is served by the JS thread while the test's file calls run on libuv's pool).
  */
+
 import { mkdtempSync, readdirSync } from "node:fs";
 import { mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { canRun, missingFuse } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
 import { type Mount, openMount } from "../src/mount/backend.ts";
@@ -18,9 +20,7 @@ import { LocalFs } from "../src/mount/local-fs.ts";
 import { fuseMountsAt } from "../src/mount/stale.ts";
 import { fuse3Mountable } from "./mounted-mirror.ts";
 
-const usable = fuse3Mountable;
-if (!usable)
-  console.warn("\n*** fuse3 lifecycle tests SKIP: no /dev/fuse or computerd/native not built ***\n");
+const usable = canRun("the fuse3 session lifecycle", missingFuse()) && fuse3Mountable;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const fds = () => readdirSync("/proc/self/fd").length;

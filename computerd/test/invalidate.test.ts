@@ -6,61 +6,67 @@
  * processes, asynchronously, so the daemon's thread stays free to answer.
  * Runs for both FUSE backends (fuse3 only when its addon is built).
  */
+import { canRun, missingFuse } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mirror } from "../src/mirror/open-mirror.ts";
 import type { Mount } from "../src/mount/backend.ts";
 import { FUSE_BACKENDS, mountFreshMirror, sh } from "./mounted-mirror.ts";
 
 for (const { backend, available } of FUSE_BACKENDS) {
-  describe.skipIf(!available)(`invalidate() after changes pushed into the mirror (${backend})`, () => {
-    let mirror: Mirror;
-    let mount: Mount;
-    let mnt: string;
-    let close: (() => Promise<void>) | undefined;
+  describe.skipIf(!canRun(`invalidate() through the ${backend} mount`, missingFuse()) || !available)(
+    `invalidate() after changes pushed into the mirror (${backend})`,
+    () => {
+      let mirror: Mirror;
+      let mount: Mount;
+      let mnt: string;
+      let close: (() => Promise<void>) | undefined;
 
-    beforeAll(async () => {
-      ({ mirror, mount, mnt, close } = await mountFreshMirror({
-        backend,
-        prefix: "computerd-invalidate-",
-        fuse: { attrTimeout: 30, entryTimeout: 30, negativeTimeout: 30 },
-      }));
-    });
+      beforeAll(async () => {
+        ({ mirror, mount, mnt, close } = await mountFreshMirror({
+          backend,
+          prefix: "computerd-invalidate-",
+          fuse: { attrTimeout: 30, entryTimeout: 30, negativeTimeout: 30 },
+        }));
+      });
 
-    afterAll(() => close?.());
+      afterAll(() => close?.());
 
-    it("shows a changed top-level file, a new one and a deleted one (soft)", async () => {
-      await sh(
-        `echo one > ${mnt}/top; echo gone > ${mnt}/old; cat ${mnt}/top ${mnt}/old; ls ${mnt}/new 2>/dev/null; true`,
-      );
-      await mount.flushAll();
-      mirror.vfs.writeFile("/top", "second version\n");
-      mirror.vfs.writeFile("/new", "created remotely\n");
-      mirror.vfs.unlink("/old");
-      await mount.invalidate(["/top", "/new", "/old"]);
-      expect(await sh(`cat ${mnt}/top ${mnt}/new; ls ${mnt}/old 2>&1 >/dev/null | grep -c 'No such'`)).toBe(
-        "second version\ncreated remotely\n1\n",
-      );
-    });
+      it("shows a changed top-level file, a new one and a deleted one (soft)", async () => {
+        await sh(
+          `echo one > ${mnt}/top; echo gone > ${mnt}/old; cat ${mnt}/top ${mnt}/old; ls ${mnt}/new 2>/dev/null; true`,
+        );
+        await mount.flushAll();
+        mirror.vfs.writeFile("/top", "second version\n");
+        mirror.vfs.writeFile("/new", "created remotely\n");
+        mirror.vfs.unlink("/old");
+        await mount.invalidate(["/top", "/new", "/old"]);
+        expect(await sh(`cat ${mnt}/top ${mnt}/new; ls ${mnt}/old 2>&1 >/dev/null | grep -c 'No such'`)).toBe(
+          "second version\ncreated remotely\n1\n",
+        );
+      });
 
-    it("shows changes deep in a tree after a hard invalidation", async () => {
-      await sh(
-        `mkdir -p ${mnt}/proj/src/lib && echo v1 > ${mnt}/proj/src/lib/a.txt && cat ${mnt}/proj/src/lib/a.txt; ls ${mnt}/proj/src/lib/b.txt 2>/dev/null; true`,
-      );
-      await mount.flushAll();
-      mirror.vfs.writeFile("/proj/src/lib/a.txt", "v2 is longer\n");
-      mirror.vfs.writeFile("/proj/src/lib/b.txt", "new\n");
-      await mount.invalidate(["/proj/src/lib/a.txt", "/proj/src/lib/b.txt"], { hard: true });
-      expect(await sh(`cat ${mnt}/proj/src/lib/a.txt ${mnt}/proj/src/lib/b.txt`)).toBe("v2 is longer\nnew\n");
-    });
+      it("shows changes deep in a tree after a hard invalidation", async () => {
+        await sh(
+          `mkdir -p ${mnt}/proj/src/lib && echo v1 > ${mnt}/proj/src/lib/a.txt && cat ${mnt}/proj/src/lib/a.txt; ls ${mnt}/proj/src/lib/b.txt 2>/dev/null; true`,
+        );
+        await mount.flushAll();
+        mirror.vfs.writeFile("/proj/src/lib/a.txt", "v2 is longer\n");
+        mirror.vfs.writeFile("/proj/src/lib/b.txt", "new\n");
+        await mount.invalidate(["/proj/src/lib/a.txt", "/proj/src/lib/b.txt"], { hard: true });
+        expect(await sh(`cat ${mnt}/proj/src/lib/a.txt ${mnt}/proj/src/lib/b.txt`)).toBe(
+          "v2 is longer\nnew\n",
+        );
+      });
 
-    it("keeps a command's working directory usable across a soft invalidation", async () => {
-      await sh(`mkdir -p ${mnt}/work && echo 1 > ${mnt}/work/f`);
-      const running = sh(`cd ${mnt}/work && sleep 0.5 && pwd -P && cat f`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      await mount.flushAll();
-      mirror.vfs.writeFile("/work/f", "22\n");
-      await mount.invalidate(["/work/f"]);
-      expect(await running).toBe(`${mnt}/work\n22\n`);
-    });
-  });
+      it("keeps a command's working directory usable across a soft invalidation", async () => {
+        await sh(`mkdir -p ${mnt}/work && echo 1 > ${mnt}/work/f`);
+        const running = sh(`cd ${mnt}/work && sleep 0.5 && pwd -P && cat f`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await mount.flushAll();
+        mirror.vfs.writeFile("/work/f", "22\n");
+        await mount.invalidate(["/work/f"]);
+        expect(await running).toBe(`${mnt}/work\n22\n`);
+      });
+    },
+  );
 }

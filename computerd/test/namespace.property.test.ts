@@ -12,6 +12,7 @@ import * as nodeFs from "node:fs";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { canRun, missingFuse } from "@computer/fleet/capabilities";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "./daemon.ts";
@@ -111,7 +112,7 @@ function closeAll(side: Side): void {
   for (const { fd } of side.open.splice(0)) nodeFs.closeSync(fd);
 }
 
-const hasFuse = existsSync("/dev/fuse");
+const hasFuse = canRun("namespace operations on the fuse3 mount", missingFuse());
 
 describe.skipIf(!hasFuse || !fuse3Mountable)("namespace operations on the fuse3 mount match tmpfs", () => {
   let root: string;

@@ -2,7 +2,9 @@
  * Quota errors surface where a program can see them (in write() itself: see
  * quota-write.test.ts); the mount keeps working once files are removed. On both backends.
  */
+
 import { execFile } from "node:child_process";
+import { canRun, missingFuse } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Mirror } from "../src/mirror/open-mirror.ts";
 import type { Mount } from "../src/mount/backend.ts";
@@ -17,38 +19,41 @@ function sh(script: string): Promise<{ code: number; out: string }> {
 }
 
 for (const { backend, available } of FUSE_BACKENDS) {
-  describe.skipIf(!available)(`quota through the ${backend} mount`, () => {
-    let mirror: Mirror;
-    let mount: Mount;
-    let mnt: string;
-    let close: (() => Promise<void>) | undefined;
+  describe.skipIf(!canRun(`quota through the ${backend} mount`, missingFuse()) || !available)(
+    `quota through the ${backend} mount`,
+    () => {
+      let mirror: Mirror;
+      let mount: Mount;
+      let mnt: string;
+      let close: (() => Promise<void>) | undefined;
 
-    beforeAll(async () => {
-      ({ mirror, mount, mnt, close } = await mountFreshMirror({
-        backend,
-        prefix: "computerd-quota-",
-        quota: 64 * 1024,
-      }));
-    });
+      beforeAll(async () => {
+        ({ mirror, mount, mnt, close } = await mountFreshMirror({
+          backend,
+          prefix: "computerd-quota-",
+          quota: 64 * 1024,
+        }));
+      });
 
-    afterAll(() => close?.());
+      afterAll(() => close?.());
 
-    it("reports ENOSPC to a small and a big writer; rm makes room again", async () => {
-      const small = await sh(`head -c 100000 /dev/zero > ${mnt}/small`);
-      expect(small.code).not.toBe(0);
-      expect(small.out).toContain("No space left on device");
-      const big = await sh(`dd if=/dev/zero of=${mnt}/big bs=1M count=3 conv=fsync 2>&1`);
-      expect(big.code).not.toBe(0);
-      expect(big.out).toContain("No space left on device");
-      // write() refused only what passed the quota: what it accepted stays, as on a full disk.
-      await sh(`rm -f ${mnt}/small ${mnt}/big`);
-      const fits = await sh(`echo fits > ${mnt}/ok && cat ${mnt}/ok && stat -f -c '%b' ${mnt}`);
-      expect(fits.out).toBe("fits\n16\n");
-      // The kernel sends RELEASE for the writers' descriptors asynchronously, so rm may come
-      // first: the file then lives on unnamed (with its unstorable data) until that release.
-      await vi.waitFor(() => mount.flushAll(), { timeout: 5000, interval: 50 });
-      expect(mirror.vfs.exists("/small")).toBe(false);
-      expect(mirror.vfs.usage().usedBytes).toBeLessThan(64 * 1024);
-    });
-  });
+      it("reports ENOSPC to a small and a big writer; rm makes room again", async () => {
+        const small = await sh(`head -c 100000 /dev/zero > ${mnt}/small`);
+        expect(small.code).not.toBe(0);
+        expect(small.out).toContain("No space left on device");
+        const big = await sh(`dd if=/dev/zero of=${mnt}/big bs=1M count=3 conv=fsync 2>&1`);
+        expect(big.code).not.toBe(0);
+        expect(big.out).toContain("No space left on device");
+        // write() refused only what passed the quota: what it accepted stays, as on a full disk.
+        await sh(`rm -f ${mnt}/small ${mnt}/big`);
+        const fits = await sh(`echo fits > ${mnt}/ok && cat ${mnt}/ok && stat -f -c '%b' ${mnt}`);
+        expect(fits.out).toBe("fits\n16\n");
+        // The kernel sends RELEASE for the writers' descriptors asynchronously, so rm may come
+        // first: the file then lives on unnamed (with its unstorable data) until that release.
+        await vi.waitFor(() => mount.flushAll(), { timeout: 5000, interval: 50 });
+        expect(mirror.vfs.exists("/small")).toBe(false);
+        expect(mirror.vfs.usage().usedBytes).toBeLessThan(64 * 1024);
+      });
+    },
+  );
 }

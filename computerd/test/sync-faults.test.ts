@@ -5,16 +5,18 @@
  * middle of a push (the command is not run) and in the middle of an upload — reconnect and
  * converge; SIGTERM unmounts cleanly and exits 0. Skips when /dev/fuse is absent.
  */
+
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { canRun, missingFuse } from "@computer/fleet/capabilities";
 import { sha256Hex } from "@computer/vfs/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { clearStaleMount, fuseMountsAt } from "../src/mount/stale.ts";
 import { type ServeProcess, startServe } from "./serve-process.ts";
 import { FakeDo, type RunOutcome, tree } from "./stand-in-do.ts";
 
-const hasFuse = existsSync("/dev/fuse");
+const hasFuse = canRun("computerd serve when things break", missingFuse());
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();

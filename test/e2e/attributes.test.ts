@@ -10,7 +10,7 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable, hasCommand } from "@computer/fleet/capabilities";
+import { canRun, containerMissing, hasCommand } from "@computer/fleet/capabilities";
 import type { Computer } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -25,7 +25,10 @@ import {
 import { apiCode, containerErrnos, type ErrnoCase } from "./errno-calls.ts";
 import { createComputerOn, entryNames, expectSynced, runContainer } from "./fleet-computer.ts";
 
-const capable = containerCapable && hasCommand("python3");
+const capable = canRun("attributes round-trip through the container", [
+  ...containerMissing(),
+  ...(hasCommand("python3") ? [] : ["python3"]),
+]);
 
 /** The overflow id: what a user namespace shows for an id it does not map. */
 const OVERFLOW = 65534;

@@ -6,11 +6,13 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import { type Computer, ComputerError, type ExecResult } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daemonPid } from "./daemon-pid.ts";
 import { createComputerOn, runContainer } from "./fleet-computer.ts";
+
+const containerCapable = canRun("background processes in the container", containerMissing());
 
 let fleet: Fleet;
 

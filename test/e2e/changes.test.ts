@@ -5,12 +5,14 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import { checkFeed } from "@computer/worker/change-feed";
 import type { ContractFetch } from "@computer/worker/exec-contract";
 import type { Side } from "@computer/worker/visibility";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createComputer, fleetFetch } from "./fleet-fetch.ts";
+
+const containerCapable = canRun("the change feed's container side", containerMissing());
 
 let fleet: Fleet;
 let api: ContractFetch;

@@ -8,11 +8,13 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import type { ExecResult } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daemonPid } from "./daemon-pid.ts";
 import { createComputerOn, entryNames, expectSynced, runContainer } from "./fleet-computer.ts";
+
+const containerCapable = canRun("the container runtime when things break", containerMissing());
 
 let fleet: Fleet;
 

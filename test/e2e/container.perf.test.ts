@@ -7,7 +7,7 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import type { Computer } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -18,6 +18,8 @@ import {
   fenceEvents,
   runContainer,
 } from "./fleet-computer.ts";
+
+const containerCapable = canRun("the container runtime timings", containerMissing());
 
 const ID = "e2e-perf";
 let fleet: Fleet;

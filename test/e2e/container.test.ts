@@ -9,8 +9,10 @@
  */
 
 import { startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import { describeContainerContract } from "@computer/fleet/container-contract";
+
+const containerCapable = canRun("the container-runtime contract on computerd host", containerMissing());
 
 describeContainerContract("container runtime (wrangler dev + computerd host + FUSE + bwrap)", {
   start: () => startFleet({ computerdHost: true }),

@@ -5,7 +5,7 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import {
   CONTRACT_CASES,
   ContractClient,
@@ -14,6 +14,8 @@ import {
 } from "@computer/worker/exec-contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createComputer, fleetFetch } from "./fleet-fetch.ts";
+
+const containerCapable = canRun("the exec contract's container runtime", containerMissing());
 
 let fleet: Fleet;
 let api: ContractFetch;

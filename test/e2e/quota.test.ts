@@ -8,10 +8,12 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import { type Computer, ComputerError, type ExecResult } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectSynced, fleetClient, runContainer } from "./fleet-computer.ts";
+
+const containerCapable = canRun("the quota in the container", containerMissing());
 
 const MiB = 1024 * 1024;
 const QUOTA = 4 * MiB;

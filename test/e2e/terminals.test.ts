@@ -7,11 +7,13 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import type { ContractFetch } from "@computer/worker/exec-contract";
 import { TerminalViewer } from "@computer/worker/terminal-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createComputer, fleetFetch } from "./fleet-fetch.ts";
+
+const containerCapable = canRun("container terminals", containerMissing());
 
 let fleet: Fleet;
 let api: ContractFetch;

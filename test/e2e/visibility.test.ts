@@ -5,11 +5,13 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
-import { containerCapable } from "@computer/fleet/capabilities";
+import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import type { ContractFetch } from "@computer/worker/exec-contract";
 import { checkPair, pairs, type Side } from "@computer/worker/visibility";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createComputer, fleetFetch } from "./fleet-fetch.ts";
+
+const containerCapable = canRun("visibility's container side", containerMissing());
 
 let fleet: Fleet;
 let api: ContractFetch;

@@ -3,6 +3,7 @@
  * can and cannot do: write /workspace, not /etc; not see the host's /root; no capabilities;
  * no host loopback when egress is none.
  */
+
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
@@ -16,6 +17,7 @@ import {
 } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
+import { canRun } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tempDir, testTable } from "../../test/exec-harness.ts";
 import {
@@ -103,7 +105,9 @@ describe("bubblewrapArgs", () => {
   });
 });
 
-describe.skipIf(!bwrapWorks())("a sandboxed command", () => {
+describe.skipIf(
+  !canRun("a sandboxed command", bwrapWorks() ? [] : ["a working bubblewrap (bwrap --unshare-all)"]),
+)("a sandboxed command", () => {
   const workspace = tempDir("computerd-bwrap-");
   const hidden = tempDir("computerd-state-");
   let server: Server;

@@ -3,9 +3,11 @@
  * computer (recorded as the owner of `mnt/<id>`, kept across restarts, freed with the folder),
  * and, as root, that one computer's sandbox user cannot pass another's folders or the state.
  */
+
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { canRun } from "@computer/fleet/capabilities";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/exec-harness.ts";
 import {
@@ -16,7 +18,7 @@ import {
   sandboxUidOf,
 } from "./computer-folders.ts";
 
-const root = process.getuid?.() === 0;
+const root = canRun("the per-computer sandbox users (as root)", process.getuid?.() === 0 ? [] : ["root"]);
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 describe("computer folders", () => {

@@ -1,0 +1,11 @@
+/** vitest project "fleet": unit tests of the fleet harness (capabilities and the skip rule). */
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "fleet",
+    root: import.meta.dirname,
+    environment: "node",
+    include: ["src/**/*.test.ts"],
+  },
+});
