@@ -15,7 +15,13 @@ deps:
 deps-image:
 	scripts/ensure-deps.sh image
 
-test: deps
+# The root filesystem needs root (debootstrap, id-mapped mounts); elsewhere commands run over the
+# host's system folders. Built before the tests, whose fleets then find it cached.
+rootfs: deps
+	@if [ "$$(id -u)" = 0 ]; then images/rootfs/build-rootfs.sh >/dev/null; \
+	else echo "rootfs: not root, so commands run over the host's system folders"; fi
+
+test: rootfs
 	npm run check
 	npm test
 
@@ -26,7 +32,8 @@ lint: deps
 	npm run lint
 
 dev: deps
-	npm run dev
+	@if [ "$(CONTAINERS)" = docker ]; then scripts/ensure-deps.sh image; fi
+	CONTAINERS=$(CONTAINERS) npm run dev
 
 image: deps-image
 	images/build-image.sh

@@ -1,6 +1,9 @@
 /**
  * `make dev`: runs the local fleet on http://127.0.0.1:8787 until Ctrl-C, SIGTERM or SIGHUP:
- * the Worker under wrangler dev and `computerd host` (containers, on 127.0.0.1:8790).
+ * the Worker under wrangler dev and `computerd host` (containers, on 127.0.0.1:8790), whose
+ * commands run over the computerd image's root filesystem (built on the first run, then cached);
+ * with CONTAINERS=docker, the image itself under a local docker engine (images/src/docker-host.ts)
+ * in place of `computerd host`.
  * Generates the admin token on first run (.computer/admin-token), hands it and the host's
  * address to the Worker through worker/.dev.vars, persists state in .computer/state and
  * .computer/host. Needs no terminal.
@@ -9,8 +12,10 @@ import { chmodSync } from "node:fs";
 import { createServer } from "node:net";
 import { ensureAdminToken, upsertEnvFile } from "@computer/fleet/admin-token";
 import { hostVars, startComputerdHost, waitForHost } from "@computer/fleet/computerd-host";
+import { ensureImage, rootfsIfRoot } from "@computer/fleet/image-builds";
 import { ProcessGroup } from "@computer/fleet/process-group";
 import { REPO_ROOT, startWranglerDev, waitForHealthy } from "@computer/fleet/wrangler-dev";
+import { startDockerHost } from "@computer/images/docker-host";
 
 const HOST = "127.0.0.1";
 const PORT = Number(process.env.COMPUTER_DEV_PORT ?? 8787);
@@ -59,7 +64,44 @@ function banner(url: string, token: string): string {
   ].join("\n");
 }
 
+/** Starts the container runtime on HOST_PORT; resolves once it answers, with how to stop it. */
+async function startContainers(group: ProcessGroup, hostToken: string, onExit: (why: string) => void) {
+  if (process.env.CONTAINERS === "docker") {
+    log("containers: the computerd image under docker");
+    const image = await ensureImage((line) => console.log(line));
+    const host = await startDockerHost({
+      image,
+      token: hostToken,
+      port: HOST_PORT,
+      log: (line) => console.log(line),
+    });
+    return () => host.close();
+  }
+  const rootfs = await rootfsIfRoot((line) => console.log(line));
+  log(
+    rootfs
+      ? `containers: computerd host over ${rootfs}`
+      : "containers: computerd host over the host's system folders",
+  );
+  // bubblewrap, as each computer's sandbox user, must pass through .computer to its folder under
+  // .computer/host: search permission only, no listing (the admin token inside stays 0600).
+  chmodSync(`${REPO_ROOT}/.computer`, 0o711);
+  const computerd = startComputerdHost(group, {
+    port: HOST_PORT,
+    dir: `${REPO_ROOT}/.computer/host`,
+    token: hostToken,
+    sandbox: process.env.COMPUTERD_HOST_SANDBOX === "none" ? "none" : "bwrap",
+    rootfs,
+  });
+  void computerd.exited.then((info) =>
+    onExit(`computerd host exited (${info.signal ?? `code ${info.code}`})`),
+  );
+  await waitForHost(HOST_PORT, computerd);
+  return async () => undefined;
+}
+
 async function main(): Promise<void> {
+  const started = Date.now();
   const token = ensureAdminToken(TOKEN_FILE);
   const hostToken = ensureAdminToken(HOST_TOKEN_FILE);
   upsertEnvFile(`${REPO_ROOT}/worker/.dev.vars`, {
@@ -71,10 +113,12 @@ async function main(): Promise<void> {
 
   const group = new ProcessGroup();
   let stopping = false;
+  let stopContainers: () => Promise<void> = async () => undefined;
   const shutdown = async (reason: string, exitCode: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
     log(`${reason}; stopping`);
+    await stopContainers().catch(() => undefined);
     await group.stop();
     process.exit(exitCode);
   };
@@ -83,32 +127,20 @@ async function main(): Promise<void> {
   }
   watchParent(() => void shutdown("parent process exited", 0));
 
-  // Sandboxed commands run as an unprivileged user, and bubblewrap must traverse to the
-  // per-computer mount points under .computer/host: search permission only, no listing
-  // (the admin token inside stays 0600).
-  chmodSync(`${REPO_ROOT}/.computer`, 0o711);
-  const computerd = startComputerdHost(group, {
-    port: HOST_PORT,
-    dir: `${REPO_ROOT}/.computer/host`,
-    token: hostToken,
-    sandbox: process.env.COMPUTERD_HOST_SANDBOX === "none" ? "none" : "bwrap",
-  });
-  void computerd.exited.then((info) =>
-    shutdown(`computerd host exited (${info.signal ?? `code ${info.code}`})`, info.code === 0 ? 0 : 1),
-  );
   const url = `http://${HOST}:${PORT}`;
   const wrangler = startWranglerDev(group, { port: PORT, persistTo: `${REPO_ROOT}/.computer/state` });
   void wrangler.exited.then((info) =>
     shutdown(`wrangler exited (${info.signal ?? `code ${info.code}`})`, info.code === 0 ? 0 : 1),
   );
   try {
-    await waitForHost(HOST_PORT, computerd);
+    stopContainers = await startContainers(group, hostToken, (why) => void shutdown(why, 1));
     await waitForHealthy(url, wrangler, 120_000);
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
-    await shutdown("the Worker did not become healthy", 1);
+    await shutdown("the fleet did not start", 1);
     return;
   }
+  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(banner(url, token));
 }
 

@@ -2,8 +2,7 @@
 # Installs what the repo needs and is missing: Debian packages from APT_PACKAGES (apt-get
 # update runs once, only if one is missing) and node_modules (npm ci when absent or older
 # than package-lock.json). Safe to run repeatedly; does nothing when all is in place.
-# `ensure-deps.sh image` also installs what `make image` needs: Debian's docker engine and
-# debootstrap for the offline base image.
+# `ensure-deps.sh image` also installs what `make image` needs: Debian's docker engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,7 +67,9 @@ fi
 # (without it they refuse to mount unless --mount-backend/--mount fuse is given, and the fuse3
 # tests skip). Rebuilt when missing or older than its source.
 addon=computerd/native/build/Release/fuse3.node
-if [[ ! -f $addon || computerd/native/fuse3.c -nt $addon || computerd/native/binding.gyp -nt $addon ]]; then
+helper=computerd/native/build/Release/computerd-userns
+if [[ ! -f $addon || computerd/native/fuse3.c -nt $addon || computerd/native/binding.gyp -nt $addon ||
+  ! -f $helper || computerd/native/userns.c -nt $helper ]]; then
   echo "ensure-deps: building computerd/native"
   if ! build_log=$(npm run build:native -w computerd 2>&1); then
     echo "$build_log" | tail -20

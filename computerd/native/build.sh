@@ -2,8 +2,11 @@
 # Builds the FUSE 3 addon (build/Release/fuse3.node) with node-gyp. It uses plain N-API
 # (NAPI_VERSION 8, ABI-stable), so any Node's headers do: the system's /usr/include/node
 # when present (no download), otherwise node-gyp's own. Needs libfuse3-dev and pkg-config.
+# Also builds build/Release/computerd-userns (userns.c: the user namespace and idmapped mount of
+# the container sandbox), a plain program: gcc only.
 set -euo pipefail
 cd "$(dirname "$0")"
 nodedir=()
 if [[ -f /usr/include/node/node_api.h && -f /usr/include/node/common.gypi ]]; then nodedir=(--nodedir=/usr); fi
-exec node-gyp rebuild "${nodedir[@]}" "$@"
+node-gyp rebuild "${nodedir[@]}" "$@"
+gcc -O2 -Wall -Wextra -Werror -o build/Release/computerd-userns userns.c

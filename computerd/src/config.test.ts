@@ -27,6 +27,7 @@ describe("parseConfig", () => {
         execSandbox: "none",
         egress: "none",
         sandboxUid: 65534,
+        sandboxRoot: "",
         execLogDir: "",
         execRetain: 64,
         uploadIntervalMs: 150,

@@ -26,8 +26,13 @@ export interface Config {
   execKillGraceMs: number;
   execSandbox: "none" | "bwrap";
   egress: "none" | "all";
-  /** With bwrap, when the daemon is root: the host user and group commands run as. */
+  /**
+   * With bwrap, when the daemon is root: the host user and group commands run as; with
+   * sandboxRoot, the host id that is root inside (ids up to +65535 are the computer's).
+   */
   sandboxUid: number;
+  /** With bwrap as root: the root filesystem commands run over, as root of a user namespace ("" = the host's system folders). */
+  sandboxRoot: string;
   /** Directory for per-exec log files; "" = keep logs in memory only. */
   execLogDir: string;
   execRetain: number;
@@ -146,7 +151,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     env: "SANDBOX_UID",
     kind: "int",
     default: "65534",
-    help: "with bwrap as root: host user and group commands run as (not root, not shared)",
+    help: "with bwrap as root: host user and group commands run as (not root, not shared); with --sandbox-root, the host id of root inside",
+  },
+  {
+    key: "sandboxRoot",
+    flag: "sandbox-root",
+    env: "SANDBOX_ROOT",
+    kind: "string",
+    default: "",
+    help: "with bwrap as root: run commands as root of a user namespace over this root filesystem (empty: the host's system folders, as an unprivileged user)",
   },
   {
     key: "execLogDir",

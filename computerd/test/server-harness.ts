@@ -23,6 +23,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     execSandbox: "none",
     egress: "none",
     sandboxUid: 65534,
+    sandboxRoot: "",
     execLogDir: "",
     execRetain: 16,
     uploadIntervalMs: 150,

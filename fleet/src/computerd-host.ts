@@ -14,6 +14,8 @@ export interface ComputerdHostOptions {
   token: string;
   /** `bwrap` (default) or `none`. */
   sandbox?: "bwrap" | "none";
+  /** The image's root filesystem commands run over (image-builds.ts); "" or absent: the host's system folders. */
+  rootfs?: string;
   echo?: boolean;
 }
 
@@ -31,6 +33,7 @@ export function startComputerdHost(group: ProcessGroup, options: ComputerdHostOp
       options.dir,
       "--sandbox",
       options.sandbox ?? "bwrap",
+      ...(options.rootfs ? ["--rootfs", options.rootfs] : []),
     ],
     cwd: REPO_ROOT,
     env: { ...process.env, COMPUTERD_HOST_TOKEN: options.token },

@@ -5,9 +5,11 @@
  * file written in the container is readable as soon as the exec returns (`sync.status:
  * "complete"`); one written 6,000 bytes deep is listed through its parent and removed with its
  * top directory; many small files written by one command are all synced and listed; output
- * streams over SSE before the exit. Call `describeContainerContract` from a test file.
+ * streams over SSE before the exit; and the image's userland (container-userland.ts). Call
+ * `describeContainerContract` from a test file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { userlandTests } from "./container-userland.ts";
 import type { Fleet } from "./fleet.ts";
 
 /** An exec result as the API returns it. */
@@ -203,6 +205,7 @@ export function describeContainerContract(title: string, options: ContainerContr
       expect(JSON.parse(exit?.data ?? "{}")).toMatchObject({ status: "completed", exitCode: 0 });
     }, 120_000);
 
+    userlandTests(client);
     options.more?.(client);
   });
 }

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateToken, writeEnvFile } from "./admin-token.ts";
 import { hostVars, startComputerdHost, waitForHost } from "./computerd-host.ts";
+import { rootfsIfRoot } from "./image-builds.ts";
 import { ProcessGroup, type Supervised } from "./process-group.ts";
 import { startWranglerDev, waitForHealthy } from "./wrangler-dev.ts";
 
@@ -55,6 +56,13 @@ export async function startFleet(
     computerdHost?: boolean;
     /** How the host sandboxes commands: `bwrap` (default, commands run as an unprivileged user) or `none` (as root). */
     hostSandbox?: "bwrap" | "none";
+    /**
+     * With bwrap: run commands over the image's root filesystem as root of each computer's user
+     * namespace (default where this process is root: `make dev`'s runtime), or `false` for the
+     * host's system folders as an unprivileged user (also with E2E_ROOTFS=0 in the environment,
+     * e.g. to benchmark both).
+     */
+    rootfs?: boolean;
     vars?: Record<string, string>;
   } = {},
 ): Promise<Fleet> {
@@ -74,7 +82,16 @@ export async function startFleet(
     hostToken = generateToken();
     hostDir = join(dir, "host");
     const sandbox = options.hostSandbox ?? "bwrap";
-    host = startComputerdHost(group, { port: hostPort, dir: hostDir, token: hostToken, sandbox, echo });
+    const wanted = options.rootfs ?? process.env.E2E_ROOTFS !== "0";
+    const rootfs = sandbox === "bwrap" && wanted ? await rootfsIfRoot() : "";
+    host = startComputerdHost(group, {
+      port: hostPort,
+      dir: hostDir,
+      token: hostToken,
+      sandbox,
+      rootfs,
+      echo,
+    });
     Object.assign(vars, hostVars(hostPort, hostToken));
     try {
       await waitForHost(hostPort, host);

@@ -4,6 +4,8 @@
 # images, then `docker import`ed under a tag derived from its inputs. The rootfs tarball is cached
 # in images/.cache (git-ignored) and rebuilt only when this script, the suite or the mirror change.
 # Prints the image tag on stdout. Needs root, debootstrap and a running docker engine.
+# `build-base.sh --tarball` stops at the tarball and prints its path (no docker needed): the local
+# root filesystem (images/rootfs/build-rootfs.sh) starts from it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -33,7 +35,7 @@ key=$( (cat "$0"; echo "$SUITE $MIRROR") | sha256sum | cut -c1-16)
 TAG="computer/debian-base:$SUITE-$key"
 TARBALL="$CACHE_DIR/debian-base-$SUITE-$key.tar"
 
-if docker image inspect "$TAG" >/dev/null 2>&1; then
+if [[ ${1:-} != --tarball ]] && docker image inspect "$TAG" >/dev/null 2>&1; then
   echo "$TAG"
   exit 0
 fi
@@ -79,6 +81,10 @@ LIST
   mv "$TARBALL.tmp" "$TARBALL"
 fi
 
+if [[ ${1:-} == --tarball ]]; then
+  realpath "$TARBALL"
+  exit 0
+fi
 echo "build-base: docker import $TARBALL as $TAG" >&2
 docker import --change 'CMD ["bash"]' --change 'ENV LANG=C.UTF-8' "$TARBALL" "$TAG" >&2
 echo "$TAG"

@@ -5,7 +5,9 @@
  * symlinks, a sparse file past 4 GiB; as root also foreign owners and device nodes) is what the
  * API's stat op shows after the exec, field by field; what the API sets is what `lstat` shows
  * in the container; and the same failing operation gives the same code on both sides.
- * Runs twice: commands sandboxed as nobody (bubblewrap, the local default) and as root
+ * Runs three times: commands as root of a user namespace over the image's root filesystem
+ * (make dev's default: ids round-trip unchanged, no device nodes), as an unprivileged user over
+ * the host's system folders (bubblewrap without the root filesystem), and as root
  * (`--sandbox none`, like the Cloudflare image where computerd runs as root).
  */
 
@@ -72,10 +74,16 @@ truncate -s 5G sparse && printf end | dd of=sparse bs=1 seek=4294967301 conv=not
 cd ..
 `;
 
-/** Only root can make these: foreign owners and device nodes. */
+/** Only root can make these: foreign owners. */
 const CREATE_AS_ROOT = `set -e
 cd attr
 printf c > owned && chown 4242:4343 owned && chmod 2755 owned
+cd ..
+`;
+
+/** Only root of the host can make device nodes (a user namespace's root cannot: EPERM). */
+const CREATE_DEVICES = `set -e
+cd attr
 mknod chr c 1 3 && mknod blk b 8 1 && chown 7:8 blk
 cd ..
 `;
@@ -163,22 +171,38 @@ const KNOWN_GAPS: Partial<Record<string, string>> = {};
 interface FleetCase {
   name: string;
   sandbox: "bwrap" | "none";
+  /** Over the image's root filesystem (as root of a user namespace). */
+  rootfs: boolean;
   root: boolean;
+  devices: boolean;
 }
 
 const FLEETS: FleetCase[] = [
-  { name: "commands as nobody (bubblewrap)", sandbox: "bwrap", root: false },
-  { name: "commands as root (--sandbox none)", sandbox: "none", root: true },
+  {
+    name: "commands as root of a user namespace over the image's root filesystem",
+    sandbox: "bwrap",
+    rootfs: true,
+    root: true,
+    devices: false,
+  },
+  {
+    name: "commands as an unprivileged user (bubblewrap over the host's system folders)",
+    sandbox: "bwrap",
+    rootfs: false,
+    root: false,
+    devices: false,
+  },
+  { name: "commands as root (--sandbox none)", sandbox: "none", rootfs: false, root: true, devices: true },
 ];
 
-describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbox, root }) => {
+describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbox, rootfs, root, devices }) => {
   let fleet: Fleet | undefined;
   let api: Computer;
   let owner: OwnerMap = identity;
 
   beforeAll(async () => {
-    fleet = await startFleet({ computerdHost: true, hostSandbox: sandbox });
-    api = await createComputerOn(fleet, `e2e-attrs-${sandbox}`);
+    fleet = await startFleet({ computerdHost: true, hostSandbox: sandbox, rootfs });
+    api = await createComputerOn(fleet, `e2e-attrs-${sandbox}${rootfs ? "-rootfs" : ""}`);
     const ids = await runContainer(api, "id -u && id -g");
     expectSynced(ids);
     const [uid, gid] = ids.stdout.trim().split("\n").map(Number);
@@ -196,7 +220,10 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
   });
 
   it("what the container creates, the API's stat shows", async () => {
-    const created = await runContainer(api, CREATE + (root ? CREATE_AS_ROOT : "") + STAMP_DIRS);
+    const created = await runContainer(
+      api,
+      CREATE + (root ? CREATE_AS_ROOT : "") + (devices ? CREATE_DEVICES : "") + STAMP_DIRS,
+    );
     expectSynced(created);
     const container = await containerView(api, "attr");
     // The fixture really holds what it claims (a failure here is the test's own fault).
@@ -205,7 +232,7 @@ describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbo
     expect(a["/attr/pre1970"]?.mtime).toBe("-123456789500000000");
     expect(a["/attr/a"]?.nlink).toBe(2);
     expect(a["/attr/sparse"]?.size).toBe(5 * 2 ** 30);
-    if (root) expect(a["/attr/chr"]).toMatchObject({ type: "char", rdevMajor: 1, rdevMinor: 3 });
+    if (devices) expect(a["/attr/chr"]).toMatchObject({ type: "char", rdevMajor: 1, rdevMinor: 3 });
     if (root) expect(a["/attr/owned"]).toMatchObject({ uid: 4242, gid: 4343, mode: "2755" });
     else expect(a["/attr/a"]?.uid).toBe(owner(0));
     expectSameAttributes(container, await apiView(api, Object.keys(container.attributes), owner));

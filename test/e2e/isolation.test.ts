@@ -8,6 +8,7 @@
  * machine without them fails this suite (it never skips).
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type Fleet, startFleet } from "@computer/fleet";
@@ -15,7 +16,7 @@ import { containerMissing } from "@computer/fleet/capabilities";
 import { ContractClient, expectCompleted } from "@computer/fleet/container-contract";
 import { REPO_ROOT } from "@computer/fleet/wrangler-dev";
 import { computerFolders } from "computerd/computer-folders";
-import { DEFAULT_PATH } from "computerd/exec-env";
+import { DEFAULT_PATH, ROOTFS_HOME, SANDBOX_HOME } from "computerd/exec-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const SECRET = `beta-secret-${Date.now()}`;
@@ -138,7 +139,7 @@ describe("isolation between computers (computerd host, bubblewrap)", () => {
     for (const token of tokens) expect(out).not.toContain(token);
   });
 
-  it("alpha's env names no host path: the fixed PATH, HOME=/workspace", async () => {
+  it("alpha's env names no host path: the fixed PATH, HOME of the sandbox", async () => {
     const out = await inAlpha("env");
     const vars = new Map(
       out
@@ -147,9 +148,37 @@ describe("isolation between computers (computerd host, bubblewrap)", () => {
         .map((line) => [line.split("=")[0], line.slice(line.indexOf("=") + 1)]),
     );
     expect(vars.get("PATH")).toBe(DEFAULT_PATH);
-    expect(vars.get("HOME")).toBe("/workspace");
-    for (const hostPath of [REPO_ROOT, hostDir, fleet.dir, homedir(), process.env.PATH ?? ""]) {
-      expect(out).not.toContain(hostPath);
+    // Root's home of the image's root filesystem where the fleet runs over it (as root), else /workspace.
+    const home = process.getuid?.() === 0 ? ROOTFS_HOME : SANDBOX_HOME;
+    expect(vars.get("HOME")).toBe(home);
+    const hostPath = (process.env.PATH ?? "")
+      .split(":")
+      .filter((dir) => dir && !DEFAULT_PATH.split(":").includes(dir));
+    for (const path of [
+      REPO_ROOT,
+      hostDir,
+      fleet.dir,
+      ...hostPath,
+      ...(homedir() === home ? [] : [homedir()]),
+    ]) {
+      expect(out).not.toContain(path);
+    }
+  });
+
+  it("on the host, beta's running command holds only beta's ids, none of root's", () => {
+    const pids = execFileSync("pgrep", ["-f", "^sleep 40$"], { encoding: "utf8" }).trim().split("\n");
+    expect(pids.length).toBeGreaterThan(0);
+    const base = Number(
+      execFileSync("stat", ["-c", "%u", join(hostDir, "mnt", "beta")], { encoding: "utf8" }),
+    );
+    for (const pid of pids) {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const uids = (/^Uid:\s+(.*)$/m.exec(status)?.[1] ?? "").split(/\s+/).map(Number);
+      expect(
+        uids.every((uid) => uid >= base && uid < base + 65536),
+        status,
+      ).toBe(true);
+      expect(uids).not.toContain(0);
     }
   });
 

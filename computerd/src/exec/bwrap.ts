@@ -115,7 +115,8 @@ export function reachableByOthers(path: string): boolean {
   return true;
 }
 
-function resolvConfTarget(): string | undefined {
+/** Where /etc/resolv.conf really is (it often points into /run). */
+export function resolvConfTarget(): string | undefined {
   try {
     return realpathSync("/etc/resolv.conf");
   } catch {

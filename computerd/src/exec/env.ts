@@ -26,6 +26,9 @@ export const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/
 /** HOME of a sandboxed command (the host's home folders are not in the sandbox). */
 export const SANDBOX_HOME = "/workspace";
 
+/** HOME of a command over the image's root filesystem (root's home there, rootfs-sandbox.ts). */
+export const ROOTFS_HOME = "/root";
+
 /**
  * Daemon variables a sandboxed command inherits: the locale, the terminal and the time zone.
  * Nothing that names a host path (PATH, HOME, TMPDIR, SHELL) or a host account (USER, LOGNAME).
@@ -53,10 +56,14 @@ export function baseEnv(source: Record<string, string | undefined>): Record<stri
 
 /**
  * The base environment of a sandboxed command: SANDBOX_ALLOWLIST from `source`, the fixed
- * DEFAULT_PATH and HOME=/workspace, whatever the daemon's own PATH and HOME are.
+ * DEFAULT_PATH and HOME (/workspace, or root's home over the image's root filesystem),
+ * whatever the daemon's own PATH and HOME are.
  */
-export function sandboxBaseEnv(source: Record<string, string | undefined>): Record<string, string> {
-  const env: Record<string, string> = { PATH: DEFAULT_PATH, HOME: SANDBOX_HOME };
+export function sandboxBaseEnv(
+  source: Record<string, string | undefined>,
+  home = SANDBOX_HOME,
+): Record<string, string> {
+  const env: Record<string, string> = { PATH: DEFAULT_PATH, HOME: home };
   for (const name of SANDBOX_ALLOWLIST) {
     const value = source[name];
     if (typeof value === "string") env[name] = value;

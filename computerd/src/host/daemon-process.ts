@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
+import { prepareComputerRoot, removeComputerRoot } from "./computer-root.ts";
 
 /** How to launch one daemon. */
 export interface DaemonLaunch {
@@ -21,6 +22,8 @@ export interface DaemonLaunch {
   folders: ComputerFolders;
   /** The host user its sandboxed commands run as (used when the host is root). */
   sandboxUid: number;
+  /** The image's root filesystem, or "" for the host's system folders (computer-root.ts). */
+  rootfs: string;
   sandbox: "bwrap" | "none";
   mount: "fuse" | "fuse3" | "none";
   egress: "none" | "all";
@@ -52,14 +55,25 @@ export class DaemonProcess {
   url = "";
   lastUsed = Date.now();
   readonly #child: ChildProcess;
+  readonly #folders: ComputerFolders;
+  /** True when this daemon's commands run over a root of its own (taken down at stop). */
+  readonly #ownRoot: boolean;
   readonly #exited: Promise<void>;
   #alive = true;
 
-  private constructor(launch: DaemonLaunch, specHash: string, secret: string, child: ChildProcess) {
+  private constructor(
+    launch: DaemonLaunch,
+    specHash: string,
+    secret: string,
+    child: ChildProcess,
+    ownRoot: boolean,
+  ) {
     this.computerId = launch.computerId;
     this.specHash = specHash;
     this.secret = secret;
     this.mountPoint = launch.folders.mountPoint;
+    this.#folders = launch.folders;
+    this.#ownRoot = ownRoot;
     this.#child = child;
     this.#exited = new Promise((resolve) => {
       child.once("exit", () => {
@@ -75,6 +89,11 @@ export class DaemonProcess {
     await unmountStale(mountPoint);
     const owner = launch.sandbox === "bwrap" && process.getuid?.() === 0 ? launch.sandboxUid : undefined;
     prepareComputerFolders(launch.dir, launch.folders, owner);
+    // Over the image's root filesystem, root inside owns the workspace as host id sandboxUid.
+    const root =
+      owner !== undefined && launch.rootfs !== ""
+        ? await prepareComputerRoot(launch.folders, launch.rootfs, owner)
+        : "";
     const secret = randomBytes(32).toString("hex");
     const secretFile = join(stateDir, "secret");
     writeFileSync(secretFile, secret, { mode: 0o600 });
@@ -99,6 +118,8 @@ export class DaemonProcess {
       launch.egress,
       "--sandbox-uid",
       String(launch.sandboxUid),
+      "--sandbox-root",
+      root,
       "--secret-file",
       secretFile,
     ];
@@ -106,7 +127,7 @@ export class DaemonProcess {
     delete env.COMPUTERD_HOST_TOKEN;
     delete env.COMPUTERD_SECRET;
     const child = spawn(node, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    const daemon = new DaemonProcess(launch, specHash, secret, child);
+    const daemon = new DaemonProcess(launch, specHash, secret, child, root !== "");
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error("computerd did not start listening")),
@@ -211,5 +232,6 @@ export class DaemonProcess {
       }
     }
     await unmountStale(this.mountPoint);
+    if (this.#ownRoot) await removeComputerRoot(this.#folders);
   }
 }

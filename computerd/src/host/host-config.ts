@@ -4,7 +4,7 @@
  * long an idle daemon is stopped. Flags win over environment variables.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { inSystemFolder } from "../exec/bwrap.ts";
 
@@ -19,6 +19,11 @@ export interface HostConfig {
   dir: string;
   /** How each daemon runs commands (`bwrap` by default, `none` for hosts without it). */
   sandbox: "bwrap" | "none";
+  /**
+   * The image's root filesystem (images/rootfs/build-rootfs.sh): with bwrap as root, commands
+   * run over it as root of their computer's user namespace; "" = the host's system folders.
+   */
+  rootfs: string;
   /** How each daemon mounts its computer (default `fuse3`; `none` where /dev/fuse is missing). */
   mount: "fuse" | "fuse3" | "none";
   /** A daemon with no running command and no request for this long is stopped. */
@@ -42,6 +47,9 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
   --token-file PATH   COMPUTERD_HOST_TOKEN_FILE (or COMPUTERD_HOST_TOKEN itself); required
   --sandbox MODE      COMPUTERD_HOST_SANDBOX, bwrap|none, default bwrap
   --mount MODE        COMPUTERD_HOST_MOUNT, fuse3|fuse|none, default fuse3 (none without /dev/fuse)
+  --rootfs PATH       COMPUTERD_HOST_ROOTFS, the image's root filesystem commands run over as root
+                      of their computer's user namespace (make dev builds it); default: none, the
+                      host's system folders as an unprivileged user
   --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
 `;
 
@@ -76,6 +84,7 @@ export function parseHostConfig(
         "token-file": { type: "string" },
         sandbox: { type: "string" },
         mount: { type: "string" },
+        rootfs: { type: "string" },
         "idle-minutes": { type: "string" },
       },
     }).values;
@@ -113,6 +122,10 @@ export function parseHostConfig(
     throw new HostConfigError(`a token of at least ${MIN_TOKEN_LENGTH} characters is required`);
   }
   const dir = resolve(pick("dir", "COMPUTERD_HOST_DIR", ".computer/host"));
+  const rootfs = pick("rootfs", "COMPUTERD_HOST_ROOTFS", "");
+  if (rootfs !== "" && !existsSync(join(rootfs, "bin", "sh"))) {
+    throw new HostConfigError(`--rootfs ${rootfs} is not a root filesystem (no bin/sh)`);
+  }
   // Every sandbox shows the system folders: computers' folders there would be seen by all.
   if (inSystemFolder(dir)) throw new HostConfigError(`--dir ${dir} is inside a system folder sandboxes see`);
   return {
@@ -121,6 +134,7 @@ export function parseHostConfig(
     token,
     dir,
     sandbox,
+    rootfs: rootfs === "" ? "" : resolve(rootfs),
     mount,
     idleMs: idle * 60_000,
     computerd: computerdCommand(),

@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
+import { removeComputerRoot, rootFolders } from "./computer-root.ts";
 import { DaemonProcess } from "./daemon-process.ts";
 import type { HostConfig } from "./host-config.ts";
 
@@ -94,6 +95,7 @@ export async function startHost(
         dir: config.dir,
         folders: computerFolders(config.dir, id),
         sandboxUid: sandboxUidOf(config.dir, id),
+        rootfs: config.rootfs,
         sandbox: config.sandbox,
         mount: config.mount,
         egress: egressOf(spec),
@@ -135,8 +137,10 @@ export async function startHost(
       if (action === "DELETE ") {
         const folders = computerFolders(config.dir, id);
         rmSync(folders.stateDir, { recursive: true, force: true });
+        await removeComputerRoot(folders);
         // Only empty folders (never recursively through a mount): this frees the sandbox uid.
-        for (const path of [folders.mountPoint, folders.door]) {
+        const { rootfs, root } = rootFolders(folders);
+        for (const path of [folders.mountPoint, rootfs, root, folders.door]) {
           try {
             rmdirSync(path);
           } catch {

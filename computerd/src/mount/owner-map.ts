@@ -4,7 +4,8 @@
  * belong to the vfs owner (root, 0:0, the Durable Object's default). Swapping the two ids in
  * getattr and chown makes the sandbox user the owner of its workspace under
  * `default_permissions`, so it can create and write files and tools that check ownership
- * (git's safe.directory) are satisfied; the vfs and the Durable Object keep 0:0.
+ * (git's safe.directory) are satisfied; the vfs and the Durable Object keep 0:0. Commands that
+ * are root of a user namespace over the image's root filesystem use offsetOwners instead.
  */
 
 /** A pair of owner ids. */
@@ -37,4 +38,20 @@ export function swapOwners(vfs: Owner, kernel: Owner): OwnerMap {
     gid: owner.gid < 0 ? owner.gid : swap(owner.gid, vfs.gid, kernel.gid),
   });
   return { toKernel: map, fromKernel: map };
+}
+
+/**
+ * The map of commands that are root of a user namespace whose ids 0…count-1 are the host's
+ * `base`…`base+count-1`: vfs id N shows as host id base+N, so inside the namespace every owner
+ * is the vfs's own and `chown 1234` stores 1234. A vfs id the namespace cannot hold shows as
+ * its overflow id (65534 inside); a host id outside the range (root of the host) passes through.
+ */
+export function offsetOwners(base: number, count: number): OwnerMap {
+  const overflow = base + 65534;
+  const id = (n: number) => (n < 0 ? n : n < count ? base + n : overflow);
+  const back = (n: number) => (n >= base && n < base + count ? n - base : n);
+  return {
+    toKernel: (owner) => ({ uid: id(owner.uid), gid: id(owner.gid) }),
+    fromKernel: (owner) => ({ uid: back(owner.uid), gid: back(owner.gid) }),
+  };
 }

@@ -7,11 +7,13 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
 import { bubblewrapWrapper } from "../exec/bwrap.ts";
-import { baseEnv, sandboxBaseEnv } from "../exec/env.ts";
+import { baseEnv, ROOTFS_HOME, SANDBOX_HOME, sandboxBaseEnv } from "../exec/env.ts";
 import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { TerminalTable } from "../terminal/terminal-table.ts";
+import { rootfsSandboxWrapper } from "../exec/rootfs-sandbox.ts";
+import { usesRootfs } from "../sync/workspace.ts";
 import { type DaemonSync, DaemonTarget } from "./daemon-api.ts";
 import { type Link, LinkManager } from "./dial-back-link.ts";
 import { createComputerdServer } from "./server.ts";
@@ -49,6 +51,14 @@ export interface Daemon {
 
 /** How commands (and terminals' shells) are spawned: in the bubblewrap sandbox, or plainly. */
 function commandWrapperFor(config: Config): CommandWrapper {
+  if (config.execSandbox === "bwrap" && usesRootfs(config)) {
+    return rootfsSandboxWrapper({
+      root: config.sandboxRoot,
+      workspace: config.mountPoint,
+      egress: config.egress,
+      idBase: config.sandboxUid,
+    });
+  }
   return config.execSandbox === "bwrap"
     ? bubblewrapWrapper({
         workspace: config.mountPoint,
@@ -61,7 +71,8 @@ function commandWrapperFor(config: Config): CommandWrapper {
 
 /** The environment commands and terminals inherit from the daemon's own. */
 function commandBaseEnv(config: Config, env: Record<string, string | undefined>): Record<string, string> {
-  return config.execSandbox === "bwrap" ? sandboxBaseEnv(env) : baseEnv(env);
+  if (config.execSandbox !== "bwrap") return baseEnv(env);
+  return sandboxBaseEnv(env, usesRootfs(config) ? ROOTFS_HOME : SANDBOX_HOME);
 }
 
 /** Where the workspace is as commands see it. */

@@ -7,10 +7,11 @@ import { sha256Hex } from "@computer/vfs/node";
 import { type BatchLimits, SyncEndpoint } from "@computer/vfs/sync";
 import type { Config } from "../config.ts";
 import { sandboxHostUser } from "../exec/bwrap.ts";
+import { ID_COUNT } from "../exec/rootfs-sandbox.ts";
 import { startMirrorGc } from "../mirror/mirror-gc.ts";
 import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
 import { type Mount, openMount } from "../mount/backend.ts";
-import { type Owner, type OwnerMap, swapOwners } from "../mount/owner-map.ts";
+import { type Owner, type OwnerMap, offsetOwners, swapOwners } from "../mount/owner-map.ts";
 import { type FenceStats, MirrorSync } from "./mirror-sync.ts";
 import { Uploader } from "./uploader.ts";
 
@@ -57,11 +58,20 @@ export function commandOwner(
   return { uid: sandbox.uid ?? own.uid, gid: sandbox.gid ?? own.gid };
 }
 
+/** True when commands run as root of a user namespace over a root filesystem (rootfs-sandbox.ts). */
+export function usesRootfs(
+  config: Pick<Config, "execSandbox" | "sandboxRoot">,
+  own: Owner = daemonOwner(),
+): boolean {
+  return config.execSandbox === "bwrap" && config.sandboxRoot !== "" && own.uid === 0;
+}
+
 /** The owner map of the mount, or undefined when commands run as the vfs owner. */
 export function ownerMapFor(
-  config: Pick<Config, "execSandbox" | "sandboxUid">,
+  config: Pick<Config, "execSandbox" | "sandboxUid" | "sandboxRoot">,
   own: Owner = daemonOwner(),
 ): OwnerMap | undefined {
+  if (usesRootfs(config, own)) return offsetOwners(config.sandboxUid, ID_COUNT);
   const kernel = commandOwner(config, own);
   if (kernel.uid === VFS_OWNER.uid && kernel.gid === VFS_OWNER.gid) return undefined;
   return swapOwners(VFS_OWNER, kernel);

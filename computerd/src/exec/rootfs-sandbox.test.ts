@@ -1,0 +1,117 @@
+/**
+ * The sandbox over a root filesystem: its argv, and (as root, where the helper is built) what
+ * it gives a command: root of a user namespace over subordinate ids (the host sees only those),
+ * the computer's root as `/` and its mount at /workspace, no host network with egress none.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { tempDir, testTable } from "../../test/exec-harness.ts";
+import { computerFolders, prepareComputerFolders } from "../host/computer-folders.ts";
+import { prepareComputerRoot, removeComputerRoot } from "../host/computer-root.ts";
+import { DEFAULT_PATH, ROOTFS_HOME, sandboxBaseEnv } from "./env.ts";
+import {
+  ID_COUNT,
+  rootfsSandboxArgv,
+  rootfsSandboxWrapper,
+  USERNS_HELPER,
+} from "./rootfs-sandbox.ts";
+
+describe("rootfsSandboxArgv", () => {
+  const options = {
+    root: "/h/mnt/c/root",
+    workspace: "/h/mnt/c/workspace",
+    egress: "none" as const,
+    idBase: 1_000_000,
+  };
+
+  test("the user namespace first, then bwrap with its own namespaces, the root at / and the mount", () => {
+    const argv = rootfsSandboxArgv({ ...options, helper: "/x/computerd-userns" }).join(" ");
+    expect(argv).toBe(
+      "/x/computerd-userns run 1000000 65536 bwrap --unshare-pid --unshare-ipc --unshare-uts --unshare-cgroup-try " +
+        "--unshare-net --die-with-parent --new-session --hostname computer --bind /h/mnt/c/root / --dev /dev --proc /proc " +
+        "--bind /h/mnt/c/workspace /workspace --chdir /",
+    );
+    expect(ID_COUNT).toBe(65_536);
+  });
+
+  test("egress all shares the host's network and its resolver; no nested user namespace either way", () => {
+    const argv = rootfsSandboxArgv({ ...options, egress: "all" }, "/run/resolv.conf");
+    expect(argv).not.toContain("--unshare-net");
+    expect(argv.join(" ")).toContain("--ro-bind /run/resolv.conf /etc/resolv.conf");
+    expect(argv.join(" ")).not.toMatch(/--unshare-(all|user)/);
+  });
+});
+
+/** Programs the tests run, copied with their libraries into a tiny root filesystem. */
+const PROGRAMS = ["sh", "id", "ls", "cut", "touch", "chown", "cat", "wc"];
+
+/** A tiny root filesystem owned by root, as the real one is on disk. */
+function miniRootfs(): string {
+  const root = tempDir("computerd-rootfs-");
+  for (const dir of ["etc", "tmp", "root", "workspace", "proc", "dev"]) mkdirSync(join(root, dir));
+  execFileSync("cp", ["-a", "/etc/passwd", "/etc/group", join(root, "etc")]);
+  const copy = `for p in ${PROGRAMS.join(" ")}; do f=$(command -v $p); cp -L --parents $f "$1"; mkdir -p "$1/bin"; [ -e "$1/bin/$p" ] || ln -s $f "$1/bin/$p"; for l in $(ldd $f | grep -o '/[^ ]*'); do cp -L --parents $l "$1"; done; done`;
+  execFileSync("bash", ["-c", copy, "copy", root]);
+  return root;
+}
+
+const capable = process.getuid?.() === 0 && existsSync(USERNS_HELPER);
+
+describe.runIf(capable)("a command over a root filesystem (as root)", () => {
+  const dir = tempDir("computerd-host-");
+  const uid = 1_000_000 + 7 * ID_COUNT;
+  const folders = computerFolders(dir, "c1");
+  let root = "";
+  let rootfs = "";
+
+  beforeAll(async () => {
+    rootfs = miniRootfs();
+    prepareComputerFolders(dir, folders, uid);
+    root = await prepareComputerRoot(folders, rootfs, uid);
+  });
+  afterAll(async () => {
+    await removeComputerRoot(folders);
+  });
+
+  const table = () =>
+    testTable({
+      wrapper: rootfsSandboxWrapper({ root, workspace: folders.mountPoint, egress: "none", idBase: uid }),
+      baseEnv: sandboxBaseEnv(process.env, ROOTFS_HOME),
+      defaults: { cwd: "/workspace", timeoutMs: 20_000, maxTimeoutMs: 60_000, outputCap: 1 << 20 },
+    });
+
+  test("runs as root inside whose files the host sees as subordinate ids", async () => {
+    const result = await table().start({
+      command:
+        "id -u; id -g; echo $HOME $PATH; ls -ln /etc/passwd | cut -d' ' -f3,4; touch made && chown 1234:5678 made",
+    }).done;
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(`0\n0\n/root ${DEFAULT_PATH}\n0 0\n`);
+    const made = statSync(join(folders.mountPoint, "made"));
+    expect([made.uid, made.gid]).toEqual([uid + 1234, uid + 5678]);
+  });
+
+  test("changes to / land in the throwaway layer, not in the root filesystem, and go with it", async () => {
+    const result = await table().start({ command: "echo changed > /etc/added && cat /etc/added" }).done;
+    expect(result.stdout).toBe("changed\n");
+    expect(existsSync(join(rootfs, "etc", "added"))).toBe(false);
+    expect(readFileSync(join(folders.door, "layer", "upper", "etc", "added"), "utf8")).toBe("changed\n");
+    await removeComputerRoot(folders);
+    root = await prepareComputerRoot(folders, rootfs, uid);
+    expect((await table().start({ command: "cat /etc/added 2>/dev/null || echo gone" }).done).stdout).toBe(
+      "gone\n",
+    );
+  });
+
+  test("another computer's folder and the host's files are out of reach", async () => {
+    const other = computerFolders(dir, "c2");
+    prepareComputerFolders(dir, other, uid + ID_COUNT);
+    writeFileSync(join(other.mountPoint, "secret"), "c2's");
+    const result = await table().start({
+      command: `cat ${join(other.mountPoint, "secret")} 2>/dev/null || echo refused; ls ${dir} 2>/dev/null | wc -l`,
+    }).done;
+    expect(result.stdout).toBe("refused\n0\n");
+  });
+});
