@@ -195,130 +195,136 @@ const FLEETS: FleetCase[] = [
   { name: "commands as root (--sandbox none)", sandbox: "none", rootfs: false, root: true, devices: true },
 ];
 
-describe.skipIf(!capable).each(FLEETS)("attributes round-trip: $name", ({ sandbox, rootfs, root, devices }) => {
-  let fleet: Fleet | undefined;
-  let api: Computer;
-  let owner: OwnerMap = identity;
+describe.skipIf(!capable).each(FLEETS)(
+  "attributes round-trip: $name",
+  ({ sandbox, rootfs, root, devices }) => {
+    let fleet: Fleet | undefined;
+    let api: Computer;
+    let owner: OwnerMap = identity;
 
-  beforeAll(async () => {
-    fleet = await startFleet({ computerdHost: true, hostSandbox: sandbox, rootfs });
-    api = await createComputerOn(fleet, `e2e-attrs-${sandbox}${rootfs ? "-rootfs" : ""}`);
-    const ids = await runContainer(api, "id -u && id -g");
-    expectSynced(ids);
-    const [uid, gid] = ids.stdout.trim().split("\n").map(Number);
-    // As root the ids are the vfs's own; a sandboxed user is not root and has its own group.
-    if (root) expect([uid, gid]).toEqual([0, 0]);
-    else {
-      expect(uid).not.toBe(0);
-      expect(gid).toBe(uid);
-      owner = sandboxedOwner(uid ?? -1);
-    }
-  }, 300_000);
-
-  afterAll(async () => {
-    await fleet?.stop();
-  });
-
-  it("what the container creates, the API's stat shows", async () => {
-    const created = await runContainer(
-      api,
-      CREATE + (root ? CREATE_AS_ROOT : "") + (devices ? CREATE_DEVICES : "") + STAMP_DIRS,
-    );
-    expectSynced(created);
-    const container = await containerView(api, "attr");
-    // The fixture really holds what it claims (a failure here is the test's own fault).
-    const a = container.attributes;
-    expect(a["/attr/ns"]?.mtime).toBe("1234567890123456789");
-    expect(a["/attr/pre1970"]?.mtime).toBe("-123456789500000000");
-    expect(a["/attr/a"]?.nlink).toBe(2);
-    expect(a["/attr/sparse"]?.size).toBe(5 * 2 ** 30);
-    if (devices) expect(a["/attr/chr"]).toMatchObject({ type: "char", rdevMajor: 1, rdevMinor: 3 });
-    if (root) expect(a["/attr/owned"]).toMatchObject({ uid: 4242, gid: 4343, mode: "2755" });
-    else expect(a["/attr/a"]?.uid).toBe(owner(0));
-    expectSameAttributes(container, await apiView(api, Object.keys(container.attributes), owner));
-  }, 300_000);
-
-  it("what the API sets, the container's lstat shows", async () => {
-    // The PUTs create the folder "api" (0755) first.
-    const ops: Record<string, unknown>[] = [
-      { op: "chmod", path: "api", mode: "1751" },
-      { op: "mkdir", path: "api/sub", mode: "2700" },
-      { op: "setxattr", path: "api/sub", name: "user.where", value: btoa("api") },
-      { op: "symlink", target: "file", path: "api/sym" },
-      { op: "truncate", path: "api/sparse", length: 0 },
-    ];
-    await api.files.write("api/file", "from the API");
-    await api.files.write("api/sparse", "");
-    for (const op of ops) await okOp(api, op);
-    const more: Record<string, unknown>[] = [
-      { op: "truncate", path: "api/sparse", length: 4 * 2 ** 30 + 17 },
-      { op: "chown", path: "api/file", uid: 4242, gid: 4343 },
-      // After the chown, which clears setuid/setgid as on Linux.
-      { op: "chmod", path: "api/file", mode: "4755" },
-      { op: "link", existing: "api/file", path: "api/hard" },
-      { op: "setxattr", path: "api/file", name: "user.bin", value: btoa("\u0000\u00ff\u0001") },
-      { op: "setxattr", path: "api/file", name: "user.empty", value: "" },
-      { op: "utimes", path: "api/file", atime: { sec: 4102444800, nsec: 1 }, mtime: { sec: -5, nsec: 7 } },
-      { op: "utimes", path: "api/sparse", atime: "omit", mtime: { sec: 1234567890, nsec: 999999999 } },
-      // Directory times last: the entries above changed them.
-      { op: "utimes", path: "api/sub", atime: { sec: 0, nsec: 1 }, mtime: { sec: 2 ** 31, nsec: 5 } },
-      { op: "utimes", path: "api", atime: { sec: 77, nsec: 0 }, mtime: { sec: 88, nsec: 123 } },
-    ];
-    for (const op of more) await okOp(api, op);
-    const container = await containerView(api, "api");
-    expect(container.attributes["/api/file"]).toMatchObject({
-      mode: "4755",
-      uid: owner(4242),
-      mtime: "-4999999993",
-    });
-    expectSameAttributes(container, await apiView(api, Object.keys(container.attributes), owner));
-  }, 300_000);
-
-  it("the same failing operation gives the same code in the container and through the API", async () => {
-    for (const op of [
-      { op: "mkdir", path: "err/dir", recursive: true },
-      { op: "mkdir", path: "err/full/inner", recursive: true },
-      { op: "symlink", target: "loop", path: "err/loop" },
-    ]) {
-      await okOp(api, op);
-    }
-    await api.files.write("err/file", "x");
-    const usage = await api.info();
-    const setQuota = async (quotaBytes: number | null) => {
-      expect((await api.update({ quotaBytes: quotaBytes ?? undefined })).quotaBytes).toBe(quotaBytes);
-    };
-    await setQuota(usage.usedBytes + QUOTA_HEADROOM);
-    try {
-      const calls = ERRNO_CASES.map((c) => c.call);
-      // write() refused the quota case's bytes; the file it created (empty) goes again.
-      calls.push(["truncate", "err/big", 0], ["unlink", "err/big"]);
-      const inContainer = await containerErrnos(api, calls);
-      const got: Record<string, { container: string | undefined; api: string }> = {};
-      for (const [i, c] of ERRNO_CASES.entries()) {
-        got[c.code] = { container: inContainer[i], api: c.request ? await apiCode(api, c.request) : c.code };
+    beforeAll(async () => {
+      fleet = await startFleet({ computerdHost: true, hostSandbox: sandbox, rootfs });
+      api = await createComputerOn(fleet, `e2e-attrs-${sandbox}${rootfs ? "-rootfs" : ""}`);
+      const ids = await runContainer(api, "id -u && id -g");
+      expectSynced(ids);
+      const [uid, gid] = ids.stdout.trim().split("\n").map(Number);
+      // As root the ids are the vfs's own; a sandboxed user is not root and has its own group.
+      if (root) expect([uid, gid]).toEqual([0, 0]);
+      else {
+        expect(uid).not.toBe(0);
+        expect(gid).toBe(uid);
+        owner = sandboxedOwner(uid ?? -1);
       }
-      const expected = Object.fromEntries(
-        ERRNO_CASES.map((c) => [c.code, { container: KNOWN_GAPS[c.code] ?? c.code, api: c.code }]),
-      );
-      expect(got).toEqual(expected);
-      expect(inContainer.slice(ERRNO_CASES.length)).toEqual(["OK", "OK"]);
-    } finally {
-      await setQuota(usage.quotaBytes);
-    }
-    // Nothing the refused operations touched changed.
-    const listing = await entryNames(api, "err");
-    expect([...listing].sort()).toEqual(["dir", "file", "full", "loop"]);
-  }, 300_000);
+    }, 300_000);
 
-  it.skipIf(root)(
-    "a file of another owner is EACCES for the sandboxed user (the API acts as owner)",
-    async () => {
-      await api.files.write("err/private", "secret");
-      await api.files.chown("err/private", 1234, 1234);
-      await api.files.chmod("err/private", "0600");
-      expect(await containerErrnos(api, [["open", "err/private", "O_RDONLY"]])).toEqual(["EACCES"]);
-      expect(await apiCode(api, { fs: { op: "stat", path: "err/private" } })).toBe("OK");
-    },
-    300_000,
-  );
-});
+    afterAll(async () => {
+      await fleet?.stop();
+    });
+
+    it("what the container creates, the API's stat shows", async () => {
+      const created = await runContainer(
+        api,
+        CREATE + (root ? CREATE_AS_ROOT : "") + (devices ? CREATE_DEVICES : "") + STAMP_DIRS,
+      );
+      expectSynced(created);
+      const container = await containerView(api, "attr");
+      // The fixture really holds what it claims (a failure here is the test's own fault).
+      const a = container.attributes;
+      expect(a["/attr/ns"]?.mtime).toBe("1234567890123456789");
+      expect(a["/attr/pre1970"]?.mtime).toBe("-123456789500000000");
+      expect(a["/attr/a"]?.nlink).toBe(2);
+      expect(a["/attr/sparse"]?.size).toBe(5 * 2 ** 30);
+      if (devices) expect(a["/attr/chr"]).toMatchObject({ type: "char", rdevMajor: 1, rdevMinor: 3 });
+      if (root) expect(a["/attr/owned"]).toMatchObject({ uid: 4242, gid: 4343, mode: "2755" });
+      else expect(a["/attr/a"]?.uid).toBe(owner(0));
+      expectSameAttributes(container, await apiView(api, Object.keys(container.attributes), owner));
+    }, 300_000);
+
+    it("what the API sets, the container's lstat shows", async () => {
+      // The PUTs create the folder "api" (0755) first.
+      const ops: Record<string, unknown>[] = [
+        { op: "chmod", path: "api", mode: "1751" },
+        { op: "mkdir", path: "api/sub", mode: "2700" },
+        { op: "setxattr", path: "api/sub", name: "user.where", value: btoa("api") },
+        { op: "symlink", target: "file", path: "api/sym" },
+        { op: "truncate", path: "api/sparse", length: 0 },
+      ];
+      await api.files.write("api/file", "from the API");
+      await api.files.write("api/sparse", "");
+      for (const op of ops) await okOp(api, op);
+      const more: Record<string, unknown>[] = [
+        { op: "truncate", path: "api/sparse", length: 4 * 2 ** 30 + 17 },
+        { op: "chown", path: "api/file", uid: 4242, gid: 4343 },
+        // After the chown, which clears setuid/setgid as on Linux.
+        { op: "chmod", path: "api/file", mode: "4755" },
+        { op: "link", existing: "api/file", path: "api/hard" },
+        { op: "setxattr", path: "api/file", name: "user.bin", value: btoa("\u0000\u00ff\u0001") },
+        { op: "setxattr", path: "api/file", name: "user.empty", value: "" },
+        { op: "utimes", path: "api/file", atime: { sec: 4102444800, nsec: 1 }, mtime: { sec: -5, nsec: 7 } },
+        { op: "utimes", path: "api/sparse", atime: "omit", mtime: { sec: 1234567890, nsec: 999999999 } },
+        // Directory times last: the entries above changed them.
+        { op: "utimes", path: "api/sub", atime: { sec: 0, nsec: 1 }, mtime: { sec: 2 ** 31, nsec: 5 } },
+        { op: "utimes", path: "api", atime: { sec: 77, nsec: 0 }, mtime: { sec: 88, nsec: 123 } },
+      ];
+      for (const op of more) await okOp(api, op);
+      const container = await containerView(api, "api");
+      expect(container.attributes["/api/file"]).toMatchObject({
+        mode: "4755",
+        uid: owner(4242),
+        mtime: "-4999999993",
+      });
+      expectSameAttributes(container, await apiView(api, Object.keys(container.attributes), owner));
+    }, 300_000);
+
+    it("the same failing operation gives the same code in the container and through the API", async () => {
+      for (const op of [
+        { op: "mkdir", path: "err/dir", recursive: true },
+        { op: "mkdir", path: "err/full/inner", recursive: true },
+        { op: "symlink", target: "loop", path: "err/loop" },
+      ]) {
+        await okOp(api, op);
+      }
+      await api.files.write("err/file", "x");
+      const usage = await api.info();
+      const setQuota = async (quotaBytes: number | null) => {
+        expect((await api.update({ quotaBytes: quotaBytes ?? undefined })).quotaBytes).toBe(quotaBytes);
+      };
+      await setQuota(usage.usedBytes + QUOTA_HEADROOM);
+      try {
+        const calls = ERRNO_CASES.map((c) => c.call);
+        // write() refused the quota case's bytes; the file it created (empty) goes again.
+        calls.push(["truncate", "err/big", 0], ["unlink", "err/big"]);
+        const inContainer = await containerErrnos(api, calls);
+        const got: Record<string, { container: string | undefined; api: string }> = {};
+        for (const [i, c] of ERRNO_CASES.entries()) {
+          got[c.code] = {
+            container: inContainer[i],
+            api: c.request ? await apiCode(api, c.request) : c.code,
+          };
+        }
+        const expected = Object.fromEntries(
+          ERRNO_CASES.map((c) => [c.code, { container: KNOWN_GAPS[c.code] ?? c.code, api: c.code }]),
+        );
+        expect(got).toEqual(expected);
+        expect(inContainer.slice(ERRNO_CASES.length)).toEqual(["OK", "OK"]);
+      } finally {
+        await setQuota(usage.quotaBytes);
+      }
+      // Nothing the refused operations touched changed.
+      const listing = await entryNames(api, "err");
+      expect([...listing].sort()).toEqual(["dir", "file", "full", "loop"]);
+    }, 300_000);
+
+    it.skipIf(root)(
+      "a file of another owner is EACCES for the sandboxed user (the API acts as owner)",
+      async () => {
+        await api.files.write("err/private", "secret");
+        await api.files.chown("err/private", 1234, 1234);
+        await api.files.chmod("err/private", "0600");
+        expect(await containerErrnos(api, [["open", "err/private", "O_RDONLY"]])).toEqual(["EACCES"]);
+        expect(await apiCode(api, { fs: { op: "stat", path: "err/private" } })).toBe("OK");
+      },
+      300_000,
+    );
+  },
+);

@@ -119,6 +119,13 @@ describe("isolation between computers (computerd host, bubblewrap)", () => {
     expect(out).toBe(`${"refused\n".repeat(guesses.length)}0\n`);
   });
 
+  it("alpha cannot reach the fleet on the host's loopback (egress none)", async () => {
+    const out = await inAlpha(
+      `curl -s -m 5 -o /dev/null ${fleet.url}/healthz && echo reached || echo unreachable`,
+    );
+    expect(out).toBe("unreachable\n");
+  });
+
   it("the admin and host tokens cannot be read from alpha", async () => {
     const files = [
       join(REPO_ROOT, ".computer", "admin-token"),

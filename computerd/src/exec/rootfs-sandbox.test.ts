@@ -11,12 +11,7 @@ import { tempDir, testTable } from "../../test/exec-harness.ts";
 import { computerFolders, prepareComputerFolders } from "../host/computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "../host/computer-root.ts";
 import { DEFAULT_PATH, ROOTFS_HOME, sandboxBaseEnv } from "./env.ts";
-import {
-  ID_COUNT,
-  rootfsSandboxArgv,
-  rootfsSandboxWrapper,
-  USERNS_HELPER,
-} from "./rootfs-sandbox.ts";
+import { ID_COUNT, rootfsSandboxArgv, rootfsSandboxWrapper, USERNS_HELPER } from "./rootfs-sandbox.ts";
 
 describe("rootfsSandboxArgv", () => {
   const options = {
@@ -45,7 +40,7 @@ describe("rootfsSandboxArgv", () => {
 });
 
 /** Programs the tests run, copied with their libraries into a tiny root filesystem. */
-const PROGRAMS = ["sh", "id", "ls", "cut", "touch", "chown", "cat", "wc"];
+const PROGRAMS = ["sh", "id", "ls", "cut", "touch", "chown", "cat", "wc", "mknod"];
 
 /** A tiny root filesystem owned by root, as the real one is on disk. */
 function miniRootfs(): string {
@@ -103,6 +98,13 @@ describe.runIf(capable)("a command over a root filesystem (as root)", () => {
     expect((await table().start({ command: "cat /etc/added 2>/dev/null || echo gone" }).done).stdout).toBe(
       "gone\n",
     );
+  });
+
+  test("root inside makes fifos but no device nodes (only the host's root may)", async () => {
+    const result = await table().start({
+      command: "mknod /tmp/fifo p && echo fifo; mknod /tmp/null c 1 3 2>/dev/null || echo no-device",
+    }).done;
+    expect(result.stdout).toBe("fifo\nno-device\n");
   });
 
   test("another computer's folder and the host's files are out of reach", async () => {
