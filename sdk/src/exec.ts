@@ -21,11 +21,13 @@ export type ExecEvent =
 export class ExecStream implements AsyncIterable<ExecEvent> {
   /** The exec's id (`ex_...`). */
   readonly id: string;
+  readonly #body: ReadableStream<Uint8Array>;
   readonly #events: AsyncGenerator<ExecEvent>;
 
-  constructor(id: string, events: AsyncGenerator<ExecEvent>) {
+  constructor(id: string, body: ReadableStream<Uint8Array>) {
     this.id = id;
-    this.#events = events;
+    this.#body = body;
+    this.#events = execEvents(body);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ExecEvent> {
@@ -46,6 +48,8 @@ export class ExecStream implements AsyncIterable<ExecEvent> {
   /** Stops reading (the exec goes on; re-attach with `exec.attach(id, { after })`). */
   async close(): Promise<void> {
     await this.#events.return(undefined);
+    // A stream never iterated still holds its connection open: cancel the body itself.
+    if (!this.#body.locked) await this.#body.cancel().catch(() => {});
   }
 }
 
@@ -161,6 +165,6 @@ export class Exec {
     if (id === undefined || res.body === null) {
       throw new ComputerError("EPROTO", "the exec stream has no id or body", { status: res.status });
     }
-    return new ExecStream(id, execEvents(res.body));
+    return new ExecStream(id, res.body);
   }
 }

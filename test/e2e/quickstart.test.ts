@@ -2,10 +2,10 @@
  * The README quick start against the real local fleet: first step by step over HTTP with
  * the API contract's statuses and shapes, then the README's own curl block, run as written.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { type Fleet, startFleet } from "@computer/fleet";
 import { REPO_ROOT } from "@computer/fleet/wrangler-dev";
@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const README_URL = "http://127.0.0.1:8787";
 const README_TOKEN_FILE = ".computer/admin-token";
 
-/** The shell block that follows the quickstart marker in README.md. */
-function readmeQuickStart(): string {
+/** The shell block that follows the `<!-- marker: ... -->` comment in README.md. */
+function readmeQuickStart(marker = "quickstart"): string {
   const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
-  const match = /<!-- quickstart:[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(readme);
-  if (!match?.[1]) throw new Error("README.md has no quickstart block");
+  const match = new RegExp(`<!-- ${marker}:[^>]*-->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(readme);
+  if (!match?.[1]) throw new Error(`README.md has no ${marker} block`);
   return match[1];
 }
 
@@ -119,4 +119,49 @@ describe("README quick start as written", () => {
       stdout: "made in a container\nbox.txt\nhello.txt\n",
     });
   });
+});
+
+describe("README CLI quick start as written", () => {
+  const dir = mkdtempSync(join(tmpdir(), "computer-quickstart-cli-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("runs the CLI block from the repo root: login, create, put, cat, ls and two execs", async () => {
+    const tokenFile = join(dir, "admin-token");
+    writeFileSync(tokenFile, `${fleet.adminToken}\n`, { mode: 0o600 });
+    const script = readmeQuickStart("quickstart-cli")
+      .replaceAll(README_URL, fleet.url)
+      .replaceAll(README_TOKEN_FILE, tokenFile);
+    expect(script).toContain("npx computer");
+    // The pinned node first on PATH (the bin's `env node`), and a config folder of its own.
+    const env = {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+      COMPUTER_CONFIG_DIR: join(dir, "config"),
+    };
+    // stdin is /dev/null, as under cron or a terminal: exec forwards a stdin that is not a
+    // terminal, and a pipe nobody closes would keep it waiting.
+    const run = spawnSync("bash", ["-euo", "pipefail", "-c", script], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      timeout: 110_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines.slice(0, 6)).toEqual([
+      `logged in to ${fleet.url} (config: ${join(dir, "config", "config.json")})`,
+      "created box",
+      "using box",
+      "hello, computer",
+      "hello.txt",
+      "hello, computer",
+    ]);
+    expect(JSON.parse(lines.slice(6).join("\n"))).toMatchObject({
+      runtime: "shell",
+      status: "completed",
+      exitCode: 0,
+      stdout: "made in a container\n",
+    });
+  }, 120_000);
 });

@@ -1,0 +1,302 @@
+/**
+ * The `computer` CLI's real binary against the local fleet: --help, the --json shapes of the
+ * computer and file commands, byte-exact transfers of a 20 MiB random file both ways (file,
+ * stdin, stdout, pipes), history and tokens, login's 0600 config, shell completion, and every
+ * bad-input case as one line with its documented exit code and nothing changed remotely.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Fleet, freePort, startFleet } from "@computer/fleet";
+import { type Computer, ComputerClient } from "@computer/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, type CliRun, cliEnv, runCli } from "./cli-run.ts";
+
+let fleet: Fleet;
+let admin: ComputerClient;
+let demo: Computer;
+let env: Record<string, string>;
+const dir = mkdtempSync(join(tmpdir(), "computer-cli-"));
+const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** `computer ...args` as the admin on computer `cli-demo`. */
+const cli = (args: string[], input?: Buffer | string) =>
+  runCli(args, env, input === undefined ? { cwd: dir } : { cwd: dir, input });
+
+/** Expects a failure: one line `computer: CODE: ...` on stderr, nothing on stdout, `exit`. */
+function expectFailure(run: CliRun, code: string, exit: number): void {
+  expect({ code: run.code, stdout: run.stdout }, run.stderr).toEqual({ code: exit, stdout: "" });
+  expect(run.stderr.trimEnd().split("\n"), run.stderr).toHaveLength(1);
+  expect(run.stderr).toMatch(new RegExp(`^computer: ${code}: `));
+}
+
+beforeAll(async () => {
+  fleet = await startFleet();
+  admin = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
+  env = {
+    COMPUTER_URL: fleet.url,
+    COMPUTER_TOKEN: fleet.adminToken,
+    COMPUTER_ID: "cli-demo",
+    COMPUTER_CONFIG_DIR: join(dir, "config"),
+  };
+  demo = admin.computer("cli-demo");
+});
+
+afterAll(async () => {
+  await fleet?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("help and usage", () => {
+  it("--help on the program and on every command exits 0", async () => {
+    const top = await cli(["--help"]);
+    expect(top.code).toBe(0);
+    for (const name of [
+      "create",
+      "ls",
+      "cat",
+      "put",
+      "get",
+      "exec",
+      "logs",
+      "checkpoint",
+      "token",
+      "completion",
+    ]) {
+      expect(top.stdout).toContain(name);
+    }
+    for (const args of [
+      ["ls", "--help"],
+      ["exec", "--help"],
+      ["checkpoint", "create", "--help"],
+      ["help", "put"],
+    ]) {
+      const run = await cli(args);
+      expect(run.code, args.join(" ")).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: computer /);
+    }
+  });
+
+  it("an unknown command or a missing argument is exit 2 with a one-line reason first", async () => {
+    const unknown = await cli(["frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^computer: unknown command 'frobnicate'/);
+    const missing = await cli(["put", "only-one"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^computer: missing required argument 'remote'/);
+    const bad = await cli(["create", "x", "--quota", "lots"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("computer: --quota: expected a size like 1073741824, 512M or 1G, got 'lots'\n");
+  });
+});
+
+describe("computers", () => {
+  it("create, list, info and delete answer stable --json shapes", async () => {
+    const created = await cli(["create", "cli-demo", "--quota", "64M", "--json"]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      id: "cli-demo",
+      created: true,
+      quotaBytes: 64 * 1024 ** 2,
+    });
+    expect(JSON.parse((await cli(["create", "cli-demo", "--json"])).stdout)).toMatchObject({
+      created: false,
+    });
+    expect((await cli(["create", "cli-gone"])).stdout).toBe("created cli-gone\n");
+    const list = JSON.parse((await cli(["list", "--json"])).stdout) as { computers: { id: string }[] };
+    expect(list.computers.map((c) => c.id)).toEqual(expect.arrayContaining(["cli-demo", "cli-gone"]));
+    // --computer works before and after the command, and overrides COMPUTER_ID.
+    const before = JSON.parse((await cli(["--computer", "cli-gone", "info", "--json"])).stdout);
+    const after = JSON.parse((await cli(["info", "--json", "--computer", "cli-gone"])).stdout);
+    expect(before).toMatchObject({ id: "cli-gone", usedBytes: 0, egress: "none" });
+    expect(after).toEqual(before);
+    expect(JSON.parse((await cli(["delete", "cli-gone", "--json"])).stdout)).toEqual({
+      id: "cli-gone",
+      deleted: true,
+    });
+    expectFailure(await cli(["info", "cli-gone"]), "ENOENT", 3);
+  });
+});
+
+describe("files", () => {
+  const big = randomBytes(20 * 1024 * 1024);
+  beforeAll(() => writeFileSync(join(dir, "big.bin"), big));
+
+  it("put then cat and get: a 20 MiB random file byte for byte, through files, stdin and stdout", async () => {
+    const put = await cli(["put", "big.bin", "data/big.bin", "--json"]);
+    expect(put.code, put.stderr).toBe(0);
+    expect(JSON.parse(put.stdout)).toMatchObject({ path: "/data/big.bin", size: big.length });
+    expect(put.stderr).toBe("");
+    const cat = await cli(["cat", "data/big.bin"]);
+    expect(cat.code).toBe(0);
+    expect(sha(cat.bytes)).toBe(sha(big));
+    const piped = await cli(["put", "-", "data/piped.bin"], big);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(sha(Buffer.from(await demo.files.read("data/piped.bin")))).toBe(sha(big));
+    const got = await cli(["get", "data/piped.bin", "back.bin"]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(sha(readFileSync(join(dir, "back.bin")))).toBe(sha(big));
+    const toStdout = await cli(["get", "data/big.bin", "-"]);
+    expect(sha(toStdout.bytes)).toBe(sha(big));
+    // A shell pipe, as a user writes it.
+    const shell = execFileSync("bash", ["-c", `"${CLI}" cat data/big.bin | sha256sum`], {
+      env: cliEnv(env),
+      cwd: dir,
+    });
+    expect(shell.toString().split(" ")[0]).toBe(sha(big));
+  }, 120_000);
+
+  it("ls, stat, mkdir -p, mv, chmod, rm -r with --json shapes", async () => {
+    expect((await cli(["mkdir", "-p", "tree/a/b"])).code).toBe(0);
+    await demo.files.write("tree/a/b/f.txt", "hello");
+    const ls = JSON.parse((await cli(["ls", "tree/a/b", "--json"])).stdout);
+    expect(ls).toEqual({
+      path: "/tree/a/b",
+      entries: [{ name: "f.txt", type: "file", size: 5, mode: "0644", mtime: expect.any(String) }],
+    });
+    expect((await cli(["ls", "tree/a"])).stdout).toBe("b/\n");
+    expect((await cli(["ls", "-l", "tree/a/b"])).stdout).toMatch(/^0644 {2}file {2}5 {2}\S+ {2}f\.txt\n$/);
+    const stat = JSON.parse((await cli(["stat", "tree/a/b/f.txt", "--json"])).stdout);
+    expect(stat).toMatchObject({
+      path: "/tree/a/b/f.txt",
+      type: "file",
+      size: 5,
+      nlink: 1,
+      timespec: expect.any(Object),
+    });
+    expect((await cli(["mv", "tree/a/b/f.txt", "tree/g.txt"])).code).toBe(0);
+    expect(JSON.parse((await cli(["chmod", "600", "tree/g.txt", "--json"])).stdout).changed[0]).toMatchObject(
+      {
+        mode: "0600",
+      },
+    );
+    expect((await cli(["cat", "tree/g.txt"])).stdout).toBe("hello");
+    expectFailure(await cli(["rm", "tree"]), "ENOTEMPTY", 1);
+    expect((await cli(["rm", "-r", "tree"])).code).toBe(0);
+    expect(await demo.files.exists("tree")).toBe(false);
+  });
+
+  it("put -r and get -r copy a folder tree", async () => {
+    execFileSync("bash", ["-c", "mkdir -p src/lib && echo a > src/a.txt && echo b > src/lib/b.txt"], {
+      cwd: dir,
+    });
+    expect((await cli(["put", "-r", "src", "proj/"])).stdout).toBe("uploaded 2 files to proj/src\n");
+    expect(await demo.files.readText("proj/src/lib/b.txt")).toBe("b\n");
+    const got = await cli(["get", "-r", "proj/src", "copy", "--json"]);
+    expect(JSON.parse(got.stdout)).toEqual({ path: "copy", files: 2 });
+    expect(readFileSync(join(dir, "copy/lib/b.txt"), "utf8")).toBe("b\n");
+  });
+});
+
+describe("bad input: one line, the documented exit code, nothing changed", () => {
+  it("a missing computer, a missing file and a bad path", async () => {
+    expectFailure(await cli(["--computer", "no-such-computer", "ls"]), "ENOENT", 3);
+    const missing = await cli(["cat", "notes/x.txt"]);
+    expectFailure(missing, "ENOENT", 3);
+    expect(missing.stderr).toBe("computer: ENOENT: no such file or directory: notes/x.txt\n");
+    expectFailure(await cli(["put", "big.bin", "a/../b.bin"]), "EINVAL", 1);
+    expectFailure(await cli(["mkdir", `${"n".repeat(300)}`]), "ENAMETOOLONG", 1);
+    expect(await demo.files.exists("b.bin")).toBe(false);
+  });
+
+  it("an ro token writing is EFORBIDDEN and the file keeps its bytes", async () => {
+    await demo.files.write("keep.txt", "original");
+    const ro = JSON.parse((await cli(["token", "create", "--ro", "--ttl", "1h", "--json"])).stdout) as {
+      token: string;
+      expiresAt: string;
+    };
+    expect(Date.parse(ro.expiresAt) - Date.now()).toBeGreaterThan(3500_000);
+    const asRo = (args: string[], input?: string) =>
+      runCli(args, { ...env, COMPUTER_TOKEN: ro.token }, { cwd: dir, ...(input ? { input } : {}) });
+    expect((await asRo(["cat", "keep.txt"])).stdout).toBe("original");
+    expectFailure(await asRo(["put", "-", "keep.txt"], "changed"), "EFORBIDDEN", 4);
+    expectFailure(await asRo(["rm", "keep.txt"]), "EFORBIDDEN", 4);
+    expect(await demo.files.readText("keep.txt")).toBe("original");
+  });
+
+  it("a wrong URL is exit 5; a wrong, revoked or expired token exit 4", async () => {
+    const nowhere = await runCli(["ls"], { ...env, COMPUTER_URL: `http://127.0.0.1:${await freePort()}` });
+    expectFailure(nowhere, "ECONNREFUSED", 5);
+    expectFailure(await runCli(["ls"], { ...env, COMPUTER_TOKEN: "wrong" }), "EUNAUTHORIZED", 4);
+    const short = JSON.parse((await cli(["token", "create", "--ttl", "1", "--json"])).stdout) as {
+      token: string;
+    };
+    const deadline = Date.now() + 10_000;
+    let run: CliRun;
+    do {
+      run = await runCli(["ls"], { ...env, COMPUTER_TOKEN: short.token });
+    } while (run.code === 0 && Date.now() < deadline);
+    expectFailure(run, "EUNAUTHORIZED", 4);
+    const rw = JSON.parse((await cli(["token", "create", "--json"])).stdout) as { token: string };
+    expect((await cli(["token", "revoke"])).stdout).toBe("revoked the tokens of cli-demo\n");
+    expectFailure(await runCli(["ls"], { ...env, COMPUTER_TOKEN: rw.token }), "EUNAUTHORIZED", 4);
+  });
+
+  it("no configuration at all is a usage error (exit 2)", async () => {
+    const run = await runCli(["ls"], { COMPUTER_CONFIG_DIR: join(dir, "empty-config") });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^computer: no API URL: run `computer login/);
+  });
+});
+
+describe("history and publishing", () => {
+  it("checkpoint create/list/restore, fork and publish", async () => {
+    await demo.files.write("h.txt", "one");
+    expect(JSON.parse((await cli(["checkpoint", "create", "v1", "--json"])).stdout)).toMatchObject({
+      name: "v1",
+    });
+    await demo.files.write("h.txt", "two");
+    const list = JSON.parse((await cli(["checkpoint", "list", "--json"])).stdout) as {
+      checkpoints: { name: string }[];
+    };
+    expect(list.checkpoints.map((c) => c.name)).toEqual(["v1"]);
+    expect((await cli(["checkpoint", "restore", "v1"])).code).toBe(0);
+    expect(await demo.files.readText("h.txt")).toBe("one");
+    expectFailure(await cli(["checkpoint", "create", "v1"]), "EEXIST", 1);
+    expect((await cli(["fork", "cli-fork", "--json"])).code).toBe(0);
+    expect(await admin.computer("cli-fork").files.readText("h.txt")).toBe("one");
+    const url = (await cli(["publish", "h.txt", "--name", "cli-h"])).stdout.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a\/cli-h\/1\//);
+    expect(await (await fetch(url)).text()).toBe("one");
+  });
+});
+
+describe("login, use and completion", () => {
+  it("login checks URL and token and writes a 0600 config the next commands use", async () => {
+    const config = join(dir, "login-config");
+    const bare = { COMPUTER_CONFIG_DIR: config };
+    const wrong = await runCli(["login", "--url", fleet.url, "--token", "nope"], bare);
+    expectFailure(wrong, "EUNAUTHORIZED", 4);
+    const login = await runCli(["login", "--url", fleet.url, "--token-stdin"], bare, {
+      input: `${fleet.adminToken}\n`,
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const file = join(config, "config.json");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: fleet.url, token: fleet.adminToken });
+    expect((await runCli(["use", "cli-demo"], bare)).stdout).toBe("using cli-demo\n");
+    expect((await runCli(["cat", "keep.txt"], bare)).stdout).toBe("original");
+  });
+
+  it("bash completion completes commands, subcommands and options", async () => {
+    const script = (await cli(["completion", "bash"])).stdout;
+    const complete = (line: string) =>
+      execFileSync("bash", [
+        "-c",
+        `${script}\nCOMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _computer_complete; echo "\${COMPREPLY[*]}"`,
+      ])
+        .toString()
+        .trim()
+        .split(" ");
+    expect(complete("computer ch ''".replace(" ''", ""))).toEqual(
+      expect.arrayContaining(["checkpoint", "chmod"]),
+    );
+    expect(complete("computer checkpoint ''")).toEqual(expect.arrayContaining(["create", "list", "restore"]));
+    expect(complete("computer --computer x exec --r")).toEqual(["--runtime"]);
+    const zsh = (await cli(["completion", "zsh"])).stdout;
+    expect(zsh).toContain("bashcompinit");
+    expect((await cli(["completion", "fish"])).code).toBe(2);
+  });
+});
