@@ -3,6 +3,7 @@
  * the admin token; `use` sets the default computer in the config file.
  */
 import type { Command } from "commander";
+import { COMPUTER_ID } from "../../contract/computer-id.ts";
 import type { ComputerInfo } from "../../contract/types.ts";
 import { configStore } from "../config.ts";
 import { contextOf } from "../context.ts";
@@ -33,7 +34,7 @@ export function addComputerCommands(program: Command): void {
   program
     .command("create")
     .description("create a computer (or update its quota/egress if it exists)")
-    .argument("<id>", "computer id: [a-z0-9][a-z0-9-]{0,62}")
+    .argument("<id>", `computer id: ${COMPUTER_ID.source.slice(1, -1)}`)
     .option("--quota <size>", "quota: bytes, or 512M, 1G, ...")
     .option("--egress <policy>", "outbound network: none, all, or host,host,...")
     .action(async (id: string, opts: { quota?: string; egress?: string }, command: Command) => {
