@@ -75,7 +75,8 @@ describe("computerd host", () => {
     expect(relaunched.secret).not.toBe(a.secret);
     await expect(fetch(`${a.url}/health`)).rejects.toThrow();
     expect(await (await call("GET", "/computers/a")).json()).toEqual({ running: true, healthy: true });
-  });
+    // Three daemon starts and a stop: seconds each on a loaded machine, not the 5 s default.
+  }, 60_000);
 
   test("stop keeps the state, delete removes it", async () => {
     await ensure("c");
