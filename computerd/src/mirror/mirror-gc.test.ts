@@ -89,11 +89,15 @@ describe("the mirror gives space back", () => {
     expect(m.vfs.readFile("/base/kept.bin").length).toBe(4 << 20);
   }, 120_000);
 
-  it("runs on its own on its timer", () => {
+  it("runs on its own on its timer, and idles once a window has passed since the last change", () => {
     vi.useFakeTimers();
     const m = open();
     const logged: string[] = [];
-    const gc = startMirrorGc(m, { log: (message) => logged.push(message) });
+    const runs: number[] = [];
+    const gc = startMirrorGc(m, {
+      log: (message) => logged.push(message),
+      onRun: (report) => runs.push(report.blobsDeleted),
+    });
     writeBig(m, 4);
     m.vfs.rm("/big", { recursive: true });
     clock += MIRROR_GC_WINDOW_MS + 1;
@@ -101,6 +105,16 @@ describe("the mirror gives space back", () => {
     expect(blobs()).toBe(4);
     vi.advanceTimersByTime(MIRROR_GC_INTERVAL_MS);
     expect(blobs()).toBe(0);
+    expect(runs).toEqual([4]);
+    // Nothing changes: it keeps running for one window, then stops scanning.
+    vi.advanceTimersByTime(MIRROR_GC_WINDOW_MS + 3 * MIRROR_GC_INTERVAL_MS);
+    const idle = runs.length;
+    vi.advanceTimersByTime(10 * MIRROR_GC_INTERVAL_MS);
+    expect(runs.length).toBe(idle);
+    // A change wakes it.
+    m.vfs.writeFile("/again", "x");
+    vi.advanceTimersByTime(MIRROR_GC_INTERVAL_MS);
+    expect(runs.length).toBe(idle + 1);
     gc.stop();
     expect(logged).toEqual([]);
   });
