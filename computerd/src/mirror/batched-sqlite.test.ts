@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import { batchedSqlite } from "./batched-sqlite.ts";
@@ -40,5 +43,29 @@ describe("batchedSqlite", () => {
     expect(commits).toBe(1);
     expect(sql.exec("SELECT k FROM t")).toHaveLength(4);
     sql.close();
+  });
+});
+
+describe("the WAL", () => {
+  it("is cut back to the checkpoint size after one big transaction, once it is reused", () => {
+    const dir = mkdtempSync(join(tmpdir(), "computerd-wal-"));
+    const file = join(dir, "db.sqlite");
+    const wal = () => statSync(`${file}-wal`).size;
+    try {
+      const sql = batchedSqlite(new DatabaseSync(file), { walAutocheckpointPages: 1024 });
+      sql.exec("CREATE TABLE t (v BLOB)");
+      sql.transaction(() => {
+        for (let i = 0; i < 64; i++) sql.exec("INSERT INTO t VALUES (?)", new Uint8Array(1 << 20));
+      });
+      sql.commit();
+      expect(wal()).toBeGreaterThan(64 << 20);
+      // The commit above checkpointed (past 1,024 pages); the next write restarts the WAL.
+      sql.transaction(() => sql.exec("DELETE FROM t"));
+      sql.commit();
+      expect(wal()).toBeLessThanOrEqual(1024 * 4096 + (64 << 10));
+      sql.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

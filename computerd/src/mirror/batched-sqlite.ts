@@ -66,7 +66,12 @@ export function batchedSqlite(db: DatabaseLike, policy: Partial<BatchPolicy> = {
   db.exec("PRAGMA journal_mode = WAL");
   db.exec(`PRAGMA synchronous = ${policy.synchronous ?? "NORMAL"}`);
   // Checkpoints fsync the database; fewer, larger ones keep 1 MiB blob writes cheap.
-  db.exec(`PRAGMA wal_autocheckpoint = ${policy.walAutocheckpointPages ?? 16384}`);
+  const walPages = policy.walAutocheckpointPages ?? 16384;
+  db.exec(`PRAGMA wal_autocheckpoint = ${walPages}`);
+  // A WAL grown past that by one big transaction (a 1 GiB file) is cut back to it when it is
+  // next reused, instead of keeping its largest size on disk for good.
+  const [page] = db.prepare("PRAGMA page_size").all() as { page_size: number }[];
+  db.exec(`PRAGMA journal_size_limit = ${walPages * (page?.page_size ?? 4096)}`);
 
   function prepared(query: string): Statement {
     let statement = statements.get(query);
