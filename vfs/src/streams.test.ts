@@ -68,7 +68,8 @@ describe("writeStream", () => {
     const sizes = sql.exec<{ size: number }>("SELECT size FROM chunks ORDER BY idx").map((r) => r.size);
     expect(sizes).toEqual([CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE, 777_777]);
     expect(concat(await collect(vfs.readStream("/big")))).toEqual(data);
-  });
+    // 3.7 MB hashed and compared twice: about 1 s alone, over 5 s on a loaded machine.
+  }, 30_000);
 
   vfsTest("replaces an existing file atomically when the body ends", async (vfs) => {
     vfs.writeFile("/f", "old");
