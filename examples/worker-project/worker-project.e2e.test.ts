@@ -17,38 +17,16 @@ import { type WorkerProject, workerProject } from "./worker-project.ts";
 
 const ID = "worker-project-e2e";
 
-/**
- * wrangler needs Node ≥ 22.12 where the build runs. The local container runtime gets its Node
- * from the container userland (issue #12 brings the image's Node 24 to `make dev`); until then
- * a fleet whose containers run an older Node cannot build the project, and this says so.
- */
-async function missingNode(client: ComputerClient): Promise<string | undefined> {
-  await client.computers.create("worker-project-node");
-  const probe = await client
-    .computer("worker-project-node")
-    .exec.run({ runtime: "container", source: "node --version" });
-  const [major = 0, minor = 0] = probe.stdout.trim().replace(/^v/, "").split(".").map(Number);
-  if (probe.exitCode === 0 && (major > 22 || (major === 22 && minor >= 12))) return undefined;
-  return `the container runtime's Node is ${probe.stdout.trim() || probe.stderr.trim()}; wrangler needs ≥ 22.12`;
-}
-
 describe.runIf(runContainerExamples)("worker-project", () => {
   let fleet: Fleet;
   let client: ComputerClient;
   let made: WorkerProject;
   let dir: string;
-  /** Why the example cannot run on this fleet, if it cannot. */
-  let missing: string | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "worker-project-e2e-"));
     fleet = await startFleet({ computerdHost: true });
     client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
-    missing = await missingNode(client);
-    if (missing !== undefined) {
-      console.warn(`worker-project: SKIPPED: ${missing}`);
-      return;
-    }
     made = await workerProject(
       client,
       ID,
@@ -65,8 +43,7 @@ describe.runIf(runContainerExamples)("worker-project", () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("publishes a bundle that miniflare runs", async (ctx) => {
-    if (missing !== undefined) ctx.skip(missing);
+  it("publishes a bundle that miniflare runs", async () => {
     const res = await fetch(`${made.bundle}index.js`);
     expect(res.status).toBe(200);
     const mf = new Miniflare({
@@ -95,8 +72,7 @@ describe.runIf(runContainerExamples)("worker-project", () => {
     }
   });
 
-  it("publishes a repository that git clone gives back with the same commit, tree and files", async (ctx) => {
-    if (missing !== undefined) ctx.skip(missing);
+  it("publishes a repository that git clone gives back with the same commit, tree and files", async () => {
     const clone = join(dir, "hello-worker");
     execFileSync("git", ["clone", "-q", made.repo, clone], { stdio: "pipe" });
     const git = (...args: string[]) =>
