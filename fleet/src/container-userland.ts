@@ -17,6 +17,7 @@ export const TOOLBOX = [
   "sed",
   "awk",
   "less",
+  "vi",
   "file",
   "ps",
   "getfattr",
