@@ -15,7 +15,7 @@ base=$(images/base/build-base.sh)
 inputs_hash() {
   {
     echo "$base"
-    sha256sum images/computerd/Dockerfile .dockerignore package.json
+    sha256sum images/computerd/Dockerfile images/computerd/packages.txt .dockerignore package.json
     git ls-files -co --exclude-standard -- vfs/src computerd/src computerd/bin computerd/native/fuse3.c \
       | grep -v -E '(\.test\.ts|/testing\.ts)$' | sort | xargs -r sha256sum
     for pkg in $(grep -E '^!node_modules/' .dockerignore | cut -c2-); do
