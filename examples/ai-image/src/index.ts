@@ -61,10 +61,12 @@ export default {
     try {
       return await handle(request, env);
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
+      // A refused or malformed request is the caller's (400 EINVAL); anything else failed on the way (502).
+      const own = (err as { code?: unknown }).code;
+      const invalid = own === "EINVAL" || err instanceof SyntaxError;
+      const code = invalid ? "EINVAL" : typeof own === "string" ? own : "EIO";
       const message = err instanceof Error ? err.message : String(err);
-      const status = code === "EINVAL" || err instanceof SyntaxError ? 400 : 502;
-      return Response.json({ error: { code: typeof code === "string" ? code : "EIO", message } }, { status });
+      return Response.json({ error: { code, message } }, { status: invalid ? 400 : 502 });
     }
   },
 } satisfies ExportedHandler<Env>;
