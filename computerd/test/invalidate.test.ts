@@ -6,8 +6,11 @@
  * processes, asynchronously, so the daemon's thread stays free to answer.
  * Runs for both FUSE backends (fuse3 only when its addon is built).
  */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { canRun, missingFuse } from "@computer/fleet/capabilities";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Mirror } from "../src/mirror/open-mirror.ts";
 import type { Mount } from "../src/mount/backend.ts";
 import { FUSE_BACKENDS, mountFreshMirror, sh } from "./mounted-mirror.ts";
@@ -60,12 +63,18 @@ for (const { backend, available } of FUSE_BACKENDS) {
 
       it("keeps a command's working directory usable across a soft invalidation", async () => {
         await sh(`mkdir -p ${mnt}/work && echo 1 > ${mnt}/work/f`);
-        const running = sh(`cd ${mnt}/work && sleep 0.5 && pwd -P && cat f`);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // The command signals once it is inside the directory, then waits for the go.
+        const signals = mkdtempSync(join(tmpdir(), "computerd-invalidate-"));
+        const running = sh(
+          `cd ${mnt}/work && : > ${signals}/inside && while [ ! -e ${signals}/go ]; do sleep 0.01; done && pwd -P && cat f`,
+        );
+        await vi.waitFor(() => expect(existsSync(`${signals}/inside`)).toBe(true), { timeout: 10_000 });
         await mount.flushAll();
         mirror.vfs.writeFile("/work/f", "22\n");
         await mount.invalidate(["/work/f"]);
+        writeFileSync(`${signals}/go`, "");
         expect(await running).toBe(`${mnt}/work\n22\n`);
+        rmSync(signals, { recursive: true, force: true });
       });
     },
   );

@@ -7,10 +7,12 @@
  * once the relaunched daemon is fenced, and the container and the DO agree afterwards.
  */
 
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { type Fleet, startFleet } from "@computer/fleet";
 import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import type { ExecResult } from "@computer/sdk";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { daemonPid } from "./daemon-pid.ts";
 import { createComputerOn, entryNames, expectSynced, runContainer } from "./fleet-computer.ts";
 
@@ -47,8 +49,16 @@ describe.skipIf(!containerCapable)("container runtime when things break", () => 
     for (let n = 0; n < 3; n++) expectSynced(await runContainer(api, writeFiles(`done${n}`, 200)));
     const pid = daemonPid(fleet, id);
     const storm = runContainer(api, writeFiles("storm", 20_000), 300_000);
-    // Let the storm run and stream for a while, then crash the daemon under it.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Let the storm get well under way (files appearing in the container's mount), then crash
+    // the daemon under it.
+    const stormDir = join(fleet.hostDir ?? "", "mnt", id, "workspace", "storm");
+    await vi.waitFor(
+      () => expect(existsSync(stormDir) ? readdirSync(stormDir).length : 0).toBeGreaterThan(500),
+      {
+        timeout: 120_000,
+        interval: 50,
+      },
+    );
     process.kill(pid, "SIGKILL");
     const stormResult: ExecResult = await storm;
     expect(stormResult.sync.status, JSON.stringify(stormResult)).not.toBe("complete");

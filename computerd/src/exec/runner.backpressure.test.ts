@@ -2,7 +2,7 @@
  * Back-pressure end to end: a reader that does not read pauses the command's pipes (the
  * command blocks on write) instead of letting the daemon buffer without bound.
  */
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { testTable } from "../../test/exec-harness.ts";
 
 const BIG_CAP = { cwd: "/tmp", timeoutMs: 60_000, maxTimeoutMs: 60_000, outputCap: 1 << 30 };
@@ -15,12 +15,13 @@ describe("a paused consumer", () => {
     });
     const exec = table.start({ command: "yes | head -c 200M; echo done >&2" });
     const reader = exec.log.reader();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await vi.waitFor(() => expect(exec.log.paused).toBe(true), { timeout: 10_000 });
     // Held output: the high watermark plus at most one read per stream in flight.
     const held = exec.log.events().reduce((sum, event) => sum + event.data.length, 0);
     expect(exec.running).toBe(true);
     expect(exec.log.paused).toBe(true);
     expect(held).toBeLessThan(2 << 20);
+    // An observation window, not a wait: while paused, nothing more may arrive.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(exec.log.events().reduce((sum, event) => sum + event.data.length, 0)).toBe(held);
     // Reading 4 MiB lets the command go on as far again.
@@ -53,8 +54,7 @@ describe("a paused consumer", () => {
     const table = testTable({ defaults: BIG_CAP });
     const exec = table.start({ command: "yes" });
     exec.log.reader();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(exec.log.paused).toBe(true);
+    await vi.waitFor(() => expect(exec.log.paused).toBe(true), { timeout: 10_000 });
     exec.kill();
     expect((await exec.done).status).toBe("killed");
   });

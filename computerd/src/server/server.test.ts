@@ -1,5 +1,5 @@
 /** The HTTP server: /health, bearer auth, and the exec routes (buffered, SSE, re-attach, kill). */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { readSse, type TestDaemon, testDaemon } from "../../test/server-harness.ts";
 
 let daemon: TestDaemon;
@@ -123,8 +123,11 @@ describe("GET and DELETE /exec/:id", () => {
   test("running, then finished; re-attach from a seq; list", async () => {
     const id = "ex_follow";
     void post({ id, source: "echo 1; sleep 0.05; echo 2; sleep 0.3; echo 3" });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const running = await (await daemon.call(`/exec/${id}`)).json();
+    const running = await vi.waitFor(async () => {
+      const body = await (await daemon.call(`/exec/${id}`)).json();
+      expect(body).toMatchObject({ status: "running" });
+      return body;
+    });
     expect(running).toMatchObject({ id, status: "running", lastSeq: expect.any(Number) });
     const follow = await daemon.call(`/exec/${id}?follow=1&after=0`, {
       headers: { accept: "text/event-stream" },
@@ -147,7 +150,9 @@ describe("GET and DELETE /exec/:id", () => {
   test("DELETE kills a running exec; unknown ids are 404", async () => {
     const id = "ex_kill";
     const result = post({ id, source: "sleep 30" });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await vi.waitFor(async () => {
+      expect(await (await daemon.call(`/exec/${id}`)).json()).toMatchObject({ status: "running" });
+    });
     expect(await (await daemon.call(`/exec/${id}`, { method: "DELETE" })).json()).toEqual({
       id,
       killed: true,

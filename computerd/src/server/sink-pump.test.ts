@@ -1,5 +1,5 @@
 /** Pumping output into an ExecSink: order, the unacknowledged-bytes window, a failing sink. */
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { testTable } from "../../test/exec-harness.ts";
 import type { ExecExit, ExecSink } from "../exec/types.ts";
 import { pumpToSink } from "./sink-pump.ts";
@@ -23,7 +23,8 @@ describe("pumpToSink", () => {
       },
     };
     const pumped = pumpToSink(exec, sink, -1, 64 * 1024);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // The window fills, the pump stops reading, and the log pauses the command's pipes.
+    await vi.waitFor(() => expect(exec.log.paused).toBe(true), { timeout: 10_000 });
     expect(exec.running).toBe(true);
     expect(sent).toBeLessThan(64 * 1024 + (1 << 20));
     const held = exec.log.events().reduce((sum, event) => sum + event.data.length, 0);

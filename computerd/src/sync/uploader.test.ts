@@ -1,5 +1,9 @@
-/** The background uploader: runs only while active, coalesces bursts, catches up at once, backs off on failure. */
-import { describe, expect, test } from "vitest";
+/**
+ * The background uploader: runs only while active, coalesces bursts, catches up at once, backs
+ * off on failure. Its timers are vitest's fake ones, so "nothing more happened" is checked by
+ * advancing the clock well past every delay, not by sleeping.
+ */
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { Uploader, type UploaderOptions } from "./uploader.ts";
 
 function harness(overrides: Partial<UploaderOptions> = {}) {
@@ -37,15 +41,24 @@ function harness(overrides: Partial<UploaderOptions> = {}) {
   return { uploader, state, change, listeners };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Runs the uploader's timers (and the uploads they start) for `ms` of fake time. */
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("Uploader", () => {
   test("a burst of changes is one upload after the interval", async () => {
     const { uploader, state, change } = harness();
     for (let i = 0; i < 20; i++) change();
     expect(state.calls).toBe(0);
-    await expect.poll(() => state.calls).toBe(1);
-    await sleep(40);
+    await elapse(10);
+    expect(state.calls).toBe(1);
+    await elapse(1000);
     expect(state.calls).toBe(1);
     await uploader.stop();
   });
@@ -54,8 +67,9 @@ describe("Uploader", () => {
     const { uploader, state, change } = harness();
     state.more = 3;
     change();
-    await expect.poll(() => state.calls).toBe(4);
-    await sleep(40);
+    for (let i = 0; i < 4; i++) await elapse(10);
+    expect(state.calls).toBe(4);
+    await elapse(1000);
     expect(state.calls).toBe(4);
     await uploader.stop();
   });
@@ -64,11 +78,12 @@ describe("Uploader", () => {
     const { uploader, state, change } = harness();
     state.active = false;
     change();
-    await sleep(40);
+    await elapse(1000);
     expect(state.calls).toBe(0);
     state.active = true;
     change();
-    await expect.poll(() => state.calls).toBe(1);
+    await elapse(10);
+    expect(state.calls).toBe(1);
     await uploader.stop();
   });
 
@@ -76,7 +91,8 @@ describe("Uploader", () => {
     const { uploader, state, change } = harness();
     state.fail = 3;
     change();
-    await expect.poll(() => state.calls, { timeout: 2000 }).toBe(4);
+    await elapse(10 + 20 + 40 + 40);
+    expect(state.calls).toBe(4);
     expect(state.logged).toBe(3);
     expect(uploader.counters).toEqual({ uploads: 1, failures: 3 });
     await uploader.stop();
@@ -87,7 +103,7 @@ describe("Uploader", () => {
     change();
     await uploader.stop();
     expect(listeners.size).toBe(0);
-    await sleep(40);
+    await elapse(1000);
     expect(state.calls).toBe(0);
   });
 });
