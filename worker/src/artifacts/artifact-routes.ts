@@ -11,7 +11,7 @@ import { ApiError } from "../http/errors.ts";
 import { optionalInteger, optionalString, readJsonObject, requireString } from "../http/json-body.ts";
 import { parseBodyPath } from "../http/paths.ts";
 import { REGISTRY_NAME } from "../registry/registry.ts";
-import { mintLink, noteApiOrigin, publish } from "./publish-version.ts";
+import { mintLink, publish } from "./publish-version.ts";
 import { DEFAULT_SIGNED_URL_TTL_SECONDS, MAX_SIGNED_URL_TTL_SECONDS } from "./signed-url.ts";
 
 /** POST `{ path, name?, version?, ttlSeconds? }` → 201 the published artifact (publish-version.ts). */
@@ -22,7 +22,7 @@ export async function publishArtifact(host: ComputerContext, request: Request): 
   const name = optionalString(body, "name");
   const version = optionalString(body, "version");
   const ttlSeconds = optionalInteger(body, "ttlSeconds", 1, MAX_SIGNED_URL_TTL_SECONDS);
-  noteApiOrigin(host, request);
+  host.noteOrigin(request);
   const published = await publish(host, path, {
     origin: new URL(request.url).origin,
     ...(name === undefined ? {} : { name }),

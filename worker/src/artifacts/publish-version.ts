@@ -34,15 +34,6 @@ export interface PublishOptions {
 /** A published artifact as POST /artifacts answers it (the contract's type). */
 export type { PublishedArtifact };
 
-const ORIGIN_KEY = "artifacts:origin";
-
-/** Remembers the origin `request` came in on, so links minted from a runtime point at the API's host. */
-export function noteApiOrigin(host: ComputerContext, request: Request): void {
-  const origin = new URL(request.url).origin;
-  const kv = host.ctx.storage.kv;
-  if (kv.get<string>(ORIGIN_KEY) !== origin) kv.put(ORIGIN_KEY, origin);
-}
-
 /** Validates the options' shapes and ranges (400 EINVAL) before anything is read or written. */
 export function checkPublishOptions(options: PublishOptions): void {
   if (options.name !== undefined) checkArtifactName(options.name);
@@ -55,7 +46,7 @@ export function checkPublishOptions(options: PublishOptions): void {
 
 /** The origin links of this computer point at. */
 function originOf(host: ComputerContext, options: PublishOptions): string {
-  const origin = options.origin ?? host.ctx.storage.kv.get<string>(ORIGIN_KEY);
+  const origin = options.origin ?? host.apiOrigin();
   if (origin === undefined)
     throw new ApiError("EUNAVAILABLE", "no public origin known for artifact links yet");
   return origin;

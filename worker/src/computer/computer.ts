@@ -7,12 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { TreeRecord } from "@computer/vfs";
 import { publishArtifact } from "../artifacts/artifact-routes.ts";
-import {
-  noteApiOrigin,
-  type PublishedArtifact,
-  type PublishOptions,
-  publish,
-} from "../artifacts/publish-version.ts";
+import { type PublishedArtifact, type PublishOptions, publish } from "../artifacts/publish-version.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import type { Principal } from "../auth/principal.ts";
 import { parseLinkPath } from "../container/computerd-link.ts";
@@ -104,8 +99,7 @@ export class Computer extends DurableObject<Env> {
         return forkComputer(host, request);
       case "exec.start":
         host.requireComputer();
-        host.execs().noteOrigin(request);
-        noteApiOrigin(host, request);
+        host.noteOrigin(request);
         return startExec(host.execs().manager, request);
       case "exec.list":
         host.requireComputer();
@@ -119,7 +113,7 @@ export class Computer extends DurableObject<Env> {
       case "artifacts.publish":
         return publishArtifact(host, request);
       case "terminals.create":
-        host.execs().noteOrigin(request);
+        host.noteOrigin(request);
         return createTerminal(host, request);
       case "terminals.list":
         return listTerminals(host);

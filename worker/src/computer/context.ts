@@ -21,6 +21,9 @@ export const GC_INTERVAL_MS = 60 * 60 * 1000;
 /** Age after which a fork snapshot is considered abandoned. */
 const FORK_SNAPSHOT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
+/** Storage key of the origin the computer's API was last called on. */
+const API_ORIGIN_KEY = "api:origin";
+
 function sha256(data: Uint8Array): string {
   return createHash("sha256").update(data).digest("hex");
 }
@@ -50,6 +53,21 @@ export class ComputerContext {
   sql(): SqlLike {
     this.#sql ??= durableObjectSql(this.ctx.storage);
     return this.#sql;
+  }
+
+  /**
+   * Remembers the origin `request` came in on: the base computerd dials back to (unless
+   * COMPUTERD_DIAL_BASE names one) and the origin of links minted from inside a runtime.
+   */
+  noteOrigin(request: Request): void {
+    const origin = new URL(request.url).origin;
+    const kv = this.ctx.storage.kv;
+    if (kv.get<string>(API_ORIGIN_KEY) !== origin) kv.put(API_ORIGIN_KEY, origin);
+  }
+
+  /** The origin the computer's API was last called on (noteOrigin), if any. */
+  apiOrigin(): string | undefined {
+    return this.ctx.storage.kv.get<string>(API_ORIGIN_KEY);
   }
 
   /** The computer's filesystem, opened (and migrated) on first use. */

@@ -25,7 +25,6 @@ import type { ExecRequest, Runtime, RuntimeName, RuntimeSink } from "./runtime.t
 
 const LINK_STATE_KEY = "computerd:link";
 const LAUNCH_STATE_KEY = "computerd:launch";
-const DIAL_BASE_KEY = "computerd:base";
 const RETRY_ATTEMPTS_KEY = "computerd:retries";
 /** The virtual host a Cloudflare container dials back to (intercepted by the DO). */
 export const DIAL_BACK_HOST = "computer.internal";
@@ -77,7 +76,7 @@ export class ExecSubsystem {
       launcher: () => this.launcher(),
       link: this.link,
       launchSpec: () => this.launchSpec(),
-      dialBase: () => host.env.COMPUTERD_DIAL_BASE ?? kv.get<string>(DIAL_BASE_KEY),
+      dialBase: () => host.env.COMPUTERD_DIAL_BASE ?? host.apiOrigin(),
       state: {
         get: () => kv.get<LinkState>(LINK_STATE_KEY),
         put: (state) => (state === undefined ? kv.delete(LINK_STATE_KEY) : kv.put(LINK_STATE_KEY, state)),
@@ -160,13 +159,6 @@ export class ExecSubsystem {
       sha256: this.#host.sha256,
     });
     return this.#endpoint;
-  }
-
-  /** Remembers the Worker origin a request came in on, for computerd to dial back to. */
-  noteOrigin(request: Request): void {
-    const origin = new URL(request.url).origin;
-    const kv = this.#host.ctx.storage.kv;
-    if (kv.get<string>(DIAL_BASE_KEY) !== origin) kv.put(DIAL_BASE_KEY, origin);
   }
 
   /** Serves computerd's dial-back (401 unless it presents the launched daemon's secret). */
