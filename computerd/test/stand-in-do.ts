@@ -19,11 +19,11 @@ import {
   type DoSyncApi,
   type ExecExit,
   type FenceResult,
+  forwardSyncPeer,
   type SyncBatch,
   SyncEndpoint,
   type SyncHello,
   SyncLink,
-  type SyncPeerApi,
 } from "@computer/vfs/sync";
 import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
 import { WebSocketServer, type WebSocket as WsSocket } from "ws";
@@ -100,34 +100,6 @@ class DoTarget extends RpcTarget implements DoSyncApi {
   }
 }
 
-/** The daemon stub as the push SyncLink's peer; drops the socket mid-call when a fault says so. */
-class DaemonPeer implements SyncPeerApi {
-  readonly #fake: FakeDo;
-  readonly #daemon: RpcStub<DaemonApi>;
-  constructor(fake: FakeDo, daemon: RpcStub<DaemonApi>) {
-    this.#fake = fake;
-    this.#daemon = daemon;
-  }
-  async hello(hello: SyncHello) {
-    return await this.#daemon.hello(hello);
-  }
-  async missingBlobs(hashes: string[]) {
-    return await this.#daemon.missingBlobs(hashes);
-  }
-  async putBlobs(blobs: BlobData[]) {
-    await this.#daemon.putBlobs(blobs);
-  }
-  async getBlobs(hashes: string[]) {
-    return await this.#daemon.getBlobs(hashes);
-  }
-  async applyBatch(batch: SyncBatch) {
-    const call = this.#daemon.applyBatch(batch);
-    this.#fake.pushes++;
-    this.#fake.dropIfDue("push", this.#fake.pushes);
-    return await call;
-  }
-}
-
 /** A stand-in Computer DO. */
 export class FakeDo {
   readonly sql: SqlLike;
@@ -172,7 +144,17 @@ export class FakeDo {
     const daemon = newWebSocketRpcSession<DaemonApi>(ws as unknown as WebSocket, new DoTarget(this));
     const session: Session = {
       daemon,
-      push: new SyncLink(this.endpoint, new DaemonPeer(this, daemon)),
+      push: new SyncLink(
+        this.endpoint,
+        // The push drops the socket mid-call when a fault says so.
+        forwardSyncPeer(daemon, async (method, call) => {
+          if (method !== "applyBatch") return await call();
+          const answer = call();
+          this.pushes++;
+          this.dropIfDue("push", this.pushes);
+          return await answer;
+        }),
+      ),
       socket: ws,
       closed,
     };

@@ -6,7 +6,7 @@
  * converge; SIGTERM unmounts cleanly and exits 0. Skips when /dev/fuse is absent.
  */
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { canRun, missingFuse } from "@computer/fleet/capabilities";

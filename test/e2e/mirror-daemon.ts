@@ -21,37 +21,14 @@ import {
   type ExecSink,
   type ExecSpec,
   type FenceResult,
+  forwardSyncPeer,
   type SyncBatch,
   SyncEndpoint,
   type SyncHello,
   SyncLink,
-  type SyncPeerApi,
 } from "@computer/vfs/sync";
 import { WithoutTerminals } from "@computer/worker/without-terminals";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
-
-/** The DO's stub as a SyncPeerApi for the upload SyncLink. */
-class DoPeer implements SyncPeerApi {
-  readonly #remote: RpcStub<DoSyncApi>;
-  constructor(remote: RpcStub<DoSyncApi>) {
-    this.#remote = remote;
-  }
-  async hello(hello: SyncHello) {
-    return await this.#remote.hello(hello);
-  }
-  async missingBlobs(hashes: string[]) {
-    return await this.#remote.missingBlobs(hashes);
-  }
-  async putBlobs(blobs: BlobData[]) {
-    await this.#remote.putBlobs(blobs);
-  }
-  async getBlobs(hashes: string[]) {
-    return await this.#remote.getBlobs(hashes);
-  }
-  async applyBatch(batch: SyncBatch) {
-    return await this.#remote.applyBatch(batch);
-  }
-}
 
 /** The mirror daemon: state and the link. */
 export class MirrorDaemon {
@@ -85,7 +62,7 @@ export class MirrorDaemon {
     });
     this.remote?.[Symbol.dispose]();
     this.remote = newWebSocketRpcSession<DoSyncApi>(socket, new MirrorTarget(this));
-    this.upload = new SyncLink(this.endpoint, new DoPeer(this.remote));
+    this.upload = new SyncLink(this.endpoint, forwardSyncPeer(this.remote));
     this.connects++;
   }
 

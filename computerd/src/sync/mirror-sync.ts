@@ -107,7 +107,7 @@ export class MirrorSync implements DaemonSync {
    */
   onLink(link: Link): void {
     const peer = new DoPeer(link.remote, () => this.#commit());
-    const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer), peer };
+    const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer.peer), peer };
     this.#upload = upload;
     void link.closed.then(() => {
       if (this.#upload === upload) this.#upload = undefined;

@@ -8,6 +8,12 @@ export { SyncEndpoint } from "./endpoint.ts";
 export type { SyncOptions } from "./local.ts";
 export { type FaultPoint, LinkError, Loopback, type LoopbackStats } from "./loopback.ts";
 export { type BatchLimits, DEFAULT_LIMITS, type Outgoing } from "./outbox.ts";
+export {
+  type AroundSyncCall,
+  forwardSyncPeer,
+  type SyncPeerMethod,
+  type SyncPeerRemote,
+} from "./peer-forwarder.ts";
 export { applyOrder, batchHashes, checkBatch } from "./receive.ts";
 export { type DrainOptions, type DrainReport, groupBlobs, SyncLink } from "./session.ts";
 export { fingerprint, type PathState, readState } from "./state.ts";

@@ -5,7 +5,7 @@
  * a new dial-back replaces the old one. Execs wait here for a session after `/connect`.
  */
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
-import { type DaemonApi, SyncLink, type SyncPeerApi } from "@computer/vfs/sync";
+import { type DaemonApi, forwardSyncPeer, SyncLink } from "@computer/vfs/sync";
 import { newWebSocketRpcSession, type RpcStub } from "capnweb";
 import { bearerToken, isAdminToken } from "../auth/authenticate.ts";
 import { ApiError } from "../http/errors.ts";
@@ -23,31 +23,6 @@ export function parseLinkPath(pathname: string): string | undefined {
   return id !== undefined && COMPUTER_ID.test(id) ? id : undefined;
 }
 
-/** The DaemonApi stub as a SyncPeerApi (results awaited, so SyncLink sees plain values). */
-class DaemonPeer implements SyncPeerApi {
-  readonly #daemon: RpcStub<DaemonApi>;
-
-  constructor(daemon: RpcStub<DaemonApi>) {
-    this.#daemon = daemon;
-  }
-
-  async hello(...args: Parameters<SyncPeerApi["hello"]>) {
-    return await this.#daemon.hello(...args);
-  }
-  async missingBlobs(hashes: string[]) {
-    return await this.#daemon.missingBlobs(hashes);
-  }
-  async putBlobs(...args: Parameters<SyncPeerApi["putBlobs"]>) {
-    await this.#daemon.putBlobs(...args);
-  }
-  async getBlobs(hashes: string[]) {
-    return await this.#daemon.getBlobs(hashes);
-  }
-  async applyBatch(...args: Parameters<SyncPeerApi["applyBatch"]>) {
-    return await this.#daemon.applyBatch(...args);
-  }
-}
-
 /** One connected computerd. */
 export class LinkSession {
   readonly daemon: RpcStub<DaemonApi>;
@@ -61,7 +36,7 @@ export class LinkSession {
   constructor(daemon: RpcStub<DaemonApi>, socket: WebSocket, deps: DoSyncDeps) {
     this.daemon = daemon;
     this.#socket = socket;
-    this.push = new SyncLink(deps.endpoint(), new DaemonPeer(daemon));
+    this.push = new SyncLink(deps.endpoint(), forwardSyncPeer(daemon));
     this.broken = new Promise((resolve) => {
       const fail = (reason: unknown) => {
         this.#broken ??= reason instanceof Error ? reason : new Error(String(reason));
