@@ -24,10 +24,12 @@ export function forwardSyncPeer(
   remote: SyncPeerRemote,
   around: AroundSyncCall = (_method, call) => call(),
 ): SyncPeerApi {
+  // Called as a method of `remote`: a capnweb stub turns any other property access (`.apply`,
+  // `.call`) into a remote path of its own.
+  const methods = remote as unknown as Record<SyncPeerMethod, (...args: unknown[]) => unknown>;
   const peer: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of METHODS) {
-    const target = remote[method] as (...args: unknown[]) => PromiseLike<unknown> | unknown;
-    peer[method] = (...args) => around(method, async () => await target.apply(remote, args));
+    peer[method] = (...args) => around(method, async () => await methods[method](...args));
   }
   return peer as unknown as SyncPeerApi;
 }
