@@ -60,16 +60,20 @@ describe("writeStream", () => {
     expect(vfs.stat("/empty").size).toBe(0);
   });
 
-  vfsTest("a large multi-chunk body in odd-sized pieces round-trips", async (vfs, { sql }) => {
-    const data = pattern(3 * CHUNK_SIZE + 777_777, 5);
-    const st = await vfs.writeStream("/big", pieces(data, 100_003));
-    expect(st).toMatchObject({ size: data.length, allocated: data.length });
-    expect(vfs.readFile("/big")).toEqual(data);
-    const sizes = sql.exec<{ size: number }>("SELECT size FROM chunks ORDER BY idx").map((r) => r.size);
-    expect(sizes).toEqual([CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE, 777_777]);
-    expect(concat(await collect(vfs.readStream("/big")))).toEqual(data);
-    // 3.7 MB hashed and compared twice: about 1 s alone, over 5 s on a loaded machine.
-  }, 30_000);
+  vfsTest(
+    "a large multi-chunk body in odd-sized pieces round-trips",
+    async (vfs, { sql }) => {
+      const data = pattern(3 * CHUNK_SIZE + 777_777, 5);
+      const st = await vfs.writeStream("/big", pieces(data, 100_003));
+      expect(st).toMatchObject({ size: data.length, allocated: data.length });
+      expect(vfs.readFile("/big")).toEqual(data);
+      const sizes = sql.exec<{ size: number }>("SELECT size FROM chunks ORDER BY idx").map((r) => r.size);
+      expect(sizes).toEqual([CHUNK_SIZE, CHUNK_SIZE, CHUNK_SIZE, 777_777]);
+      expect(concat(await collect(vfs.readStream("/big")))).toEqual(data);
+      // 3.7 MB hashed and compared twice: about 1 s alone, over 5 s on a loaded machine.
+    },
+    30_000,
+  );
 
   vfsTest("replaces an existing file atomically when the body ends", async (vfs) => {
     vfs.writeFile("/f", "old");
