@@ -87,5 +87,17 @@ echo "rootfs-$key" >"$work/.computer-rootfs"
 rm -rf "$ROOTFS"
 mv "$work" "$ROOTFS"
 trap - EXIT
+# Earlier builds go, unless a computer's root is still mounted from one (a running make dev):
+# mountinfo's 4th field is the mounted folder's path within its filesystem.
+for old in "$CACHE_DIR"/rootfs-*; do
+  name=$(basename "$old")
+  [[ -d $old && $name != "rootfs-$key" && $name != rootfs-build.* ]] || continue
+  if awk -v n="$name" '$4 ~ ("/" n "(/|$)") { found = 1 } END { exit !found }' /proc/self/mountinfo; then
+    say "keeping $name: a computer's root is mounted from it"
+  else
+    rm -rf "$old"
+    say "removed the earlier build $name"
+  fi
+done
 say "built in $(($(date +%s) - started)) s: $(du -sh --apparent-size "$ROOTFS" | cut -f1)"
 echo "$ROOTFS"
