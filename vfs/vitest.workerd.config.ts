@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig, type Plugin } from "vitest/config";
-import { vfsTestFiles } from "./vitest.config.ts";
+import { vfsTestFiles, vfsTestTimeoutMs } from "./vitest.config.ts";
 
 const nodeBackend = fileURLToPath(new URL("./test/sql-backend.ts", import.meta.url));
 const workerdBackend = fileURLToPath(new URL("./test/sql-backend.workerd.ts", import.meta.url));
@@ -32,6 +32,7 @@ export default defineConfig({
   test: {
     name: "vfs-workerd",
     include: vfsTestFiles,
+    testTimeout: vfsTestTimeoutMs,
     exclude: ["**/node_modules/**", "**/*.node.test.ts"],
   },
 });
