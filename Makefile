@@ -51,6 +51,12 @@ bench: deps
 bench-report: deps
 	npm run bench:report -- $(RUNS)
 
+# `make bench-host`: what ComputerFleet's benchmark input runs on the NVMe host — fs-bench in the
+# computerd image under docker compose (bench/compose.yaml) — here on Debian's dockerd with
+# /var/tmp as the disk (DISK_DIR=... for another); QUICK=1 for one repetition (make test-image).
+bench-host: image
+	npm run bench:host -- $(if $(QUICK),--quick) $(if $(DISK_DIR),--disk-dir "$(DISK_DIR)")
+
 bench-vfs: deps
 	npm run bench:vfs
 

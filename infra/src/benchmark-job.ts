@@ -1,13 +1,19 @@
 /**
  * The fleet's optional benchmark job: builds and saves the computerd image where Pulumi runs,
  * copies it and bench/ (with bench/compose.yaml) to an NVMe host over SSH, runs fs-bench there in
- * the image with docker compose, and puts the JSON report into the fleet's R2 bucket. Re-runs
+ * the image with docker compose, and puts the JSON report and its HTML page into the fleet's R2 bucket. Re-runs
  * when the image's or the benchmark's sources change.
  */
 import { createHash } from "node:crypto";
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
-import { benchPrepareScript, benchRunScript, IMAGE_TARBALL, imageSaveScript } from "./benchmark-script.ts";
+import {
+  benchHtmlCommand,
+  benchPrepareScript,
+  benchRunScript,
+  IMAGE_TARBALL,
+  imageSaveScript,
+} from "./benchmark-script.ts";
 import { r2PutScript } from "./deploy-script.ts";
 import type { BenchmarkInputs } from "./fleet-inputs.ts";
 import { BENCH_SOURCES, hashSources, IMAGE_SOURCES } from "./source-hash.ts";
@@ -28,12 +34,18 @@ export interface BenchmarkJobOptions {
 export interface BenchmarkJob {
   /** R2 key of the uploaded report (`bench/<worker>/fs-<sha256 prefix>.json`). */
   reportKey: pulumi.Output<string>;
+  /** R2 key of its HTML page (the same name with `.html`). */
+  htmlKey: pulumi.Output<string>;
 }
 
-/** What is copied to `<workDir>/bench`: fs-bench's sources, its package.json and the compose file. */
+/**
+ * What is copied to `<workDir>/bench`: fs-bench's sources, the npm project its install scenario
+ * installs, its package.json and the compose file.
+ */
 export function benchArchive(benchDir: string): pulumi.asset.AssetArchive {
   return new pulumi.asset.AssetArchive({
     src: new pulumi.asset.FileArchive(`${benchDir}/src`),
+    fixtures: new pulumi.asset.FileArchive(`${benchDir}/fixtures`),
     "package.json": new pulumi.asset.FileAsset(`${benchDir}/package.json`),
     "compose.yaml": new pulumi.asset.FileAsset(`${benchDir}/compose.yaml`),
   });
@@ -117,5 +129,22 @@ export function createBenchmarkJob(
     },
     child,
   );
-  return { reportKey };
+  // The HTML page is rendered here (bench/'s renderer and chart library), not on the host.
+  const htmlKey = reportKey.apply((key) => key.replace(/\.json$/, ".html"));
+  new command.local.Command(
+    `${name}-bench-html`,
+    {
+      create: pulumi
+        .all([options.bucketName, htmlKey])
+        .apply(([bucket, key]) =>
+          r2PutScript(options.wrangler, bucket, key, "text/html", benchHtmlCommand(options.repoRoot)),
+        ),
+      stdin: run.stdout,
+      dir: options.repoRoot,
+      environment: options.environment,
+      logging: "stderr",
+    },
+    child,
+  );
+  return { reportKey, htmlKey };
 }

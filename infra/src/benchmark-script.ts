@@ -1,8 +1,9 @@
 /**
  * The shell scripts of the benchmark job: build and save the computerd image on the machine
- * running Pulumi, prepare the folders on the NVMe host, and run fs-bench there in the image with
- * bench/compose.yaml, printing the JSON report (and nothing else) on stdout.
+ * running Pulumi, prepare the folders on the NVMe host, run fs-bench there in the image with
+ * bench/compose.yaml, printing the JSON report (and nothing else) on stdout, and render its HTML.
  */
+import { composeEnv, composeRunArgs } from "../../bench/src/host/compose-job.ts";
 import { shellQuote } from "./deploy-script.ts";
 
 /** The image tarball's file name on both machines. */
@@ -39,22 +40,29 @@ export interface BenchRunOptions {
 }
 
 /**
- * Loads the image, runs the `fs-bench` service of bench/compose.yaml, and prints the newest
- * report. Everything but the report goes to stderr, so stdout is exactly one JSON document.
+ * Loads the image, runs fs-bench in it with docker compose — the same arguments as `make
+ * bench-host` (bench/src/host/compose-job.ts), with the compose plugin or else the standalone
+ * docker-compose — and prints the newest report. Everything but the report goes to stderr, so
+ * stdout is exactly one JSON document.
  */
 export function benchRunScript(options: BenchRunOptions): string {
   const work = shellQuote(options.workDir);
+  const env = Object.entries(composeEnv(options.image, options.diskDir)).map(
+    ([name, value]) => `${name}=${shellQuote(value)}`,
+  );
   return [
     "set -eu",
     `cd ${work}`,
     `gunzip -c ${IMAGE_TARBALL} | docker load >&2`,
     "rm -f bench/results/fs-*.json",
-    [
-      `COMPUTERD_IMAGE=${shellQuote(options.image)}`,
-      `BENCH_DISK_DIR=${shellQuote(options.diskDir)}`,
-      "docker compose -f bench/compose.yaml run --rm fs-bench >&2",
-    ].join(" "),
+    'if docker compose version >/dev/null 2>&1; then compose="docker compose"; else compose=docker-compose; fi',
+    [...env, "$compose", ...composeRunArgs(false).map(shellQuote), ">&2"].join(" "),
     "report=$(ls -t bench/results/fs-*.json | head -n 1)",
     'cat "$report"',
   ].join("\n");
+}
+
+/** Renders the report on stdin (one fs-bench JSON) as bench/'s HTML page on stdout, where Pulumi runs. */
+export function benchHtmlCommand(repoRoot: string): string {
+  return `node ${shellQuote(`${repoRoot}/bench/src/report/render-main.ts`)} - --out -`;
 }

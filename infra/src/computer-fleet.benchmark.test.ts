@@ -6,6 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
+import { composeRunArgs } from "../../bench/src/host/compose-job.ts";
 import {
   BENCH_REPORT,
   IMAGE_TAG,
@@ -29,9 +30,13 @@ const BENCH = [
   "lab-bench-sources",
   "lab-bench-run",
   "lab-bench-report",
+  "lab-bench-html",
 ];
 
-let fleet: pulumi.ComponentResource & { benchmarkReportKey: pulumi.Output<string | undefined> };
+let fleet: pulumi.ComponentResource & {
+  benchmarkReportKey: pulumi.Output<string | undefined>;
+  benchmarkReportHtmlKey: pulumi.Output<string | undefined>;
+};
 let found: Map<string, Recorded>;
 
 let benchArchive: typeof import("./benchmark-job.ts").benchArchive;
@@ -67,6 +72,7 @@ describe("ComputerFleet benchmark job", () => {
       "lab-bench-sources": "command:remote:CopyToRemote",
       "lab-bench-run": "command:remote:Command",
       "lab-bench-report": "command:local:Command",
+      "lab-bench-html": "command:local:Command",
     });
     for (const name of BENCH) expect(get(name).parent, name).toBe(fleet);
   });
@@ -104,7 +110,7 @@ describe("ComputerFleet benchmark job", () => {
     expect(get("lab-bench-sources").inputs.source).toMatchObject({ __pulumiArchive: true });
   });
 
-  it("archives bench/src, bench/package.json and bench/compose.yaml", async () => {
+  it("archives bench/src, bench/fixtures, bench/package.json and bench/compose.yaml", async () => {
     const assets = await benchArchive(`${REPO}/bench`).assets;
     const paths = await Promise.all(
       Object.entries(assets).map(async ([name, asset]) => {
@@ -114,6 +120,7 @@ describe("ComputerFleet benchmark job", () => {
     );
     expect(Object.fromEntries(paths)).toEqual({
       src: `${REPO}/bench/src`,
+      fixtures: `${REPO}/bench/fixtures`,
       "package.json": `${REPO}/bench/package.json`,
       "compose.yaml": `${REPO}/bench/compose.yaml`,
     });
@@ -123,8 +130,27 @@ describe("ComputerFleet benchmark job", () => {
     const script = String(get("lab-bench-run").inputs.create);
     expect(script).toContain("gunzip -c computerd-image.tar.gz | docker load >&2");
     expect(script).toContain(
-      `COMPUTERD_IMAGE=${IMAGE_TAG} BENCH_DISK_DIR=/mnt/nvme0/bench docker compose -f bench/compose.yaml run --rm fs-bench >&2`,
+      'if docker compose version >/dev/null 2>&1; then compose="docker compose"; else compose=docker-compose; fi',
     );
+    // The arguments of `make bench-host` (bench/src/host/compose-job.ts), not a copy of them.
+    expect(script).toContain(
+      `COMPUTERD_IMAGE=${IMAGE_TAG} BENCH_DISK_DIR=/mnt/nvme0/bench $compose ${composeRunArgs(false).join(" ")} >&2`,
+    );
+    expect(composeRunArgs(false)).toEqual([
+      "-f",
+      "bench/compose.yaml",
+      "run",
+      "--rm",
+      "-T",
+      "fs-bench",
+      "--disk-dir",
+      "/nvme",
+      "--tmpfs-dir",
+      "/dev/shm",
+      "--out",
+      "/results",
+      "--no-report",
+    ]);
     expect(get("lab-bench-run").inputs.triggers).toHaveLength(2);
   });
 
@@ -138,5 +164,17 @@ describe("ComputerFleet benchmark job", () => {
       CLOUDFLARE_ACCOUNT_ID: ACCOUNT,
       WRANGLER_SEND_METRICS: "false",
     });
+  });
+
+  it("renders the report's HTML page where Pulumi runs and puts it beside the JSON", async () => {
+    const { inputs } = get("lab-bench-html");
+    expect(inputs.stdin).toBe(BENCH_REPORT);
+    const json = (await resolveOutput(fleet.benchmarkReportKey)).value;
+    const html = (await resolveOutput(fleet.benchmarkReportHtmlKey)).value;
+    expect(html).toBe(String(json).replace(/\.json$/, ".html"));
+    expect(String(inputs.create)).toContain(
+      `node ${REPO}/bench/src/report/render-main.ts - --out - | node ${REPO}/node_modules/wrangler/bin/wrangler.js r2 object put lab-artifacts/${html} --pipe --remote --content-type text/html`,
+    );
+    expect(plain(inputs.environment)).toEqual(plain(get("lab-bench-report").inputs.environment));
   });
 });

@@ -33,8 +33,10 @@ export class ComputerFleet extends pulumi.ComponentResource {
   readonly bucketName: pulumi.Output<string>;
   /** The admin bearer token (secret). */
   readonly adminToken: pulumi.Output<string>;
-  /** The R2 key of the benchmark report, when a benchmark host was given. */
+  /** The R2 key of the benchmark report (JSON), when a benchmark host was given. */
   readonly benchmarkReportKey: pulumi.Output<string | undefined>;
+  /** The R2 key of its HTML page (same name, `.html`), when a benchmark host was given. */
+  readonly benchmarkReportHtmlKey: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ComputerFleetArgs, opts?: pulumi.ComponentResourceOptions) {
     // Checked before anything registers: a bad plain input throws here, creating nothing.
@@ -154,9 +156,9 @@ export class ComputerFleet extends pulumi.ComponentResource {
         );
     }
 
-    this.benchmarkReportKey =
+    const bench =
       inputs.benchmark === undefined
-        ? pulumi.output(undefined)
+        ? undefined
         : createBenchmarkJob(this, name, {
             benchmark: inputs.benchmark,
             repoRoot,
@@ -164,7 +166,9 @@ export class ComputerFleet extends pulumi.ComponentResource {
             bucketName: bucket.name,
             workerName,
             environment: cloudflareEnv,
-          }).reportKey;
+          });
+    this.benchmarkReportKey = bench?.reportKey ?? pulumi.output(undefined);
+    this.benchmarkReportHtmlKey = bench?.htmlKey ?? pulumi.output(undefined);
 
     this.url = url;
     this.workerName = workerName;
@@ -176,6 +180,7 @@ export class ComputerFleet extends pulumi.ComponentResource {
       bucketName: this.bucketName,
       adminToken: this.adminToken,
       benchmarkReportKey: this.benchmarkReportKey,
+      benchmarkReportHtmlKey: this.benchmarkReportHtmlKey,
     });
   }
 }

@@ -69,11 +69,19 @@ export function deleteWorkerScript(wrangler: readonly string[], name: string): s
   ].join("\n");
 }
 
-/** `wrangler r2 object put` of stdin as `bucket/key` (JSON) in the account's R2. */
-export function r2PutScript(wrangler: readonly string[], bucket: string, key: string): string {
+/** `wrangler r2 object put` of stdin (or of `from`'s stdout) as `bucket/key` in the account's R2. */
+export function r2PutScript(
+  wrangler: readonly string[],
+  bucket: string,
+  key: string,
+  contentType = "application/json",
+  /** A command whose stdout is the object, piped into wrangler (default: the command's stdin). */
+  from?: string,
+): string {
   return [
     "set -eu",
     [
+      ...(from ? [from, "|"] : []),
       ...wrangler.map(shellQuote),
       "r2",
       "object",
@@ -82,7 +90,7 @@ export function r2PutScript(wrangler: readonly string[], bucket: string, key: st
       "--pipe",
       "--remote",
       "--content-type",
-      "application/json",
+      shellQuote(contentType),
     ].join(" "),
   ].join("\n");
 }

@@ -59,4 +59,9 @@ export const IMAGE_SOURCES = [
 ] as const;
 
 /** What the benchmark job runs (relative to the repository root). */
-export const BENCH_SOURCES = ["bench/src", "bench/package.json", "bench/compose.yaml"] as const;
+export const BENCH_SOURCES = [
+  "bench/src",
+  "bench/fixtures",
+  "bench/package.json",
+  "bench/compose.yaml",
+] as const;

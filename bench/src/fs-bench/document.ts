@@ -46,5 +46,7 @@ export interface FsBenchDocument {
   targets: { id: TargetId; name: string; root: string; notes: Record<string, unknown>; error?: string }[];
   targetsVsDisk: typeof TARGET_VS_DISK;
   results: ScenarioResult[];
+  /** Scenarios left out because a command they run is missing here (the image has no npm). */
+  skipped?: { id: string; name: string; reason: string }[];
   fleet?: Omit<FleetReport, "runs"> & { runs: FleetResult[] };
 }

@@ -19,8 +19,14 @@ export async function containerArrivals(
   computer: Computer,
   source: string,
   timeoutMs = 600_000,
+  env?: Record<string, string>,
 ): Promise<Arrival[]> {
-  const stream = await computer.exec.stream({ runtime: "container", source, timeoutMs });
+  const stream = await computer.exec.stream({
+    runtime: "container",
+    source,
+    timeoutMs,
+    ...(env ? { env } : {}),
+  });
   const arrivals: Arrival[] = [];
   for await (const event of stream) arrivals.push({ ...event, at: performance.now() });
   return arrivals;

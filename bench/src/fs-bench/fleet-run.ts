@@ -106,7 +106,7 @@ async function runOne(
   signal: AbortSignal | undefined,
 ): Promise<FleetRun> {
   const run: FleetRun = { scenario, samples: [], restarts: 0 };
-  const warmups = warmup > 0 ? scenario.samples(warmup) : 0;
+  const warmups = warmup > 0 ? (scenario.warmups ?? scenario.samples)(warmup) : 0;
   const total = warmups + scenario.samples(reps);
   try {
     for (let i = 0; i < total && !signal?.aborted; i++) {
@@ -174,7 +174,7 @@ export async function runFleet(
     started = performance.now();
     assertSynced(await containerExec(computer, "true"));
     report.coldStartMs = performance.now() - started;
-    const context: FleetContext = { computer, fenceEvents: () => fenceEvents(fleet, COMPUTER_ID) };
+    const context: FleetContext = { computer, client, fenceEvents: () => fenceEvents(fleet, COMPUTER_ID) };
     for (const [i, scenario] of scenarios.entries()) {
       if (signal?.aborted) break;
       progressScenario(position.first + i, position.total, scenario.name);

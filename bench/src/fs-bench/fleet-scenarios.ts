@@ -4,8 +4,9 @@
  * post-exec sync fence and the exec round trip of the container runtime, with BENCH.md's
  * targets. The list can grow: a scenario is a name, what it times, a target and `measure`.
  */
-import type { Computer } from "@computer/sdk";
+import type { Computer, ComputerClient } from "@computer/sdk";
 import { assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
+import { FLEET_EXEC_SCENARIOS } from "./fleet-exec-scenarios.ts";
 
 /** One fence as computerd reported it (`{"event":"fence",...}` on its stdout). */
 export interface FenceEvent {
@@ -18,6 +19,8 @@ export interface FenceEvent {
 /** What a fleet scenario measures with: one warm computer of the fleet. */
 export interface FleetContext {
   computer: Computer;
+  /** The fleet's admin client, for scenarios that create (and delete) computers of their own. */
+  client: ComputerClient;
   /** computerd's fence events for this computer so far, oldest first. */
   fenceEvents(): FenceEvent[];
 }
@@ -35,16 +38,20 @@ export interface FleetScenario {
   id: string;
   /** What is timed. */
   timed: string;
-  /** BENCH.md's target for the median, in ms. */
-  targetMs: number;
+  /** BENCH.md's target for the median, in ms (none where BENCH.md sets none). */
+  targetMs?: number;
   /**
    * The shell scenario this one repeats on the whole product (its id): the report shows the
    * ratios to that scenario's tmpfs and disk times of the same run, held to `limitVsDisk`.
    */
   baseline?: string;
   limitVsDisk?: number;
+  /** Left out of --quick runs unless named (minutes per repetition). */
+  heavy?: boolean;
   /** Timed repetitions for the run's --reps. */
   samples(reps: number): number;
+  /** Untimed ones for the run's --warmup (default: samples(warmup)). */
+  warmups?(warmup: number): number;
   /** One timed repetition; `label` is unique per repetition (for directory names). */
   measure(context: FleetContext, label: string): Promise<FleetSample>;
 }
@@ -114,4 +121,5 @@ export const FLEET_SCENARIOS: readonly FleetScenario[] = [
       return { ms, detail: { commandMs: result.durationMs } };
     },
   },
+  ...FLEET_EXEC_SCENARIOS,
 ];

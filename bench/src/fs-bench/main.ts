@@ -19,7 +19,7 @@ import { type FsBenchOptions, parseFsBenchOptions, USAGE } from "./options.ts";
 import { REFERENCE } from "./reference.ts";
 import { formatFsReport, TARGET_VS_DISK, verdictOf } from "./report.ts";
 import { runScenario, type ScenarioRun } from "./runner.ts";
-import { scenarioEnv } from "./shell.ts";
+import { commandExists, scenarioEnv } from "./shell.ts";
 import { directoryTarget, type FsTarget } from "./target.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -116,11 +116,18 @@ async function main(): Promise<number> {
   const vfsStart = treeHash(join(REPO_ROOT, "vfs", "src"));
   const computerdStart = treeHash(join(REPO_ROOT, "computerd", "src"));
   const runs: ScenarioRun[] = [];
-  const total = options.scenarios.length + options.fleet.length;
+  const skipped = options.scenarios.flatMap((s) => {
+    const missing = (s.needs ?? []).filter((command) => !commandExists(command));
+    return missing.length > 0
+      ? [{ id: s.id, name: s.name, reason: `${missing.join(", ")} not installed` }]
+      : [];
+  });
+  const runnable = options.scenarios.filter((s) => !skipped.some((k) => k.id === s.id));
+  const total = runnable.length + options.fleet.length;
   let fatal: string | undefined;
   try {
-    if (options.scenarios.length > 0) await startTargets(options, targets);
-    for (const [i, scenario] of options.scenarios.entries()) {
+    if (runnable.length > 0) await startTargets(options, targets);
+    for (const [i, scenario] of runnable.entries()) {
       if (abort.signal.aborted) break;
       progressScenario(i + 1, total, scenario.name);
       runs.push(await runScenario(scenario, targets, options.reps, options.warmup, abort.signal));
@@ -140,7 +147,7 @@ async function main(): Promise<number> {
       options.warmup,
       abort.signal,
       (stop) => fleetStops.push(stop),
-      { first: options.scenarios.length + 1, total },
+      { first: runnable.length + 1, total },
     );
   progressDone();
   const { outDir, scenarios, fleet: fleetScenarios, report, ...recorded } = options;
@@ -172,6 +179,7 @@ async function main(): Promise<number> {
       verdict: verdictOf(r),
       ...(REFERENCE[r.scenario.name] ? { reference: REFERENCE[r.scenario.name] } : {}),
     })),
+    ...(skipped.length > 0 ? { skipped } : {}),
   };
   if (fleet) {
     document.fleet = {
@@ -200,6 +208,7 @@ async function main(): Promise<number> {
     console.log(
       "\nWARNING: vfs/src or computerd/src changed during the run (the mount loaded the code at its start).",
     );
+  for (const k of skipped) console.log(`\nSkipped: ${k.name} (${k.reason}).`);
   if (fatal) console.log(`\nFAILED: ${fatal}`);
   console.log(`\nJSON: ${file}`);
   if (report) console.log(await renderReports(document, file));

@@ -34,7 +34,8 @@ export const USAGE = `Usage: npm run bench:fs -- [options]
   --target LIST     comma-separated: ${TARGET_IDS.join(", ")} (default: all three)
   --mount HOW       driver (default): the computerd mount code with a counters/fence channel;
                     cli: \`computerd mount\` itself (no per-run counters; settle = 250 ms pause)
-  --quick           1 repetition, no warm-up
+  --quick           1 repetition, no warm-up, and without the npm install scenarios
+                    (minutes each) unless --scenario names them
   --disk-dir DIR    the real disk: disk target and the mount's state dir (default /var/tmp)
   --tmpfs-dir DIR   the tmpfs target (default /dev/shm)
   --out DIR         where the JSON document goes (default bench/results)
@@ -108,6 +109,11 @@ export function parseFsBenchOptions(
   });
   if (values.help) return undefined;
   const selected = scenarioList(values.scenario);
+  // --quick leaves the heavy scenarios (the real npm installs, minutes each) out unless named.
+  if (values.quick && values.scenario === undefined) {
+    selected.shell = selected.shell.filter((s) => !s.heavy);
+    selected.fleet = selected.fleet.filter((s) => !s.heavy);
+  }
   return {
     reps: count(values.reps, values.quick ? 1 : 5, "reps", 1),
     warmup: count(values.warmup, values.quick ? 0 : 1, "warmup", 0),

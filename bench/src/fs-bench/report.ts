@@ -12,7 +12,7 @@ import type { ScenarioKind } from "./scenarios.ts";
 import { fuseTotal, type MountCounters, TARGET_IDS, type TargetId } from "./target.ts";
 
 /** BENCH.md's targets: the mount's median over the disk's, at most this. */
-export const TARGET_VS_DISK: Record<ScenarioKind, number> = { metadata: 1, bulk: 3 };
+export const TARGET_VS_DISK: Record<ScenarioKind, number> = { metadata: 1, bulk: 3, install: 1.2 };
 
 /** One scenario's comparison, as recorded in the JSON and shown in the table. */
 export interface Verdict {
@@ -147,7 +147,7 @@ export function formatFsReport(scenarios: readonly ScenarioRun[], fleet?: FleetR
     "settle: untimed, after the run: the mount's fence (every write stored in the mirror), syncfs on tmpfs/disk.",
     "FUSE ops: requests the daemon served during the timed part; SQL: mirror statements from the run's start until its fence returned (medians).",
     "peer ms, peer x disk: the reference daemon on a machine like ours (BENCH.md); x peer = (ours x disk) / (peer x disk).",
-    "target: BENCH.md's goal for the mount: metadata scenarios <= 1x disk, 64 MiB scenarios <= 3x disk.",
+    "target: BENCH.md's goal for the mount: metadata scenarios <= 1x disk, 64 MiB scenarios <= 3x disk, npm install <= 1.2x disk.",
     `Targets met: ${met.filter((v) => v.met).length} of ${met.length}.`,
   ];
   if (failures.length > 0) lines.push("", "Failures:", ...failures);
@@ -183,7 +183,9 @@ export function formatFleet(fleet: FleetReport): string {
   const header = ["fleet scenario", "median", "p95", "min", "max", "n", "target", "verdict", "medians of"];
   const failures: string[] = [];
   const rows = fleet.runs.map((run) => {
-    const target = `< ${run.scenario.targetMs}`;
+    const { targetMs, limitVsDisk } = run.scenario;
+    const target =
+      targetMs !== undefined ? `< ${targetMs}` : limitVsDisk !== undefined ? `<= ${limitVsDisk}x disk` : "-";
     if (run.error || !run.summary) {
       failures.push(`[${failures.length + 1}] ${run.scenario.name}: ${run.error ?? "no samples"}`);
       return [run.scenario.name, `FAILED [${failures.length}]`, "", "", "", "", target, "-", ""];
@@ -197,7 +199,8 @@ export function formatFleet(fleet: FleetReport): string {
       formatMs(s.max),
       String(s.n),
       target,
-      s.median < run.scenario.targetMs ? "ok" : "MISS",
+      // A ratio target is judged in the Markdown/HTML report, beside the disk's time.
+      targetMs === undefined ? "-" : s.median < targetMs ? "ok" : "MISS",
       detailMedians(run) +
         (run.restarts > 0 ? ` (${run.restarts} repeated: Worker reloaded or stream cut)` : ""),
     ];

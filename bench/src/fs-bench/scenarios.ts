@@ -3,9 +3,13 @@
  * names so results compare line by line. Every repetition runs in a fresh, empty directory:
  * `setup` (untimed), `run` (timed inside bash), `check` (untimed: did the run do its work?).
  */
+import { PROJECT_SCENARIOS } from "./project-scenarios.ts";
 
-/** What BENCH.md's targets hold a scenario to: metadata ≤ disk time, bulk (64 MiB) ≤ 3× disk. */
-export type ScenarioKind = "metadata" | "bulk";
+/**
+ * What BENCH.md's targets hold a scenario to: metadata ≤ disk time, bulk (64 MiB) ≤ 3× disk, a
+ * real npm install ≤ 1.2× disk.
+ */
+export type ScenarioKind = "metadata" | "bulk" | "install";
 
 /** One scenario. Scripts are bash bodies, run with `set -eo pipefail` in the repetition's directory. */
 export interface ShellScenario {
@@ -22,6 +26,10 @@ export interface ShellScenario {
   run: string;
   /** After the timed part (untimed); fails with a message on stderr if the run did not do its work. */
   check: string;
+  /** Commands the scenario runs that may be missing (the computerd image has no npm). */
+  needs?: string[];
+  /** Left out of --quick runs unless named (minutes per repetition). */
+  heavy?: boolean;
   /** At most this many timed repetitions and warm-ups, whatever --reps and --warmup say (heavy scenarios). */
   maxReps?: number;
   maxWarmup?: number;
@@ -48,8 +56,8 @@ const CHECK_TREE = `expect "$(files)" 1000 "files in the tree"; expect "$(find .
 const checkZeros = (file: string) =>
   `expect "$(size ${file})" ${MIB64} "size of ${file}"; cmp -s -n ${MIB64} ${file} /dev/zero || { echo "${file} is not 64 MiB of zeros" >&2; exit 1; }`;
 
-/** The 13 scenarios of BENCH.md, in its order. */
-export const SCENARIOS: readonly ShellScenario[] = [
+/** The 13 scenarios of BENCH.md's reference, in its order. */
+export const REFERENCE_SCENARIOS: readonly ShellScenario[] = [
   { name: "create 1000 files", id: "create", kind: "metadata", run: CREATE_1000, check: CHECK_1000 },
   {
     name: "stat 1000 files",
@@ -122,6 +130,7 @@ export const SCENARIOS: readonly ShellScenario[] = [
     name: "git init + commit 100 files",
     id: "git",
     kind: "metadata",
+    needs: ["git"],
     run: `git init -q
 for i in $(seq 1 100); do echo $i > f$i; done
 git add -A && git commit -qm init`,
@@ -131,6 +140,7 @@ git add -A && git commit -qm init`,
     name: "npm init + tiny install",
     id: "npm",
     kind: "metadata",
+    needs: ["npm", "node"],
     // Warms the cache (where the registry is reachable) and proves the install works offline.
     prepare: `npm cache add is-number@7.0.0 || echo "npm cache add failed; using the cache as it is" >&2
 npm init -y > /dev/null && npm install is-number@7 --offline --no-audit --no-fund > /dev/null`,
@@ -138,6 +148,9 @@ npm init -y > /dev/null && npm install is-number@7 --offline --no-audit --no-fun
     check: `expect "$(node -p 'require("./node_modules/is-number/package.json").version')" 7.0.0 "is-number version"`,
   },
 ];
+
+/** Every shell scenario: the reference's, then the project scenarios. */
+export const SCENARIOS: readonly ShellScenario[] = [...REFERENCE_SCENARIOS, ...PROJECT_SCENARIOS];
 
 /** The scenario named `nameOrId` (either its reference name or its id). */
 export function findScenario(nameOrId: string): ShellScenario | undefined {

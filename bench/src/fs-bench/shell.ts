@@ -4,7 +4,7 @@
  * timed part is measured inside bash with $EPOCHREALTIME, so bash's own start-up is not in it;
  * the wall time around the whole process is recorded beside it.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 /** The environment of every scenario script. HOME stays: npm's warm cache lives there. */
 export function scenarioEnv(): NodeJS.ProcessEnv {
@@ -95,4 +95,11 @@ export function describeFailure(what: string, result: ShellResult): string {
   const how = result.signal ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
   const tail = result.stderr.split("\n").slice(-6).join(" | ");
   return `${what}: ${how}${tail ? `: ${tail}` : ""}`;
+}
+
+/** True when `command` is on the scenarios' PATH. */
+export function commandExists(command: string): boolean {
+  return (
+    spawnSync("bash", ["-c", `command -v ${command}`], { env: scenarioEnv(), stdio: "ignore" }).status === 0
+  );
 }

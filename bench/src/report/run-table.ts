@@ -107,6 +107,13 @@ export function runTableRows(doc: FsBenchDocument): string[][] {
       ]);
     });
   }
+  // What did not run, said where the numbers would be.
+  const note = (name: string, place: string, text: string) =>
+    lines.push([name, place, text, "", "", "", "0", "", "", "", "", ""]);
+  for (const k of doc.skipped ?? []) note(k.name, "-", `skipped: ${k.reason}`);
+  if (doc.fleet?.unavailable) note("fleet scenarios", "fleet", `not run: ${doc.fleet.unavailable}`);
+  else if (doc.fleet?.skipped)
+    note("fleet scenarios", "fleet", `FAILED: ${doc.fleet.skipped.split("\n")[0]?.slice(0, 160)}`);
   return lines;
 }
 
