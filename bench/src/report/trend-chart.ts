@@ -13,6 +13,12 @@ export interface TrendPoint {
 
 const PLACES: readonly Place[] = ["computerd", "tmpfs", "disk", "fleet"];
 
+/** `n` rounded up to two significant digits, so the axis' top label stays short. */
+function roundUp(n: number): number {
+  const step = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
+  return Math.ceil(n / step) * step;
+}
+
 /** The SVG of `name`'s medians over `points`, oldest first. */
 export function trendChart(name: string, points: readonly TrendPoint[]): string {
   const places = PLACES.filter((p) => points.some((pt) => pt.row?.times[p]?.median !== undefined));
@@ -30,7 +36,7 @@ export function trendChart(name: string, points: readonly TrendPoint[]): string 
         // The target line stays in view even when every run is far below it.
         ...(limitMs === undefined
           ? {}
-          : { max: (extent: { max: number }) => Math.max(extent.max, limitMs) * 1.05 }),
+          : { max: (extent: { max: number }) => roundUp(Math.max(extent.max, limitMs) * 1.05) }),
         axisLabel: { fontSize: 9 },
       },
       series: places.map((place, i) => ({
