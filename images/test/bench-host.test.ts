@@ -9,9 +9,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { FsBenchDocument } from "@computer/bench/document";
+import { SCENARIOS } from "@computer/bench/scenarios";
 import { afterAll, expect, it } from "vitest";
-import type { FsBenchDocument } from "../../bench/src/fs-bench/document.ts";
-import { SCENARIOS } from "../../bench/src/fs-bench/scenarios.ts";
 
 const IMAGE = process.env.IMAGE ?? "computer/computerd:latest";
 const REPO = fileURLToPath(new URL("../..", import.meta.url));

@@ -3,7 +3,7 @@
  * running Pulumi, prepare the folders on the NVMe host, run fs-bench there in the image with
  * bench/compose.yaml, printing the JSON report (and nothing else) on stdout, and render its HTML.
  */
-import { composeEnv, composeRunArgs } from "../../bench/src/host/compose-job.ts";
+import { composeEnv, composeRunArgs } from "@computer/bench/compose-job";
 import { shellQuote } from "./deploy-script.ts";
 
 /** The image tarball's file name on both machines. */

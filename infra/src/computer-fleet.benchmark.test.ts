@@ -4,9 +4,10 @@
  * and its report put into the fleet's bucket — each child's type, name, parent and inputs, the
  * SSH key kept secret.
  */
+
+import { composeRunArgs } from "@computer/bench/compose-job";
 import type * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { composeRunArgs } from "../../bench/src/host/compose-job.ts";
 import {
   BENCH_REPORT,
   IMAGE_TAG,
