@@ -4,13 +4,20 @@
  * (a new computer until its first exec result), and the real `npm install` of the project
  * scenarios as a container exec until the Durable Object holds every installed file.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExecResult, RuntimeName } from "@computer/sdk";
 import { TRIVIAL } from "../exec-bench/exec-scenarios.ts";
 import { assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
 import type { FleetScenario } from "./fleet-scenarios.ts";
-import { CHECK_NPM_INSTALL, NPM_CACHE, NPM_PACKAGES, NPM_PROJECT } from "./project-scenarios.ts";
+import {
+  CHECK_NPM_INSTALL,
+  NPM_CACHE,
+  NPM_PACKAGES,
+  NPM_PROJECT,
+  WARM_NPM_CACHE,
+} from "./project-scenarios.ts";
 import { CHECK_PRELUDE } from "./scenarios.ts";
 
 function assertCompleted(result: ExecResult): void {
@@ -75,21 +82,23 @@ function stampedMs(line: string): number {
 }
 
 const FILES = ["package.json", "package-lock.json"];
+const CACHE_TAR = "npm-cache.tar";
 
 /**
  * The real npm install on the product: on a computer of its own (room for the install; created
- * and woken untimed), the project's package.json and lockfile PUT through the API, then one
- * container exec: copy npm's warm cache into the sandbox's /tmp (npm writes to its cache even
- * offline; the host's is read-only there; untimed), `npm ci --offline` (timed inside the
- * command), then "done"; the exit event arrives once the Durable Object holds every file. Time
- * = the install + from "done" to the exit event. Then the DO's listing of node_modules is
- * checked against the container's, and the computer is deleted.
+ * and woken untimed), the project's package.json and lockfile and npm's warm cache (as one tar;
+ * a sandbox sees none of the host's /var) PUT through the API; then one container exec: unpack
+ * the cache into the sandbox's /tmp (untimed), `npm ci --offline` (timed inside the command),
+ * then "done"; the exit event arrives once the Durable Object holds every file. Time = the
+ * install + from "done" to the exit event. Then the DO's listing of node_modules is checked
+ * against the container's, and the computer is deleted.
  */
 const npmInstall: FleetScenario = {
   name: `npm install (${NPM_PACKAGES} packages), synced`,
   id: "npm-install-fleet",
   timed: "container exec of npm ci --offline, then until the exit event (every installed file in the DO)",
   baseline: "npm-install",
+  prepare: WARM_NPM_CACHE,
   limitVsDisk: 1.2,
   heavy: true,
   samples: () => 1,
@@ -102,8 +111,11 @@ const npmInstall: FleetScenario = {
       assertSynced(await containerExec(computer, "true"));
       for (const file of FILES)
         await computer.files.write(`app/${file}`, readFileSync(join(NPM_PROJECT, file)));
+      // A sandbox sees none of the host's /var: the cache goes in as one tar file.
+      const cache = execFileSync("tar", ["-cf", "-", "-C", NPM_CACHE, "."], { maxBuffer: 2 ** 30 });
+      await computer.files.write(CACHE_TAR, cache);
       const script = [
-        `cp -r ${NPM_CACHE} /tmp/npm-cache`,
+        `mkdir /tmp/npm-cache && tar -xf /workspace/${CACHE_TAR} -C /tmp/npm-cache && rm /workspace/${CACHE_TAR}`,
         "cd /workspace/app",
         "t0=$EPOCHREALTIME",
         "npm ci --offline --no-audit --no-fund --ignore-scripts --cache /tmp/npm-cache > /dev/null",

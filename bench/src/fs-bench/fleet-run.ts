@@ -11,11 +11,11 @@ import { fileURLToPath } from "node:url";
 // Type only: the module itself is loaded when the fleet starts, so a checkout without the
 // end-to-end harness (the computerd image) can still run the shell scenarios.
 import type { Fleet } from "@computer/fleet";
-import { ComputerClient } from "@computer/sdk";
 import { progressLine, progressScenario, progressStep } from "../progress.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { assertSynced, containerExec } from "./fleet-exec.ts";
 import type { FenceEvent, FleetContext, FleetSample, FleetScenario } from "./fleet-scenarios.ts";
+import { prepare } from "./runner.ts";
 
 /** All repetitions of one fleet scenario. */
 export interface FleetRun {
@@ -106,6 +106,13 @@ async function runOne(
   signal: AbortSignal | undefined,
 ): Promise<FleetRun> {
   const run: FleetRun = { scenario, samples: [], restarts: 0 };
+  try {
+    await prepare(scenario.prepare);
+  } catch (err) {
+    run.error = err instanceof Error ? err.message : String(err);
+    progressLine(`${scenario.name}: ${run.error}`);
+    return run;
+  }
   const warmups = warmup > 0 ? (scenario.warmups ?? scenario.samples)(warmup) : 0;
   const total = warmups + scenario.samples(reps);
   try {
@@ -168,6 +175,8 @@ export async function runFleet(
   onStop(() => fleet.stop());
   report.startMs = performance.now() - started;
   try {
+    // Loaded here, like the fleet: the computerd image, where fs-bench also runs, has no SDK.
+    const { ComputerClient } = await import("@computer/sdk");
     const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
     await client.computers.create(COMPUTER_ID);
     const computer = client.computer(COMPUTER_ID);

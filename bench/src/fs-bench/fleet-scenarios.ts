@@ -48,6 +48,8 @@ export interface FleetScenario {
   limitVsDisk?: number;
   /** Left out of --quick runs unless named (minutes per repetition). */
   heavy?: boolean;
+  /** Bash run once on this machine before the repetitions, in a scratch directory (untimed). */
+  prepare?: string;
   /** Timed repetitions for the run's --reps. */
   samples(reps: number): number;
   /** Untimed ones for the run's --warmup (default: samples(warmup)). */

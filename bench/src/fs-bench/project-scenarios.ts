@@ -23,7 +23,7 @@ const COPY_PROJECT = `cp ${NPM_PROJECT}/package.json ${NPM_PROJECT}/package-lock
 
 /**
  * Fills the cache (an online `npm ci`, quick when it is already warm) and proves an offline
- * install works; the cache is left readable for every user (the fleet's sandboxed commands copy it).
+ * install works; the cache is left readable for every user.
  */
 export const WARM_NPM_CACHE = `mkdir -p ${NPM_CACHE}
 ${COPY_PROJECT}

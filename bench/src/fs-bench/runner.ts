@@ -82,11 +82,12 @@ async function runOnce(target: FsTarget, scenario: ShellScenario, label: string)
   }
 }
 
-async function prepare(scenario: ShellScenario): Promise<void> {
-  if (!scenario.prepare) return;
+/** Runs a scenario's one-off preparation `script` in a scratch directory (removed after). */
+export async function prepare(script: string | undefined): Promise<void> {
+  if (!script) return;
   const scratch = mkdtempSync(join(tmpdir(), "computer-fs-bench-prepare-"));
   try {
-    await step("prepare", scenario.prepare, scratch);
+    await step("prepare", script, scratch);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -106,7 +107,7 @@ export async function runScenario(
   const runs = new Map<TargetId, TargetRun>(targets.map((t) => [t.id, { target: t.id, samples: [] }]));
   const result: ScenarioRun = { scenario, runs: [...runs.values()], orders: [] };
   try {
-    await prepare(scenario);
+    await prepare(scenario.prepare);
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
     for (const run of runs.values()) run.error = `not run: ${result.error}`;
