@@ -7,7 +7,7 @@
  */
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { ErrorLogger } from "./errno.ts";
-import type { FuseMount, FuseTuning } from "./fuse-backend.ts";
+import type { FuseMount, FuseTuning } from "./fuse2-backend.ts";
 import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
 
@@ -72,7 +72,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
   let fuse: FuseMount | undefined;
   if (options.backend === "fuse") {
     if (!options.mountPoint) throw new Error("the fuse backend needs a mount point");
-    const { mountFuse } = await import("./fuse-backend.ts");
+    const { mountFuse } = await import("./fuse2-backend.ts");
     fuse = await mountFuse(fs, options.mountPoint, log, options.fuse);
   } else if (options.backend === "fuse3") {
     if (!options.mountPoint) throw new Error("the fuse3 backend needs a mount point");

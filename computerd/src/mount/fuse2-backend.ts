@@ -7,8 +7,8 @@
  */
 import { mkdir } from "node:fs/promises";
 import type { ErrorLogger } from "./errno.ts";
-import { loadFuseNative, type NativeFuse } from "./fuse-native.ts";
-import { fuseOperations, type OpCounters } from "./fuse-ops.ts";
+import { loadFuseNative, type NativeFuse } from "./fuse2-native.ts";
+import { fuseOperations, type OpCounters } from "./fuse2-ops.ts";
 import { fuseDeviceFds, invalidateKernel } from "./kernel-notify.ts";
 import type { LocalFs } from "./local-fs.ts";
 import type { OwnerMap } from "./owner-map.ts";

@@ -6,7 +6,7 @@
  */
 import type { FileType, Stat, TimeArg } from "@computer/vfs";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
-import type { NativeOperations, NativeStat } from "./fuse-native.ts";
+import type { NativeOperations, NativeStat } from "./fuse2-native.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
