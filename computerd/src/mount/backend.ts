@@ -1,13 +1,17 @@
 /**
- * The mount backend selector. "fuse" serves the mirror at a mount point through
- * fuse-native (loaded only then, so nothing else needs /dev/fuse or libfuse);
- * "none" keeps the same LocalFs without a kernel mount, for tests and for hosts
- * without FUSE. Either way the sync client gets the same hooks: flushAll (the
- * fence), invalidate (changes pushed from the Durable Object) and onChange.
+ * The mount backend selector: what serves the mirror's LocalFs at a mount point.
+ * - "fuse3" (the default): computerd's own libfuse3 low-level addon (native/fuse3.c,
+ *   fuse3-backend.ts, fuse3-ops.ts): nanosecond times, the caller's uid/gid, one kernel inode
+ *   per vfs inode, kernel invalidation by node id. Passes every conformance script.
+ * - "fuse": libfuse 2 through fuse-native (fuse2-backend.ts, fuse2-ops.ts), the fallback with
+ *   known gaps (the gap lists of test/conformance.test.ts), loaded only when chosen.
+ * - "none": the same LocalFs without a kernel mount, for tests and hosts without FUSE.
+ * Both FUSE backends share only fuse-types.ts. Either way the sync client gets the same
+ * hooks: flushAll (the fence), invalidate (changes pushed from the Durable Object) and onChange.
  */
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { ErrorLogger } from "./errno.ts";
-import type { FuseMount, FuseTuning } from "./fuse2-backend.ts";
+import type { FuseMount, FuseTuning } from "./fuse-types.ts";
 import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
 

@@ -4,23 +4,14 @@
  * into a negative errno (FsError by code, anything else EIO and logged). Each
  * operation is counted, for benchmarks.
  */
-import type { FileType, Stat, TimeArg } from "@computer/vfs";
+
+import type { Stat, TimeArg } from "@computer/vfs";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
+import { type OpCounters, TYPE_BITS } from "./fuse-types.ts";
 import type { NativeOperations, NativeStat } from "./fuse2-native.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
-
-/** The S_IFMT bits of each file type. */
-export const TYPE_BITS: Record<FileType, number> = {
-  file: 0o100000,
-  dir: 0o040000,
-  symlink: 0o120000,
-  fifo: 0o010000,
-  socket: 0o140000,
-  char: 0o020000,
-  block: 0o060000,
-};
 
 /** A Stat in fuse-native's shape (times in ms; owner ids through `owners` when given). */
 export function toNativeStat(stat: Stat, owners?: OwnerMap): NativeStat {
@@ -65,9 +56,6 @@ function millis(time: { sec: number; nsec: number }): number {
 const XATTR_CREATE = 1;
 const XATTR_REPLACE = 2;
 const NO_ID = 0xffffffff;
-
-/** Counts of FUSE operations by name. */
-export type OpCounters = Record<string, number>;
 
 /**
  * Builds the operation table. `counters` receives one increment per call; `owners` maps owner

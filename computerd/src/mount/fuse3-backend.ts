@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isFsError } from "@computer/vfs";
 import type { ErrorLogger } from "./errno.ts";
-import type { FuseMount, FuseTuning } from "./fuse2-backend.ts";
+import type { FuseMount, FuseTuning } from "./fuse-types.ts";
 import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
 import { fuse3Listener } from "./fuse3-ops.ts";
 import type { LocalFs } from "./local-fs.ts";
