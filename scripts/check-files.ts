@@ -19,6 +19,7 @@ export const CHECKED_ROOTS = [
   "bench",
   "scripts",
   "sdk",
+  "console",
   "infra",
   "images",
   "fleet",

@@ -4,10 +4,12 @@
  * bundles (dist/guests) are built first: the plugin does not run wrangler's custom build.
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { buildConsole } from "@computer/console/build";
 import { defineConfig } from "vitest/config";
 import { buildGuests } from "./scripts/build-guests.ts";
 
 buildGuests();
+buildConsole();
 
 export default defineConfig({
   plugins: [

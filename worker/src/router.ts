@@ -7,6 +7,7 @@ import { serveArtifactLink } from "./artifacts/serve.ts";
 import { parseSignedUrl } from "./artifacts/signed-url.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import type { Principal } from "./auth/principal.ts";
+import { isConsolePath, serveConsole } from "./console/serve-console.ts";
 import { parseLinkPath } from "./container/computerd-link.ts";
 import type { Env } from "./env.ts";
 import { ApiError, toErrorResponse } from "./http/errors.ts";
@@ -26,6 +27,8 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
   // computerd's dial-back authenticates with its per-daemon secret, checked by the DO.
   const linkId = parseLinkPath(url.pathname);
   if (linkId !== undefined) return env.COMPUTER.getByName(linkId).fetch(request);
+  // The web console's files are public; it signs in against the API itself.
+  if (isConsolePath(url.pathname)) return serveConsole(request, url);
   // Public artifact links carry their own signature instead of a bearer token.
   const artifactLink = parseSignedUrl(url.pathname);
   if (artifactLink !== undefined) return serveArtifactLink(request, env, artifactLink);

@@ -2,20 +2,10 @@
  * Opening an HTML report in Debian's headless Chromium (playwright-core, no browser download):
  * what the charts look like once rendered, and a screenshot of the page.
  */
-import { chromium } from "playwright-core";
+import { launchChromium } from "@computer/fleet/chromium";
 
 /** Where Debian's chromium package installs the browser (scripts/ensure-deps.sh installs it). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];
+export { CHROMIUM } from "@computer/fleet/chromium";
 
 /** One rendered chart: its box on the page and how many marks (bars, lines, points) it drew. */
 export interface RenderedChart {
@@ -30,7 +20,7 @@ export interface RenderedChart {
 
 /** Loads `file` in headless Chromium, measures every `.chart svg` and saves a full-page screenshot. */
 export async function renderInChromium(file: string, screenshot: string): Promise<RenderedChart[]> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     // Self-contained: any request to the network would be a bug in the report.
