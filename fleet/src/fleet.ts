@@ -4,7 +4,7 @@
  * `{ computerdHost: true }` also `computerd host` (containers) on another free port; `vars`
  * adds Worker variables (e.g. a test host's COMPUTERD_HOST_URL).
  */
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -63,11 +63,20 @@ export async function startFleet(
      * e.g. to benchmark both).
      */
     rootfs?: boolean;
+    /**
+     * Where the fleet's throwaway folder goes (default the system's temporary folder); the
+     * isolation suite puts it in the checkout's `.computer`, where `make dev` keeps its own.
+     */
+    parentDir?: string;
     vars?: Record<string, string>;
   } = {},
 ): Promise<Fleet> {
-  const dir = mkdtempSync(join(tmpdir(), "computer-e2e-"));
-  // Sandboxed commands run as unprivileged users, and bubblewrap must reach the mount points below.
+  const parent = options.parentDir ?? tmpdir();
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(join(parent, "computer-e2e-"));
+  // Sandboxed commands run as unprivileged users, and bubblewrap must reach the mount points
+  // below: search permission only, no listing.
+  if (options.parentDir !== undefined) chmodSync(parent, 0o711);
   chmodSync(dir, 0o711);
   const adminToken = generateToken();
   const envFile = join(dir, "dev.vars");

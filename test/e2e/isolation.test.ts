@@ -44,7 +44,9 @@ describe("isolation between computers (computerd host, bubblewrap)", () => {
     if (missing.length > 0) {
       throw new Error(`the isolation suite needs ${missing.join(", ")}; it does not skip`);
     }
-    fleet = await startFleet({ computerdHost: true });
+    // The host's folder inside the checkout, as `make dev` has it (.computer/host): on the tree
+    // before the allow-list, beta's secret was readable there by its path from alpha.
+    fleet = await startFleet({ computerdHost: true, parentDir: join(REPO_ROOT, ".computer") });
     hostDir = fleet.hostDir ?? "";
     for (const client of [alpha, beta]) {
       client.fleet = fleet;
