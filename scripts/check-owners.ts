@@ -29,6 +29,11 @@ export const OWNED_PIECES: readonly OwnedPiece[] = [
     definition: /\b(?:const|let|var)\s+(?:NAME_MAX|PATH_MAX|XATTR_NAME_MAX|XATTR_SIZE_MAX)\s*=/,
   },
   {
+    what: "the S_IFMT bits of each file type",
+    owner: "vfs/src/mode-bits.ts",
+    definition: /\bfile:\s*0o100000\b/,
+  },
+  {
     what: "cutting text to a UTF-8 byte budget (fitUtf8)",
     owner: "worker/src/exec/output-cap.ts",
     definition: /\bfunction\s+fitUtf8\b|\bconst\s+fitUtf8\s*=/,

@@ -1,24 +1,13 @@
 /**
  * What both FUSE backends share, owned by neither: the kernel-side tuning of a mount, the
- * live mount the selector (backend.ts) holds, operation counters and the S_IFMT bits of each
- * file type. fuse3 (the default) and fuse (libfuse 2, the fallback) both import it from here.
+ * live mount the selector (backend.ts) holds and operation counters (the S_IFMT bits are the
+ * vfs's, @computer/vfs/mode-bits). fuse3 (the default) and fuse (libfuse 2, the fallback)
+ * both import them from here.
  */
-import type { FileType } from "@computer/vfs";
 import type { OwnerMap } from "./owner-map.ts";
 
 /** Counts of FUSE operations by name. */
 export type OpCounters = Record<string, number>;
-
-/** The S_IFMT bits of each file type. */
-export const TYPE_BITS: Record<FileType, number> = {
-  file: 0o100000,
-  dir: 0o040000,
-  symlink: 0o120000,
-  fifo: 0o010000,
-  socket: 0o140000,
-  char: 0o020000,
-  block: 0o060000,
-};
 
 /** Kernel-side caching and access of a FUSE mount. */
 export interface FuseTuning {

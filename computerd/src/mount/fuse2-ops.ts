@@ -6,8 +6,9 @@
  */
 
 import type { Stat, TimeArg } from "@computer/vfs";
+import { TYPE_BITS } from "@computer/vfs/mode-bits";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
-import { type OpCounters, TYPE_BITS } from "./fuse-types.ts";
+import type { OpCounters } from "./fuse-types.ts";
 import type { NativeOperations, NativeStat } from "./fuse2-native.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";

@@ -7,8 +7,8 @@
  * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
 import { FsError, NAME_MAX, type Stat, type TimeArg } from "@computer/vfs";
+import { TYPE_BITS } from "@computer/vfs/mode-bits";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
-import { TYPE_BITS } from "./fuse-types.ts";
 import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";

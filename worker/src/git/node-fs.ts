@@ -6,16 +6,18 @@
  */
 import { Buffer } from "node:buffer";
 import { FS_ERROR_CODES, type FsErrorCode, LINUX_ERRNO } from "@computer/vfs";
+import { TYPE_BITS } from "@computer/vfs/mode-bits";
 import type { GitFs, GitStat } from "./git-fs.ts";
 
 /** Linux errno of each vfs code (negated in `err.errno`, as Node does). */
 const ERRNO: Record<FsErrorCode, number> = LINUX_ERRNO;
 
-const TYPE_BITS: Record<GitStat["type"], number> = {
-  file: 0o100000,
-  dir: 0o040000,
-  symlink: 0o120000,
-  other: 0o010000,
+/** The S_IFMT bits of a GitStat's type ("other" shows as a fifo). */
+const GIT_TYPE_BITS: Record<GitStat["type"], number> = {
+  file: TYPE_BITS.file,
+  dir: TYPE_BITS.dir,
+  symlink: TYPE_BITS.symlink,
+  other: TYPE_BITS.fifo,
 };
 
 /** The umask applied to modes passed to writeFile (Node applies the process umask). */
@@ -63,7 +65,7 @@ export interface NodeStats {
 export function nodeStats(stat: GitStat): NodeStats {
   return {
     type: stat.type,
-    mode: TYPE_BITS[stat.type] | stat.mode,
+    mode: GIT_TYPE_BITS[stat.type] | stat.mode,
     size: stat.size,
     ino: stat.ino,
     uid: stat.uid,

@@ -2,17 +2,8 @@
  * Node's `fs.Stats` and `fs.Dirent` for the js guest, built from the DO's stats: `mode`
  * carries the type bits (S_IFREG …) as Node's does, times come as ms and Dates.
  */
+import { TYPE_BITS } from "@computer/vfs/mode-bits";
 import type { GuestFileType, GuestStat } from "../guest-hosting/guest-wire.ts";
-
-const TYPE_BITS: Record<GuestFileType, number> = {
-  file: 0o100000,
-  dir: 0o040000,
-  symlink: 0o120000,
-  fifo: 0o010000,
-  socket: 0o140000,
-  char: 0o020000,
-  block: 0o060000,
-};
 
 /** The type predicates Stats and Dirent share (`isFile()`, `isDirectory()` …). */
 class TypedEntry {
