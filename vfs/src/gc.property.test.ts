@@ -163,13 +163,16 @@ function check(vfs: Vfs, sql: SqlLike, model: Model, clock: TestClock, step: num
 }
 
 async function forkInto(fork: { tree: Tree; pages: TreeRecord[] }, source: Vfs): Promise<void> {
+  const hashes = fork.pages.flatMap((r) =>
+    r.table === "chunks" && typeof r.row.hash === "string" ? [r.row.hash] : [],
+  );
+  // Read from the source before entering the target: on workerd each database is its own
+  // Durable Object, and one object cannot touch another's storage.
+  const blobs = new Map(hashes.map((hash) => [hash, source.getBlob(hash)]));
   await withFreshSql((sql) => {
     const target = openTestVfs(sql, new TestClock(0));
-    const hashes = fork.pages.flatMap((r) =>
-      r.table === "chunks" && typeof r.row.hash === "string" ? [r.row.hash] : [],
-    );
     for (const hash of target.missingBlobs(hashes)) {
-      const blob = source.getBlob(hash);
+      const blob = blobs.get(hash);
       expect(blob, `fork blob ${hash}`).toBeDefined();
       if (blob) target.putBlob(blob);
     }
