@@ -8,6 +8,7 @@ import { addComputerCommands } from "./commands/computers.ts";
 import { addExecCommands } from "./commands/exec.ts";
 import { addFileCommands } from "./commands/files.ts";
 import { addHistoryCommands } from "./commands/history.ts";
+import { addLiveCommands } from "./commands/live.ts";
 import { completionScript } from "./completion.ts";
 
 /** The program, ready to `parseAsync`. */
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   addExecCommands(program);
   addHistoryCommands(program);
   addAccessCommands(program);
+  addLiveCommands(program);
   program
     .command("completion")
     .description('print the shell completion script: eval "$(computer completion bash)"')
