@@ -13,6 +13,8 @@ import type { Env } from "./env.ts";
 import { ApiError, toErrorResponse } from "./http/errors.ts";
 import { OPENAPI } from "./http/openapi.ts";
 import { parseRoute, type Route } from "./http/route.ts";
+import { routePreview } from "./previews/preview-gateway.ts";
+import { parsePreviewLink } from "./previews/preview-link.ts";
 import { listComputers } from "./registry/list-computers.ts";
 
 function requireAdmin(principal: Principal): void {
@@ -32,6 +34,9 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
   // Public artifact links carry their own signature instead of a bearer token.
   const artifactLink = parseSignedUrl(url.pathname);
   if (artifactLink !== undefined) return serveArtifactLink(request, env, artifactLink);
+  // So do preview URLs (a token preview checks its bearer token itself).
+  const previewLink = parsePreviewLink(url);
+  if (previewLink !== undefined) return routePreview(request, env, previewLink);
   const principal = await authenticate(request, env.COMPUTER_ADMIN_TOKEN, Date.now());
   const route: Route = parseRoute(request.method, url);
   switch (route.kind) {

@@ -1,8 +1,14 @@
 /**
  * A ContainerLauncher for tests whose computerd is the test itself: `/connect` calls are
- * queued for `nextConnect()`, after which the test dials back like computerd would.
+ * queued for `nextConnect()`, after which the test dials back like computerd would; its
+ * container ports answer with the handlers a test puts in `ports`.
  */
-import type { ContainerLauncher, DaemonEndpoint, LaunchSpec } from "../src/container/container-launcher.ts";
+import {
+  type ContainerLauncher,
+  type DaemonEndpoint,
+  type LaunchSpec,
+  portRefused,
+} from "../src/container/container-launcher.ts";
 
 /**
  * A launcher whose computerd is the test: `/connect` calls are queued for `nextConnect()`,
@@ -14,6 +20,8 @@ export class LinkTestLauncher implements ContainerLauncher {
   readonly secret = `secret-${crypto.randomUUID()}`;
   readonly specs: LaunchSpec[] = [];
   readonly destroyed: string[] = [];
+  /** What answers on each port of the container (none: refused, as when nothing listens). */
+  readonly ports = new Map<number, (request: Request) => Response | Promise<Response>>();
   readonly #connects: { base: string }[] = [];
 
   async ensure(_id: string, spec: LaunchSpec): Promise<DaemonEndpoint> {
@@ -37,6 +45,10 @@ export class LinkTestLauncher implements ContainerLauncher {
   async stop(): Promise<void> {}
   async destroy(id: string): Promise<void> {
     this.destroyed.push(id);
+  }
+  async fetchPort(_id: string, port: number, request: Request): Promise<Response> {
+    const app = this.ports.get(port);
+    return app === undefined ? portRefused(port) : app(request);
   }
   async health() {
     return { running: true, healthy: true };

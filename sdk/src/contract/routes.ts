@@ -188,6 +188,30 @@ export const ROUTES = {
     access: "write",
     summary: "End a terminal",
   },
+  "ports.open": {
+    method: "POST",
+    path: "/v1/computers/{id}/ports",
+    access: "write",
+    summary: "Open a preview of a port in the container: a signed URL reaching it (HTTP, WebSocket)",
+  },
+  "ports.list": {
+    method: "GET",
+    path: "/v1/computers/{id}/ports",
+    access: "read",
+    summary: "The open previews, with their URLs",
+  },
+  "ports.close": {
+    method: "DELETE",
+    path: "/v1/computers/{id}/ports/{port}",
+    access: "write",
+    summary: "Close a preview: every URL of it answers 404",
+  },
+  "preview.get": {
+    method: "GET",
+    path: "/p/{id}/{port}/{token}/{path}",
+    access: "public",
+    summary: "A preview URL (any method, WebSocket upgrades): the port's app answers",
+  },
   "link.get": {
     method: "GET",
     path: "/a/{name}/{version}/{token}/{path}",
@@ -215,7 +239,7 @@ export type ComputerRouteName = {
 
 /** Values for a route's path parameters; `path` is a workspace path, each segment encoded. */
 export type PathParams = Partial<
-  Record<"id" | "path" | "name" | "execId" | "tid" | "version" | "token", string>
+  Record<"id" | "path" | "name" | "execId" | "tid" | "version" | "token" | "port", string>
 >;
 
 /**

@@ -1,13 +1,13 @@
 /**
  * HMAC keys derived from the admin token with HKDF-SHA-256, one per purpose, so the
- * deployment has one secret: computer tokens and artifact links. Rotating
+ * deployment has one secret: computer tokens, artifact links and preview links. Rotating
  * COMPUTER_ADMIN_TOKEN therefore invalidates every token and every link ever issued.
  */
 
 const encoder = new TextEncoder();
 
 /** What a derived key signs; each purpose has its own HKDF salt and info, so keys never coincide. */
-export type KeyPurpose = "token" | "artifact-link";
+export type KeyPurpose = "token" | "artifact-link" | "preview-link";
 
 const LABELS: Record<KeyPurpose, { salt: Uint8Array<ArrayBuffer>; info: Uint8Array<ArrayBuffer> }> = {
   token: {
@@ -17,6 +17,10 @@ const LABELS: Record<KeyPurpose, { salt: Uint8Array<ArrayBuffer>; info: Uint8Arr
   "artifact-link": {
     salt: encoder.encode("computer/artifact-link-key"),
     info: encoder.encode("computer artifact link v1 hmac-sha-256"),
+  },
+  "preview-link": {
+    salt: encoder.encode("computer/preview-link-key"),
+    info: encoder.encode("computer preview link v1 hmac-sha-256"),
   },
 };
 

@@ -17,6 +17,9 @@ import type { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { wantsEventStream } from "../exec/sse.ts";
 import { ApiError, toErrorResponse } from "../http/errors.ts";
 import { type ComputerRoute, parseRoute } from "../http/route.ts";
+import { PREVIEW_PREFIX } from "../previews/preview-link.ts";
+import { servePreview } from "../previews/preview-proxy.ts";
+import { closePreview, listPreviews, openPreview } from "../previews/preview-routes.ts";
 import { createTerminal, getTerminal, killTerminal, listTerminals } from "../terminals/terminal-routes.ts";
 import { authorize } from "./authorize.ts";
 import { changesPage, changesStream } from "./changes.ts";
@@ -121,6 +124,12 @@ export class Computer extends DurableObject<Env> {
         return getTerminal(host, principal, route.terminalId, request);
       case "terminals.kill":
         return killTerminal(host, route.terminalId);
+      case "ports.open":
+        return openPreview(host, request);
+      case "ports.list":
+        return listPreviews(host, request);
+      case "ports.close":
+        return closePreview(host, route.port);
       case "changes":
         return wantsEventStream(request)
           ? changesStream(host, route, request.headers.get("last-event-id"))
@@ -183,12 +192,14 @@ export class Computer extends DurableObject<Env> {
   /**
    * WebSocket upgrades, which Workers RPC cannot carry: computerd's dial-back
    * (`/v1/computers/:id/_computerd`, forwarded without user authentication: 401 unless it
-   * presents the daemon secret), and a terminal attach, which is authenticated and authorized
-   * here again as if it came straight from the client.
+   * presents the daemon secret), a terminal attach, which is authenticated and authorized
+   * here again as if it came straight from the client, and preview URLs (`/p/...`, signed,
+   * any request: HTTP or WebSocket), proxied to the container's port.
    */
   override async fetch(request: Request): Promise<Response> {
     try {
       const url = new URL(request.url);
+      if (url.pathname.startsWith(PREVIEW_PREFIX)) return await servePreview(this.#host, request);
       if (parseLinkPath(url.pathname) !== undefined) return await this.#host.execs().acceptLink(request);
       const route = parseRoute(request.method, url);
       if (route.kind !== "computer" || route.route.kind !== "terminals.get")

@@ -9,6 +9,7 @@ import { artifactPublisher } from "../artifacts/guest-publisher.ts";
 import type { Env } from "../env.ts";
 import { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { ApiError } from "../http/errors.ts";
+import { PreviewStore } from "../previews/preview-store.ts";
 import { REGISTRY_NAME, type Registry } from "../registry/registry.ts";
 import type { TerminalManager } from "../terminals/terminal-manager.ts";
 import { terminalManagerFor } from "../terminals/terminal-routes.ts";
@@ -34,6 +35,8 @@ export class ComputerContext {
   readonly env: Env;
   readonly records: RecordStore;
   readonly alarms: AlarmSchedule;
+  /** The computer's open previews (ports reachable from outside). */
+  readonly previews: PreviewStore;
   /** Hex sha-256, the hash the vfs and sync are opened with. */
   readonly sha256 = sha256;
   #sql: SqlLike | undefined;
@@ -47,6 +50,7 @@ export class ComputerContext {
     this.env = env;
     this.records = new RecordStore(ctx.storage.sql);
     this.alarms = new AlarmSchedule(ctx.storage);
+    this.previews = new PreviewStore(ctx.storage.sql);
   }
 
   /** The SqlLike the vfs is opened with (sync must share it so transactions nest). */
@@ -133,7 +137,10 @@ export class ComputerContext {
     await this.alarms.schedule("gc", Date.now() + GC_INTERVAL_MS);
   }
 
-  /** Stops execs and the container, drops every table, the record and the alarm: the computer is gone. */
+  /**
+   * Stops execs and the container, drops every table (the previews with them: their URLs
+   * answer 404), the record and the alarm: the computer is gone.
+   */
   async destroy(): Promise<void> {
     this.#terminals?.closeAll();
     if (this.records.get()?.state === "ready") await this.execs().destroy();
@@ -144,5 +151,6 @@ export class ComputerContext {
     this.#vfs = undefined;
     this.#alarmChecked = false;
     this.records.reset();
+    this.previews.reset();
   }
 }

@@ -12,6 +12,7 @@ import {
   type DaemonEndpoint,
   type LaunchSpec,
   newDaemonSecret,
+  portRefused,
   RETRY_AFTER_SECONDS,
 } from "./container-launcher.ts";
 
@@ -162,6 +163,16 @@ export class CloudflareLauncher implements ContainerLauncher {
 
   async destroy(computerId: string): Promise<void> {
     await this.stop(computerId);
+  }
+
+  /** Straight to the container's port (commands run unsandboxed in the container's network). */
+  async fetchPort(_computerId: string, port: number, request: Request): Promise<Response> {
+    if (!this.#container.running) return portRefused(port, "the computer's container is not running");
+    try {
+      return await this.#container.getTcpPort(port).fetch(request);
+    } catch (err) {
+      return portRefused(port, String(err));
+    }
   }
 
   async health(_computerId: string): Promise<ContainerHealth> {

@@ -98,6 +98,24 @@ export class ComputerdHostLauncher implements ContainerLauncher {
     await res.body?.cancel();
   }
 
+  /**
+   * `{host}/computers/:id/ports/:port/<path>`, authenticated with `Proxy-Authorization` so the
+   * request's own `Authorization` header reaches the app untouched.
+   */
+  async fetchPort(computerId: string, port: number, request: Request): Promise<Response> {
+    const { pathname, search } = new URL(request.url);
+    const target = `${this.#base}/computers/${encodeURIComponent(computerId)}/ports/${port}${pathname}${search}`;
+    const headers = new Headers(request.headers);
+    headers.set("Proxy-Authorization", `Bearer ${this.#token}`);
+    try {
+      return await this.#fetch(
+        new Request(target, { method: request.method, headers, body: request.body, redirect: "manual" }),
+      );
+    } catch (err) {
+      throw unavailable(`computerd host at ${this.#base} is not reachable: ${String(err)}`);
+    }
+  }
+
   async health(computerId: string): Promise<ContainerHealth> {
     const res = await this.#call("GET", `/computers/${encodeURIComponent(computerId)}`);
     if (!res.ok) {

@@ -5,6 +5,7 @@
  * and `computerd host` (computerd-host-launcher.ts, the local default).
  */
 import type { Egress } from "../egress/egress.ts";
+import { errorResponse } from "../http/errors.ts";
 
 /** What a computerd is launched with; a change of any field relaunches it. */
 export interface LaunchSpec {
@@ -53,6 +54,17 @@ export interface ContainerLauncher {
   /** Stops computerd and deletes everything it kept (the computer was deleted). */
   destroy(computerId: string): Promise<void>;
   health(computerId: string): Promise<ContainerHealth>;
+  /**
+   * Sends `request` (HTTP or a WebSocket upgrade; its URL's path and query are what the app
+   * gets) to TCP `port` inside the computer's container, without starting anything: a
+   * container that is not running, or a port nothing listens on, answers 502 ECONNREFUSED.
+   */
+  fetchPort(computerId: string, port: number, request: Request): Promise<Response>;
+}
+
+/** The answer when nothing listens on a previewed port (or no container runs). */
+export function portRefused(port: number, why = "nothing listens on it"): Response {
+  return errorResponse("ECONNREFUSED", `port ${port} of the computer's container refused: ${why}`);
 }
 
 /** Canonical JSON: object keys sorted, so equal specs hash equally. */

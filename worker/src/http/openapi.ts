@@ -8,6 +8,7 @@ import { ROUTE_NAMES, ROUTES, type RouteName } from "@computer/sdk/contract";
 import { ARTIFACT_OPERATIONS, ARTIFACT_SCHEMAS } from "./openapi-artifacts.ts";
 import { LIVE_OPERATIONS, LIVE_SCHEMAS } from "./openapi-live.ts";
 import { CORE_OPERATIONS } from "./openapi-operations.ts";
+import { PREVIEW_OPERATIONS, PREVIEW_SCHEMAS } from "./openapi-previews.ts";
 import { bool, idParam, int, type Json, object, ref, type Schema, str } from "./openapi-schema.ts";
 
 const schemas: Schema = {
@@ -83,6 +84,7 @@ const schemas: Schema = {
   Checkpoint: object({ name: str, rev: int, createdAt: str }, ["name", "rev", "createdAt"]),
   ...ARTIFACT_SCHEMAS,
   ...LIVE_SCHEMAS,
+  ...PREVIEW_SCHEMAS,
   FsOp: {
     type: "object",
     required: ["op"],
@@ -185,6 +187,7 @@ const OPERATIONS: Record<RouteName, Schema> = {
   ...CORE_OPERATIONS,
   ...ARTIFACT_OPERATIONS,
   ...LIVE_OPERATIONS,
+  ...PREVIEW_OPERATIONS,
 };
 
 const pathParam: Schema = {

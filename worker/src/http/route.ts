@@ -40,7 +40,10 @@ export type ComputerRoute =
   | { kind: "terminals.create" }
   | { kind: "terminals.list" }
   | { kind: "terminals.get"; terminalId: string }
-  | { kind: "terminals.kill"; terminalId: string };
+  | { kind: "terminals.kill"; terminalId: string }
+  | { kind: "ports.open" }
+  | { kind: "ports.list" }
+  | { kind: "ports.close"; port: number };
 
 /** Every route of the API. */
 export type Route =
@@ -150,6 +153,20 @@ function parseComputerRoute(
       POST: () => ({ kind: "tokens.create" }),
       DELETE: () => ({ kind: "tokens.revoke" }),
     });
+  }
+  if (head === "ports") {
+    if (second === undefined) {
+      return byMethod<ComputerRoute>(method, {
+        POST: () => ({ kind: "ports.open" }),
+        GET: () => ({ kind: "ports.list" }),
+      });
+    }
+    if (third === undefined) {
+      const port = /^\d{1,5}$/.test(second) ? Number(second) : 0;
+      if (port < 1 || port > 65535)
+        throw new ApiError("EINVAL", "the port must be an integer from 1 to 65535");
+      return byMethod(method, { DELETE: () => ({ kind: "ports.close", port }) });
+    }
   }
   if (head === "artifacts" && second === undefined) {
     return byMethod(method, { POST: () => ({ kind: "artifacts.publish" }) });
