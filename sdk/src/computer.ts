@@ -1,6 +1,7 @@
 /**
- * One computer: its record, files, execs, terminals, change feed, checkpoints, fork, artifacts and tokens. Get one with
- * `client.computer(id)`; nothing is fetched until a method is called.
+ * One computer: its record, files, execs, terminals, change feed, checkpoints, fork, artifacts,
+ * tokens and previews. Get one with `client.computer(id)`; nothing is fetched until a method is
+ * called.
  */
 import type {
   ChangeJson,
@@ -16,6 +17,7 @@ import type {
 } from "./contract/types.ts";
 import { Exec } from "./exec.ts";
 import { Files, type Signal } from "./files.ts";
+import { Previews } from "./previews.ts";
 import { Terminals } from "./terminals.ts";
 import type { Transport } from "./transport.ts";
 import { type WatchOptions, watchChanges } from "./watch.ts";
@@ -83,6 +85,8 @@ export class Computer {
   readonly checkpoints: Checkpoints;
   readonly tokens: Tokens;
   readonly terminals: Terminals;
+  /** URLs reaching ports inside the container (a dev server started with `detach: true`). */
+  readonly previews: Previews;
   readonly #t: Transport;
 
   constructor(transport: Transport, id: string) {
@@ -93,6 +97,7 @@ export class Computer {
     this.checkpoints = new Checkpoints(transport, id);
     this.tokens = new Tokens(transport, id);
     this.terminals = new Terminals(transport, id);
+    this.previews = new Previews(transport, id);
   }
 
   /**

@@ -106,7 +106,10 @@ describe("previews", () => {
     const { id } = await setup();
     const preview = await opened(id, { port: 3000 });
     const tampered = [
-      preview.url.replace(/\.(\d+)\./, (_, exp: string) => `.${Number(exp) + 1}.`),
+      preview.url.replace(
+        /(\/p[0-9a-f]{20}\.)(\d+)\./,
+        (_, id: string, exp: string) => `${id}${Number(exp) + 1}.`,
+      ),
       preview.url.replace("/3000/", "/3001/"),
       preview.url.replace(/\/p([0-9a-f])/, (_, c: string) => `/p${c === "0" ? "1" : "0"}`),
       preview.url.replace(/[\w-]{43}\/$/, `${"A".repeat(43)}/`),

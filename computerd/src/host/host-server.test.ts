@@ -1,11 +1,15 @@
 /**
  * `computerd host` against real `computerd serve` children (no sandbox, so it runs anywhere):
  * ensure starts one daemon per computer on its own port with its own secret, reuses it for
- * the same spec and relaunches it for another, stop/delete, the token, and the idle sweeper.
+ * the same spec and relaunches it for another, stop/delete, the token, the idle sweeper, and
+ * the preview hop (HTTP and upgrades to a computer's port, 401/502 when it cannot).
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type HostConfig, parseHostConfig } from "./host-config.ts";
 import { type Host, startHost } from "./host-server.ts";
@@ -103,5 +107,91 @@ describe("computerd host", () => {
     } finally {
       await idleHost.close();
     }
+  });
+});
+
+describe("computerd host previews", () => {
+  let app: Server;
+  let appPort: number;
+  const seen: { url?: string; host?: string; authorization?: string; proxy?: string }[] = [];
+
+  beforeAll(async () => {
+    app = createServer((req, res) => {
+      seen.push({
+        url: req.url,
+        host: req.headers.host,
+        authorization: req.headers.authorization,
+        proxy: req.headers["proxy-authorization"],
+      });
+      res.end("from the app");
+    });
+    // An upgrade answered 101, then every byte echoed back.
+    app.on("upgrade", (_req, socket) => {
+      socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n");
+      socket.pipe(socket);
+    });
+    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+    appPort = (app.address() as AddressInfo).port;
+    // Commands of this host run unsandboxed, so the computer's ports are the host's loopback.
+    await ensure("pv");
+  });
+
+  afterAll(() => {
+    app?.close();
+  });
+
+  const proxied = (path: string, init: RequestInit = {}, token = TOKEN) =>
+    fetch(`${base}/computers/pv/ports/${appPort}${path}`, {
+      ...init,
+      headers: { "Proxy-Authorization": `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+    });
+
+  test("forwards HTTP to the port with the app's path, its own Authorization and Host localhost:<port>", async () => {
+    const res = await proxied("/x/y?z=1", { headers: { Authorization: "Basic app" } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("from the app");
+    expect(seen.at(-1)).toEqual({
+      url: "/x/y?z=1",
+      host: `localhost:${appPort}`,
+      authorization: "Basic app",
+      proxy: undefined,
+    });
+  });
+
+  test("forwards upgrades byte for byte", async () => {
+    const socket = await new Promise<Duplex>((resolve, reject) => {
+      const req = httpRequest(`${base}/computers/pv/ports/${appPort}/`, {
+        headers: { "Proxy-Authorization": `Bearer ${TOKEN}`, Connection: "Upgrade", Upgrade: "echo" },
+      });
+      req.on("upgrade", (res, upgraded) => {
+        expect(res.statusCode).toBe(101);
+        resolve(upgraded);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    const echoed = new Promise<string>((resolve) => socket.once("data", (chunk) => resolve(String(chunk))));
+    socket.write("ping");
+    expect(await echoed).toBe("ping");
+    socket.destroy();
+  });
+
+  test("refuses wrong proxy credentials (401); nothing listening or no daemon is 502 ECONNREFUSED", async () => {
+    expect((await proxied("/", {}, "wrong-token-000000000")).status).toBe(401);
+    const closed = await fetch(`${base}/computers/pv/ports/1/`, {
+      headers: { "Proxy-Authorization": `Bearer ${TOKEN}` },
+    });
+    expect(closed.status).toBe(502);
+    expect(((await closed.json()) as { error: { code: string } }).error.code).toBe("ECONNREFUSED");
+    const stopped = await fetch(`${base}/computers/never-started/ports/${appPort}/`, {
+      headers: { "Proxy-Authorization": `Bearer ${TOKEN}` },
+    });
+    expect(stopped.status).toBe(502);
+    expect(await stopped.json()).toEqual({
+      error: {
+        code: "ECONNREFUSED",
+        message: `port ${appPort} of the computer's container refused: the computer's container is not running`,
+      },
+    });
   });
 });

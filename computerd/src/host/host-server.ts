@@ -3,7 +3,8 @@
  * `POST /computers/:id/ensure {spec, specHash}` → `{url, secret, specHash}` (starts the
  * computer's daemon, or relaunches it when the spec changed), `POST /computers/:id/stop`,
  * `DELETE /computers/:id` (stop and delete its state), `GET /computers/:id` →
- * `{running, healthy}`, and `GET /health` (no auth). Idle daemons are stopped by a sweeper.
+ * `{running, healthy}`, `GET /health` (no auth), and previews (`/computers/:id/ports/:port/...`,
+ * host-ports.ts, the token as proxy credentials). Idle daemons are stopped by a sweeper.
  */
 import { timingSafeEqual } from "node:crypto";
 import { rmdirSync, rmSync } from "node:fs";
@@ -14,6 +15,7 @@ import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { removeComputerRoot, rootFolders } from "./computer-root.ts";
 import { DaemonProcess } from "./daemon-process.ts";
 import type { HostConfig } from "./host-config.ts";
+import { hostPorts } from "./host-ports.ts";
 
 const SWEEP_MS = 30_000;
 
@@ -108,7 +110,13 @@ export async function startHost(
     return daemon;
   }
 
+  const ports = hostPorts({
+    authorized,
+    daemon: (id) => daemons.get(id),
+  });
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (ports.request(req, res)) return;
     const url = new URL(req.url ?? "/", "http://host");
     if (url.pathname === "/health" && req.method === "GET") return send(res, 200, { ok: true });
     if (!authorized(req.headers.authorization)) return send(res, 401, { error: { code: "EUNAUTHORIZED" } });
@@ -164,6 +172,7 @@ export async function startHost(
       if (!res.headersSent) send(res, 503, { error: { code: "EUNAVAILABLE", message: String(error) } });
     });
   });
+  server.on("upgrade", (req, socket, head) => ports.upgrade(req, socket, head));
   await new Promise<void>((resolve) => server.listen(config.port, config.listen, resolve));
   const sweeper = setInterval(
     async () => {

@@ -10,7 +10,9 @@ import { bubblewrapWrapper } from "../exec/bwrap.ts";
 import { baseEnv, ROOTFS_HOME, SANDBOX_HOME, sandboxBaseEnv } from "../exec/env.ts";
 import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
+import { ownLoopback } from "../exec/loopback.ts";
 import { rootfsSandboxWrapper } from "../exec/rootfs-sandbox.ts";
+import { SandboxNetwork } from "../exec/sandbox-network.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { usesRootfs } from "../sync/workspace.ts";
 import { TerminalTable } from "../terminal/terminal-table.ts";
@@ -49,24 +51,29 @@ export interface Daemon {
   close(): Promise<void>;
 }
 
-/** How commands (and terminals' shells) are spawned: in the bubblewrap sandbox, or plainly. */
-function commandWrapperFor(config: Config): CommandWrapper {
-  if (config.execSandbox === "bwrap" && usesRootfs(config)) {
-    return rootfsSandboxWrapper({
-      root: config.sandboxRoot,
-      workspace: config.mountPoint,
-      egress: config.egress,
-      idBase: config.sandboxUid,
-    });
-  }
-  return config.execSandbox === "bwrap"
-    ? bubblewrapWrapper({
+/**
+ * How commands (and terminals' shells) are spawned: in the bubblewrap sandbox (over the
+ * image's root filesystem, or the host's system folders), or plainly. With `network`,
+ * sandboxed ones join that namespace first (and their bubblewrap shares the network it starts
+ * in: egress "all" to it).
+ */
+function commandWrapperFor(config: Config, network?: SandboxNetwork): CommandWrapper {
+  if (config.execSandbox !== "bwrap") return plainShell;
+  const egress = network === undefined ? config.egress : "all";
+  const sandbox = usesRootfs(config)
+    ? rootfsSandboxWrapper({
+        root: config.sandboxRoot,
         workspace: config.mountPoint,
-        egress: config.egress,
+        egress,
+        idBase: config.sandboxUid,
+      })
+    : bubblewrapWrapper({
+        workspace: config.mountPoint,
+        egress,
         hostUid: config.sandboxUid,
         hide: [config.stateDir],
-      })
-    : plainShell;
+      });
+  return network === undefined ? sandbox : network.wrap(sandbox);
 }
 
 /** The environment commands and terminals inherit from the daemon's own. */
@@ -84,9 +91,10 @@ function workingDirFor(config: Config): string {
 export function terminalTableFor(
   config: Config,
   env: Record<string, string | undefined> = process.env,
+  network?: SandboxNetwork,
 ): TerminalTable {
   return new TerminalTable({
-    wrapper: commandWrapperFor(config),
+    wrapper: commandWrapperFor(config, network),
     baseEnv: commandBaseEnv(config, env),
     defaultCwd: workingDirFor(config),
     killGraceMs: config.execKillGraceMs,
@@ -98,9 +106,10 @@ export function execTableFor(
   config: Config,
   env: Record<string, string | undefined> = process.env,
   sealedFds: readonly number[] = [],
+  network?: SandboxNetwork,
 ): ExecTable {
   return new ExecTable({
-    wrapper: commandWrapperFor(config),
+    wrapper: commandWrapperFor(config, network),
     baseEnv: commandBaseEnv(config, env),
     killGraceMs: config.execKillGraceMs,
     stdioGraceMs: 1000,
@@ -117,10 +126,18 @@ export function execTableFor(
   });
 }
 
-/** Starts the daemon described by `config` and resolves once it listens. */
+/**
+ * Starts the daemon described by `config` and resolves once it listens. Sandboxed commands
+ * without egress get one network namespace of their own (sandbox-network.ts), which previews
+ * reach; otherwise commands use the daemon's network and previews its loopback.
+ */
 export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
-  const table = execTableFor(config, parts.env, parts.sealedFds);
-  const terminals = terminalTableFor(config, parts.env);
+  const network =
+    config.execSandbox === "bwrap" && config.egress === "none"
+      ? await SandboxNetwork.start({ log: (message) => console.error(`computerd: ${message}`) })
+      : undefined;
+  const table = execTableFor(config, parts.env, parts.sealedFds, network);
+  const terminals = terminalTableFor(config, parts.env, network);
   const links = new LinkManager({
     secret: config.secret,
     local: new DaemonTarget(table, parts.sync, terminals),
@@ -132,6 +149,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
     table,
     links,
     ...(parts.mounted ? { mounted: parts.mounted } : {}),
+    ports: network ?? ownLoopback,
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -154,6 +172,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      network?.close();
     },
   };
 }

@@ -1,13 +1,16 @@
 /**
  * computerd's HTTP server: `GET /health` (no auth), and behind the bearer secret the exec
- * routes and `POST /connect`, which makes the daemon dial back to its Durable Object.
+ * routes and `POST /connect`, which makes the daemon dial back to its Durable Object; previews
+ * (`/ports/:port/...`, port-routes.ts) authenticate with the secret as proxy credentials.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { ExecTable } from "../exec/exec-table.ts";
+import type { PortConnector } from "../exec/loopback.ts";
 import { bearerAuth } from "./auth.ts";
 import type { LinkManager } from "./dial-back-link.ts";
 import { execRoutes } from "./exec-routes.ts";
 import { HttpError, readJson, sendError, sendJson } from "./http-io.ts";
+import { portRoutes } from "./port-routes.ts";
 
 /** What the server serves. */
 export interface ServerDeps {
@@ -17,6 +20,8 @@ export interface ServerDeps {
   links: LinkManager;
   /** Whether the workspace is mounted, for /health (left out when not given). */
   mounted?: () => boolean;
+  /** Where `/ports/:port/...` (previews) connects: the network commands run in. */
+  ports?: PortConnector;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse, url: URL, id: string) => unknown;
@@ -53,8 +58,10 @@ export function createComputerdServer(deps: ServerDeps): Server {
     ["POST", /^\/connect$/, connect],
   ];
 
-  return createServer(async (req, res) => {
+  const ports = deps.ports === undefined ? undefined : portRoutes(deps.secret, deps.ports);
+  const server = createServer(async (req, res) => {
     try {
+      if (ports?.request(req, res)) return;
       const url = new URL(req.url ?? "/", "http://computerd");
       if (url.pathname === "/health" && req.method === "GET") return health(req, res, url, "");
       if (!authorized(req.headers.authorization)) {
@@ -77,4 +84,9 @@ export function createComputerdServer(deps: ServerDeps): Server {
       sendError(res, error);
     }
   });
+  server.on("upgrade", (req, socket, head) => {
+    if (ports !== undefined) ports.upgrade(req, socket, head);
+    else socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+  });
+  return server;
 }

@@ -1,0 +1,51 @@
+/**
+ * The port bridge: a process that lives in a computer's sandbox network namespace, started by
+ * sandbox-network.ts with an IPC channel. Asked `{ id, port }`, it connects to that port on the
+ * namespace's loopback and hands the connected socket back over the channel (a file descriptor
+ * crosses namespaces; the socket stays in the one it was made in), or answers the error code.
+ * It runs our code only, never a user's, and holds nothing but the channel.
+ */
+import type { Socket } from "node:net";
+import { connectLoopback } from "./loopback.ts";
+
+/** What the daemon asks. */
+export interface BridgeRequest {
+  id: number;
+  port: number;
+}
+
+/** What the bridge answers (with the socket as the handle when `ok`). */
+export type BridgeReply = { id: number; ok: true } | { id: number; ok: false; code: string };
+
+/** The first message: the bridge's pid, whose `/proc/<pid>/ns/net` commands join. */
+export interface BridgeReady {
+  ready: true;
+  pid: number;
+}
+
+function isRequest(value: unknown): value is BridgeRequest {
+  if (typeof value !== "object" || value === null) return false;
+  const { id, port } = value as Record<string, unknown>;
+  return typeof id === "number" && typeof port === "number";
+}
+
+function serve(send: (message: BridgeReply | BridgeReady, handle?: Socket) => void): void {
+  process.on("message", (message: unknown) => {
+    if (!isRequest(message)) return;
+    connectLoopback(message.port).then(
+      // connectLoopback never read from it: every byte is the daemon's.
+      (socket) => send({ id: message.id, ok: true }, socket),
+      (error: NodeJS.ErrnoException) => send({ id: message.id, ok: false, code: error.code ?? "EIO" }),
+    );
+  });
+  // The daemon went away (the channel closed): so does the bridge.
+  process.on("disconnect", () => process.exit(0));
+  send({ ready: true, pid: process.pid });
+}
+
+if (process.send !== undefined && process.argv[1] === new URL(import.meta.url).pathname) {
+  const channel = process.send.bind(process);
+  serve((message, handle) => {
+    channel(message, handle);
+  });
+}

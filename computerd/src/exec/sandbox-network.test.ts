@@ -1,0 +1,96 @@
+/**
+ * The sandbox network (needs root and bubblewrap; CI has both): commands joined to it share
+ * one loopback, unreachable from the host's; the daemon reaches its ports through the bridge;
+ * a port nothing listens on is ECONNREFUSED.
+ */
+import { execFileSync } from "node:child_process";
+import { createServer, type Server, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { testTable } from "../../test/exec-harness.ts";
+import { connectLoopback } from "./loopback.ts";
+import { SandboxNetwork } from "./sandbox-network.ts";
+import { plainShell } from "./wrapper.ts";
+
+function hasBwrap(): boolean {
+  try {
+    execFileSync("bwrap", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const capable = process.getuid?.() === 0 && hasBwrap();
+if (!capable) {
+  if (process.env.CI) throw new Error("CI must run the sandbox network tests: they need root and bubblewrap");
+  console.warn("sandbox-network tests skipped: they need root and bubblewrap");
+}
+
+function httpGet(socket: Socket, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    socket.on("data", (chunk) => {
+      text += String(chunk);
+    });
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+    socket.write(`GET ${path} HTTP/1.0\r\nHost: localhost\r\n\r\n`);
+  });
+}
+
+describe.skipIf(!capable)("sandbox network", () => {
+  let network: SandboxNetwork;
+  // Any port: the namespace is fresh, nothing else listens in it.
+  const port = 20000 + Math.floor(Math.random() * 20000);
+
+  beforeAll(async () => {
+    network = await SandboxNetwork.start();
+  });
+
+  afterAll(() => {
+    network?.close();
+  });
+
+  test("a server one command starts is reached by the next command and by the daemon, not the host", async () => {
+    const table = testTable({ wrapper: network.wrap(plainShell) });
+    const server = table.start({
+      command: `exec python3 -c "
+import http.server, socketserver
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b'in the sandbox')
+socketserver.TCPServer(('127.0.0.1', ${port}), H).serve_forever()"`,
+      detached: true,
+    });
+    const deadline = Date.now() + 10_000;
+    let socket: Socket | undefined;
+    while (socket === undefined && Date.now() < deadline) {
+      socket = await network.connect(port).catch(() => undefined);
+      if (socket === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (socket === undefined) throw new Error("the server never listened");
+    expect(await httpGet(socket, "/")).toMatch(/in the sandbox$/);
+    const client = await table.start({
+      command: `python3 -c "import urllib.request; print(urllib.request.urlopen('http://localhost:${port}/').read().decode())"`,
+    }).done;
+    expect(client.stdout).toBe("in the sandbox\n");
+    await expect(connectLoopback(port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    table.kill(server.id);
+    await server.done;
+  });
+
+  test("a port nothing listens on is ECONNREFUSED", async () => {
+    await expect(network.connect(port + 1)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+  });
+
+  test("the host's own loopback is not in it", async () => {
+    const host = await new Promise<Server>((resolve) => {
+      const server = createServer((s) => s.end("host"));
+      server.listen(0, "127.0.0.1", () => resolve(server));
+    });
+    const address = host.address();
+    const hostPort = typeof address === "object" && address !== null ? address.port : 0;
+    await expect(network.connect(hostPort)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    host.close();
+  });
+});
