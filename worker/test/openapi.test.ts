@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { parseSignedUrl } from "../src/artifacts/signed-url.ts";
 import { FS_OPS } from "../src/computer/fs-ops.ts";
 import { type ComputerRoute, parseRoute, type Route } from "../src/http/route.ts";
+import { parsePreviewLink } from "../src/previews/preview-link.ts";
 import { api, createComputer, fsOp } from "./helpers.ts";
 
 describe("openapi", () => {
@@ -63,6 +64,7 @@ const SAMPLE = {
   tid: `tm_${"0".repeat(24)}`,
   version: "1",
   token: "9.sig",
+  port: "3000",
 };
 
 describe("the route table", () => {
@@ -71,6 +73,10 @@ describe("the route table", () => {
     for (const name of ROUTE_NAMES) {
       const { method } = ROUTES[name];
       const url = new URL(`http://h${routePath(name, SAMPLE)}`);
+      if (name === "preview.get") {
+        expect(parsePreviewLink(url), name).toMatchObject({ computer: "c-1", port: 3000, path: "/a/b.txt" });
+        continue;
+      }
       if (name === "link.get" || name === "link.head") {
         expect(parseSignedUrl(url.pathname), name).toMatchObject({ name: "site", version: "1" });
         continue;
