@@ -5,6 +5,7 @@
  * crosses namespaces; the socket stays in the one it was made in), or answers the error code.
  * It runs our code only, never a user's, and holds nothing but the channel.
  */
+import { writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { connectLoopback } from "./loopback.ts";
 
@@ -38,6 +39,14 @@ function serve(send: (message: BridgeReply | BridgeReady, handle?: Socket) => vo
       (error: NodeJS.ErrnoException) => send({ id: message.id, ok: false, code: error.code ?? "EIO" }),
     );
   });
+  // Root of a computer's user namespace binds ports below 1024, as in a container; this
+  // namespace is owned by the host's user namespace, where it holds no such capability, so the
+  // namespace (the computer's alone) lets every user bind them.
+  try {
+    writeFileSync("/proc/sys/net/ipv4/ip_unprivileged_port_start", "0");
+  } catch {
+    // Not root here (a daemon that is not root): ports below 1024 stay privileged.
+  }
   // The daemon went away (the channel closed): so does the bridge.
   process.on("disconnect", () => process.exit(0));
   send({ ready: true, pid: process.pid });

@@ -79,6 +79,16 @@ socketserver.TCPServer(('127.0.0.1', ${port}), H).serve_forever()"`,
     await server.done;
   });
 
+  test("an unprivileged command binds a port below 1024 (root of a computer's namespace does)", async () => {
+    const asNobody: typeof plainShell = (input) => ({ ...plainShell(input), uid: 65534, gid: 65534 });
+    const table = testTable({ wrapper: network.wrap(asNobody) });
+    const bound = await table.start({
+      command: `python3 -c "import socket, os; s = socket.socket(); s.bind(('127.0.0.1', 80)); print(os.getuid())"`,
+      cwd: "/",
+    }).done;
+    expect(bound, bound.stderr).toMatchObject({ status: "completed", stdout: "65534\n" });
+  });
+
   test("a port nothing listens on is ECONNREFUSED", async () => {
     await expect(network.connect(port + 1)).rejects.toMatchObject({ code: "ECONNREFUSED" });
   });
