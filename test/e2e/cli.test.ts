@@ -300,3 +300,33 @@ describe("login, use and completion", () => {
     expect((await cli(["completion", "fish"])).code).toBe(2);
   });
 });
+
+describe("computer preview", () => {
+  it("opens a preview and prints its URL, lists and closes it; bad ports are usage errors", async () => {
+    await admin.computers.create("cli-preview");
+    const on = (args: string[]) => cli([...args, "--computer", "cli-preview"]);
+    const opened = await on(["preview", "3000"]);
+    expect(opened.code, opened.stderr).toBe(0);
+    const url = opened.stdout.trim();
+    expect(url).toMatch(new RegExp(`^${fleet.url}/p/cli-preview/3000/`));
+    const json = JSON.parse((await on(["preview", "3000", "--json"])).stdout) as {
+      url: string;
+      access: string;
+    };
+    expect(json).toMatchObject({ url, access: "public" });
+    const listed = JSON.parse((await on(["preview", "--list", "--json"])).stdout) as {
+      previews: { port: number }[];
+    };
+    expect(listed.previews.map((p) => p.port)).toEqual([3000]);
+    expect((await on(["preview", "--list"])).stdout).toContain(url);
+    expectFailure(await on(["preview", "3000", "--private"]), "EEXIST", 1);
+    expect((await on(["preview", "3000", "--close"])).stdout).toBe("closed the preview of port 3000\n");
+    expectFailure(await on(["preview", "3000", "--close"]), "ENOENT", 3);
+    expect((await fetch(url)).status).toBe(404);
+    for (const bad of [["preview", "0"], ["preview", "70000"], ["preview"], ["preview", "x"]]) {
+      const run = await on(bad);
+      expect(run.code, run.stderr).toBe(2);
+    }
+    expect((await admin.computer("cli-preview").previews.list()).length).toBe(0);
+  });
+});

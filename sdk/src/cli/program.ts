@@ -9,12 +9,13 @@ import { addExecCommands } from "./commands/exec.ts";
 import { addFileCommands } from "./commands/files.ts";
 import { addHistoryCommands } from "./commands/history.ts";
 import { addLiveCommands } from "./commands/live.ts";
+import { addPreviewCommands } from "./commands/previews.ts";
 import { completionScript } from "./completion.ts";
 
 /** The program, ready to `parseAsync`. */
 export function buildProgram(): Command {
   const program = new Command("computer")
-    .description("Use a Computer from the shell: files, exec, checkpoints, tokens (docs/CLI.md)")
+    .description("Use a Computer from the shell: files, exec, previews, checkpoints, tokens (docs/CLI.md)")
     .option("-c, --computer <id>", "the computer to act on (default: COMPUTER_ID or `computer use`)")
     .option("--url <url>", "API base URL (default: COMPUTER_URL or `computer login`)")
     .option("--token <token>", "API token (default: COMPUTER_TOKEN or `computer login`)")
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   addFileCommands(program);
   addExecCommands(program);
   addHistoryCommands(program);
+  addPreviewCommands(program);
   addAccessCommands(program);
   addLiveCommands(program);
   program
