@@ -11,7 +11,14 @@ import { tempDir, testTable } from "../../test/exec-harness.ts";
 import { computerFolders, prepareComputerFolders } from "../host/computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "../host/computer-root.ts";
 import { DEFAULT_PATH, ROOTFS_HOME, sandboxBaseEnv } from "./env.ts";
-import { ID_COUNT, rootfsSandboxArgv, rootfsSandboxWrapper, USERNS_HELPER } from "./rootfs-sandbox.ts";
+import {
+  ensureHosts,
+  HOSTS,
+  ID_COUNT,
+  rootfsSandboxArgv,
+  rootfsSandboxWrapper,
+  USERNS_HELPER,
+} from "./rootfs-sandbox.ts";
 
 describe("rootfsSandboxArgv", () => {
   const options = {
@@ -36,6 +43,17 @@ describe("rootfsSandboxArgv", () => {
     expect(argv).not.toContain("--unshare-net");
     expect(argv.join(" ")).toContain("--ro-bind /run/resolv.conf /etc/resolv.conf");
     expect(argv.join(" ")).not.toMatch(/--unshare-(all|user)/);
+  });
+
+  test("ensureHosts gives a root without /etc/hosts one naming localhost, and leaves one alone", () => {
+    const root = tempDir("rootfs-hosts-");
+    mkdirSync(join(root, "etc"));
+    ensureHosts(root, process.getuid?.() ?? 0);
+    expect(readFileSync(join(root, "etc", "hosts"), "utf8")).toBe(HOSTS);
+    expect(HOSTS).toMatch(/^127\.0\.0\.1\tlocalhost/);
+    writeFileSync(join(root, "etc", "hosts"), "mine\n");
+    ensureHosts(root, process.getuid?.() ?? 0);
+    expect(readFileSync(join(root, "etc", "hosts"), "utf8")).toBe("mine\n");
   });
 });
 

@@ -7,6 +7,8 @@
  * and (unless egress is allowed) network namespaces of its own. Root there owns what the
  * namespace maps and nothing of the host.
  */
+import { chownSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { resolvConfTarget } from "./bwrap.ts";
 import { ROOTFS_HOME } from "./env.ts";
@@ -51,6 +53,25 @@ export function rootfsSandboxArgv(options: RootfsSandboxOptions, resolvConf?: st
   if (options.egress === "all" && resolvConf) argv.push("--ro-bind", resolvConf, "/etc/resolv.conf");
   argv.push("--bind", options.workspace, "/workspace", "--chdir", "/");
   return argv;
+}
+
+/** What a container runtime's /etc/hosts says: the loopback names and the sandbox's hostname. */
+export const HOSTS = "127.0.0.1\tlocalhost computer\n::1\tlocalhost ip6-localhost ip6-loopback\n";
+
+/**
+ * Gives the computer's root an /etc/hosts, as a container runtime does (the image's root has
+ * none, and without it `localhost` does not resolve), owned by the computer's root (`idBase`)
+ * so commands may change it; one already there is left alone.
+ */
+export function ensureHosts(root: string, idBase: number): void {
+  const path = join(root, "etc", "hosts");
+  if (existsSync(path)) return;
+  try {
+    writeFileSync(path, HOSTS, { mode: 0o644 });
+    chownSync(path, idBase, idBase);
+  } catch {
+    // A root the daemon cannot write (a test's, read-only): commands resolve what it has.
+  }
 }
 
 /** A wrapper running each command as root of the computer's user namespace over its root. */

@@ -11,7 +11,7 @@ import { baseEnv, ROOTFS_HOME, SANDBOX_HOME, sandboxBaseEnv } from "../exec/env.
 import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
 import { ownLoopback } from "../exec/loopback.ts";
-import { rootfsSandboxWrapper } from "../exec/rootfs-sandbox.ts";
+import { ensureHosts, rootfsSandboxWrapper } from "../exec/rootfs-sandbox.ts";
 import { SandboxNetwork } from "../exec/sandbox-network.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { usesRootfs } from "../sync/workspace.ts";
@@ -60,6 +60,7 @@ export interface Daemon {
 function commandWrapperFor(config: Config, network?: SandboxNetwork): CommandWrapper {
   if (config.execSandbox !== "bwrap") return plainShell;
   const egress = network === undefined ? config.egress : "all";
+  if (usesRootfs(config)) ensureHosts(config.sandboxRoot, config.sandboxUid);
   const sandbox = usesRootfs(config)
     ? rootfsSandboxWrapper({
         root: config.sandboxRoot,
