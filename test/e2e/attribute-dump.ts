@@ -6,7 +6,6 @@
  */
 
 import type { Computer, FsOpBody, FsOpName } from "@computer/sdk";
-import { expect } from "vitest";
 import { expectSynced, runContainer } from "./fleet-computer.ts";
 
 /** One path's attributes in a form both sides can produce. */

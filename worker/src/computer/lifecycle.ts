@@ -5,7 +5,7 @@
 import type { ComputerInfo } from "@computer/sdk/contract";
 
 import { announceLimits, computerLimits } from "../container/container-limits.ts";
-import { type Egress, parseEgress } from "../egress/egress.ts";
+import { parseEgress } from "../egress/egress.ts";
 import { ApiError } from "../http/errors.ts";
 import { optionalInteger, readJsonObject } from "../http/json-body.ts";
 import type { ComputerContext } from "./context.ts";

@@ -5,7 +5,7 @@
  * Tables are created on first write; reading never creates storage.
  */
 import type { ExecResult, ExecSummary, OutputEvent } from "@computer/sdk/contract";
-import type { ExecStatus, FinalStatus, OutputStream, RuntimeName, SyncInfo } from "./runtime.ts";
+import type { ExecStatus, FinalStatus, RuntimeName, SyncInfo } from "./runtime.ts";
 
 /** The API result object of docs/API.md, and an exec as `GET /exec` lists it: the contract's types. */
 export type { ExecResult, ExecSummary, OutputEvent };
