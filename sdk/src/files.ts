@@ -118,17 +118,23 @@ export class Files {
     return (await this.open(path, options)).body;
   }
 
-  /** Writes `data` as the file (parents created, replaced if it exists). */
+  /**
+   * Writes `data` as the file (parents created, replaced if it exists; readers see the old or
+   * the new bytes, never a mix). `ifMatch` (an ETag from `open`/`head`) writes only if the file
+   * is still that version, else ESTALE and nothing changes.
+   */
   async write(
     path: string,
     data: WriteData,
-    options: Signal & { mode?: string | number } = {},
+    options: Signal & { mode?: string | number; ifMatch?: string } = {},
   ): Promise<WrittenFile> {
     const body = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    const headers: Record<string, string> = { "Content-Type": "application/octet-stream" };
+    if (options.ifMatch !== undefined) headers["If-Match"] = options.ifMatch;
     return this.#t.json<WrittenFile>("files.put", {
       params: { id: this.#id, path },
       query: { mode: options.mode === undefined ? undefined : modeString(options.mode) },
-      headers: { "Content-Type": "application/octet-stream" },
+      headers,
       body: body as BodyInit,
       signal: options.signal,
     });
@@ -287,7 +293,13 @@ export class Files {
   async grep(
     path: string,
     pattern: string,
-    options: Signal & { regex?: boolean; ignoreCase?: boolean; context?: number; limit?: number } = {},
+    options: Signal & {
+      regex?: boolean;
+      ignoreCase?: boolean;
+      context?: number;
+      limit?: number;
+      glob?: string;
+    } = {},
   ): Promise<GrepMatch[]> {
     const { signal, ...rest } = options;
     return (await this.op({ op: "grep", path, pattern, ...rest }, { signal })).matches;

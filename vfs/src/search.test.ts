@@ -57,6 +57,15 @@ describe("grep", () => {
     expect(hits.map((m) => [m.path, m.line, m.text])).toEqual([["/src/lib/deep.ts", 1, "a.c"]]);
   });
 
+  vfsTest("glob keeps only the files whose path relative to the searched directory matches", (vfs) => {
+    sample(vfs);
+    const only = (glob: string) => vfs.grep("/src", "^TODO", { regex: true, glob }).map((m) => m.path);
+    expect(only("lib/*.ts")).toEqual(["/src/lib/deep.ts"]);
+    expect(only("*.ts")).toEqual(["/src/main.ts"]);
+    expect(only("**/*.ts")).toEqual(["/src/lib/deep.ts", "/src/main.ts"]);
+    expect(only("**/*.md")).toEqual([]);
+  });
+
   vfsTest("regex and ignoreCase", (vfs) => {
     sample(vfs);
     expect(vfs.grep("/", "a.c", { regex: true }).map((m) => m.text)).toEqual(["a.c", "abc"]);

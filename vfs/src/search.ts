@@ -66,10 +66,12 @@ export function grep(ctx: Context, path: string, pattern: string, options: GrepO
   const context = options.context ?? 0;
   const limit = options.limit ?? 1000;
   const root = resolveExisting(ctx, path, "grep", true);
+  const only = options.glob === undefined ? undefined : globToRegExp(options.glob);
+  const prefix = root.path === "/" ? 1 : root.path.length + 1;
   const files =
     root.node.type === "dir"
       ? [...descendants(ctx, root.node.ino, root.path)]
-          .filter((e) => e.type === "file")
+          .filter((e) => e.type === "file" && (only === undefined || only.test(e.path.slice(prefix))))
           .sort((a, b) => (a.path < b.path ? -1 : 1))
       : [{ path: root.path, ino: root.node.ino, type: root.node.type }];
   const matches: GrepMatch[] = [];

@@ -97,6 +97,8 @@ export interface GrepOptions {
   context?: number;
   /** Stop after this many matches (default 1000). */
   limit?: number;
+  /** Only files whose path relative to the searched directory matches this glob (as `find`). */
+  glob?: string;
 }
 
 export interface GrepMatch {

@@ -24,4 +24,6 @@ export interface Env {
   COMPUTERD_IMAGE?: string;
   /** Seconds a terminal without a viewer stays open (default 900; a request may set its own). */
   TERMINAL_IDLE_SECONDS?: string;
+  /** Output cap of each MCP tool answer, in characters (default 20000). */
+  MCP_MAX_OUTPUT_CHARS?: string;
 }

@@ -13,6 +13,7 @@ import type { Env } from "./env.ts";
 import { ApiError, toErrorResponse } from "./http/errors.ts";
 import { OPENAPI } from "./http/openapi.ts";
 import { parseRoute, type Route } from "./http/route.ts";
+import { serveMcp } from "./mcp/mcp-server.ts";
 import { routePreview } from "./previews/preview-gateway.ts";
 import { parsePreviewLink } from "./previews/preview-link.ts";
 import { listComputers } from "./registry/list-computers.ts";
@@ -52,6 +53,13 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
       return listArtifacts(env, principal, route);
     case "artifacts.get":
       return getArtifact(env, principal, route.name, request, route.ttlSeconds);
+    case "mcp":
+    case "mcp.get":
+    case "mcp.delete":
+      if (principal.kind === "token" && principal.computer !== route.id) {
+        throw new ApiError("EFORBIDDEN", "this token is for another computer");
+      }
+      return serveMcp(request, env, route.id, principal, (inner) => handleRequest(inner, env));
     case "computer":
       if (principal.kind === "token" && principal.computer !== route.id) {
         throw new ApiError("EFORBIDDEN", "this token is for another computer");

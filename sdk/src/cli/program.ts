@@ -9,6 +9,7 @@ import { addExecCommands } from "./commands/exec.ts";
 import { addFileCommands } from "./commands/files.ts";
 import { addHistoryCommands } from "./commands/history.ts";
 import { addLiveCommands } from "./commands/live.ts";
+import { addMcpCommand } from "./commands/mcp.ts";
 import { addPreviewCommands } from "./commands/previews.ts";
 import { completionScript } from "./completion.ts";
 
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   addPreviewCommands(program);
   addAccessCommands(program);
   addLiveCommands(program);
+  addMcpCommand(program);
   program
     .command("completion")
     .description('print the shell completion script: eval "$(computer completion bash)"')

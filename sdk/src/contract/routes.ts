@@ -212,6 +212,24 @@ export const ROUTES = {
     access: "public",
     summary: "A preview URL (any method, WebSocket upgrades): the port's app answers",
   },
+  mcp: {
+    method: "POST",
+    path: "/v1/computers/{id}/mcp",
+    access: "read",
+    summary: "MCP over Streamable HTTP (JSON-RPC); an ro token gets the read-only tools (docs/MCP.md)",
+  },
+  "mcp.get": {
+    method: "GET",
+    path: "/v1/computers/{id}/mcp",
+    access: "read",
+    summary: "MCP's server-to-client stream: 405, the server is stateless",
+  },
+  "mcp.delete": {
+    method: "DELETE",
+    path: "/v1/computers/{id}/mcp",
+    access: "read",
+    summary: "MCP session end: nothing to end, the server is stateless",
+  },
   "link.get": {
     method: "GET",
     path: "/a/{name}/{version}/{token}/{path}",

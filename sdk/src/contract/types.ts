@@ -124,6 +124,8 @@ export interface FsOps {
     ignoreCase?: boolean;
     context?: number;
     limit?: number;
+    /** Only files whose path relative to `path` matches this glob. */
+    glob?: string;
   };
   listxattr: { path: string; follow?: boolean };
   getxattr: { path: string; name: string; follow?: boolean };

@@ -2,7 +2,7 @@
  * The `/files/<path>` routes: streamed upload, ranged download or directory listing,
  * stat as headers, and delete. Every vfs call is one atomic mutation or a read.
  */
-
+import { isFsError, type Stat, type Vfs } from "@computer/vfs";
 import { ApiError } from "../http/errors.ts";
 import { formatMode } from "../http/mode.ts";
 import { parseRange } from "../http/range.ts";
@@ -22,7 +22,11 @@ export async function putFile(
 ): Promise<Response> {
   host.requireComputer();
   const vfs = host.vfs();
-  let stat = await vfs.writeStream(path, request.body ?? emptyBody(), { parents: true, mode });
+  const ifMatch = request.headers.get("if-match");
+  let stat =
+    ifMatch === null
+      ? await vfs.writeStream(path, request.body ?? emptyBody(), { parents: true, mode })
+      : writeIfMatch(vfs, path, ifMatch, await boundedBody(request, path), mode);
   // `mode` only applies to new files in the vfs; an explicit ?mode is honoured for existing ones too.
   if (mode !== undefined && stat.mode !== mode) {
     vfs.chmod(path, mode);
@@ -33,6 +37,47 @@ export async function putFile(
     { path, size: stat.size, mtime: isoOf(stat.mtime), mode: formatMode(stat.mode) },
     { status: 201 },
   );
+}
+
+/** Largest body of a conditional PUT: it is held in memory so the check and the write are one step. */
+const MAX_CONDITIONAL_BYTES = 64 * 1024 * 1024;
+
+async function boundedBody(request: Request, path: string): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_CONDITIONAL_BYTES) {
+    throw new ApiError("EFBIG", `a conditional write takes at most ${MAX_CONDITIONAL_BYTES} bytes`, { path });
+  }
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.length > MAX_CONDITIONAL_BYTES) {
+    throw new ApiError("EFBIG", `a conditional write takes at most ${MAX_CONDITIONAL_BYTES} bytes`, { path });
+  }
+  return bytes;
+}
+
+/**
+ * The write of `If-Match: <etag>`: only if the file's current ETag is one of those listed (`*`:
+ * it exists), else 410 ESTALE and nothing changes. The check and the write run in one
+ * synchronous step of the Durable Object, so no other write (API, runtime, container sync) can
+ * fall between them.
+ */
+function writeIfMatch(
+  vfs: Vfs,
+  path: string,
+  ifMatch: string,
+  bytes: Uint8Array,
+  mode: number | undefined,
+): Stat {
+  let current: string | undefined;
+  try {
+    const existing = vfs.stat(path);
+    if (existing.type === "file") current = etag(existing);
+  } catch (err) {
+    if (!isFsError(err) || err.code !== "ENOENT") throw err;
+  }
+  const wanted = ifMatch.split(",").map((t) => t.trim());
+  const matches = current !== undefined && (wanted.includes("*") || wanted.includes(current));
+  if (!matches) throw new ApiError("ESTALE", "the file changed since it was read (If-Match)", { path });
+  return vfs.writeFile(path, bytes, { parents: true, mode });
 }
 
 /** GET: a file's bytes (Range, ETag, If-None-Match) or a directory listing. */

@@ -217,6 +217,7 @@ export const FS_OPS = {
         ignoreCase,
         context: optionalInteger(body, "context", 0, 100),
         limit: optionalInteger(body, "limit", 1, 100000),
+        glob: optionalString(body, "glob"),
       });
       return { matches };
     },

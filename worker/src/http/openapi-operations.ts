@@ -146,6 +146,24 @@ export const CORE_OPERATIONS = {
     },
   },
   "checkpoints.restore": { responses: { "200": json(object({ name: str, rev: int }), "Restored"), ...std } },
+  mcp: {
+    description:
+      "A JSON-RPC message of the Model Context Protocol (Streamable HTTP, stateless; JSON answers). Tools: " +
+      "read, write, edit, ls, find, grep, exec, publish, checkpoint, restore (an ro token: the read-only ones); " +
+      "resources computer://<id>/<path>. docs/MCP.md.",
+    requestBody: body({ type: "object" }),
+    responses: {
+      "200": json({ type: "object" }, "The JSON-RPC answer"),
+      "202": { description: "Accepted (a notification)" },
+      ...std,
+    },
+  },
+  "mcp.get": {
+    responses: { "405": { description: "No server-to-client stream: the server is stateless" }, ...std },
+  },
+  "mcp.delete": {
+    responses: { "405": { description: "No session to end: the server is stateless" }, ...std },
+  },
   fork: {
     description: "Admin only.",
     requestBody: body(object({ to: str, checkpoint: str }, ["to"])),

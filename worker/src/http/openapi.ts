@@ -92,7 +92,7 @@ const schemas: Schema = {
       "mkdir {path, recursive?, mode?} | rename {from, to, exchange?} | symlink {target, path} | link {existing, path} | " +
       "chmod {path, mode} | chown {path, uid, gid} | utimes {path, atime?, mtime?} | truncate {path, length} | " +
       "rm {path, recursive?, force?} | stat {path, follow?} | readdir {path, after?, limit?} | readlink {path} | " +
-      "realpath {path} | du {path} | find {path, glob, limit?} | grep {path, pattern, regex?, ignoreCase?, context?, limit?} | " +
+      "realpath {path} | du {path} | find {path, glob, limit?} | grep {path, pattern, regex?, ignoreCase?, context?, limit?, glob?} | " +
       "listxattr {path, follow?} | getxattr {path, name, follow?} | setxattr {path, name, value (base64), flag?, follow?} | " +
       'removexattr {path, name, follow?}. utimes times: milliseconds, ISO-8601, {sec, nsec}, "now" or "omit".',
     properties: {

@@ -53,6 +53,7 @@ export type Route =
   | { kind: "computers.list"; after: string | undefined; limit: number }
   | { kind: "artifacts.list"; after: string | undefined; limit: number }
   | { kind: "artifacts.get"; name: string; ttlSeconds: number | undefined }
+  | { kind: "mcp" | "mcp.get" | "mcp.delete"; id: string }
   | { kind: "computer"; id: string; route: ComputerRoute };
 
 type Handlers<T> = Partial<Record<string, () => T>>;
@@ -275,6 +276,13 @@ export function parseRoute(method: string, url: URL): Route {
   }
   if (!COMPUTER_ID.test(id)) {
     throw new ApiError("EINVAL", `invalid computer id: must match ${COMPUTER_ID.source}`);
+  }
+  if (rest.length === 1 && rest[0] === "mcp") {
+    return byMethod<Route>(method, {
+      POST: () => ({ kind: "mcp", id }),
+      GET: () => ({ kind: "mcp.get", id }),
+      DELETE: () => ({ kind: "mcp.delete", id }),
+    });
   }
   return { kind: "computer", id, route: parseComputerRoute(method, rest, pathname, url.searchParams) };
 }
