@@ -388,6 +388,36 @@ describe("previews", () => {
     await expectCode(c.previews.close(3000), "ENOENT");
     await expectCode(c.previews.open({ port: 0 }), "EINVAL");
     expect((await rec.fetch(preview.url)).status).toBe(404);
+
+describe("mcp", () => {
+  it("answers MCP's initialize over POST; GET and DELETE are ENOTSUP (stateless)", async () => {
+    const c = await fresh();
+    const url = `${fleet.url}/v1/computers/${c.id}/mcp`;
+    const headers = { Authorization: `Bearer ${fleet.adminToken}` };
+    const init = await rec.fetch(url, {
+      method: "POST",
+      headers: {
+        ...headers,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "sdk-contract", version: "1" },
+        },
+      }),
+    });
+    expect(await init.json()).toMatchObject({ id: 1, result: { serverInfo: { name: "computer" } } });
+    for (const method of ["GET", "DELETE"]) {
+      const res = await rec.fetch(url, { method, headers });
+      expect(res.status, method).toBe(405);
+      expect(await res.json()).toMatchObject({ error: { code: "ENOTSUP" } });
+    }
   });
 });
 

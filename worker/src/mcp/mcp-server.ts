@@ -37,6 +37,10 @@ export async function serveMcp(
   principal: Principal,
   api: ApiHandler,
 ): Promise<Response> {
+  if (request.method !== "POST") {
+    // Stateless: no session to end and no server-to-client stream to open (both allowed by the spec).
+    throw new ApiError("ENOTSUP", "this MCP server is stateless: only POST", { headers: { Allow: "POST" } });
+  }
   const token = (request.headers.get("authorization") ?? "").replace(/^Bearer\s+/i, "");
   const client = new ComputerClient({
     url: new URL(request.url).origin,
