@@ -5,27 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { type Fleet, freePort, startFleet } from "@computer/fleet";
-import { type Computer, ComputerClient, ComputerError, type ExecEvent } from "@computer/sdk";
+import { type Computer, ComputerClient, type ComputerError, type ExecEvent } from "@computer/sdk";
 import { API_ERROR_CODES, HTTP_STATUS, ROUTE_NAMES } from "@computer/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RecordingFetch, recordingFetch } from "./route-coverage.ts";
-
-/**
- * Codes no request can provoke today, and why: the vfs defines them for the container's
- * FUSE mount, or they mark our own faults. The SDK's unit tests read each from a response.
- */
-const UNREACHABLE = {
-  EACCES: "the vfs checks no permissions for the API (its caller is the owner)",
-  EROFS: "no read-only mount exists behind the API",
-  EXDEV: "one computer is one filesystem: nothing crosses devices",
-  EMLINK: "the link count limit is out of reach of a test's time",
-  EIO: "our own fault: no request provokes it on purpose",
-  ETIMEDOUT: "exec timeouts are results (status: timeout), not HTTP errors",
-  ESTALE: "a feed cursor goes stale only past an hour's retention and the vfs's GC",
-  EFBIG: "the largest file is 2^53 - 1 bytes, the largest length a request can name",
-  ECONNREFUSED:
-    "a preview answers it from a container runtime, which this fleet has none of (previews.test.ts meets it)",
-} as const;
+import { expectCode, failure, UNREACHABLE } from "./sdk-expect.ts";
 
 let fleet: Fleet;
 let rec: RecordingFetch;
@@ -37,26 +21,6 @@ async function fresh(settings: { quotaBytes?: number } = {}): Promise<Computer> 
   const id = `sdk-${process.pid}-${n++}`;
   await client.computers.create(id, settings);
   return client.computer(id);
-}
-
-/** The ComputerError `promise` rejects with. */
-async function failure(promise: Promise<unknown>): Promise<ComputerError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ComputerError)) throw new Error(`expected a ComputerError, got ${String(err)}`);
-  return err;
-}
-
-async function expectCode(promise: Promise<unknown>, code: string, path?: string): Promise<ComputerError> {
-  const err = await failure(promise);
-  expect({ code: err.code, status: err.status }, err.message).toEqual({
-    code,
-    status: HTTP_STATUS[code as keyof typeof HTTP_STATUS],
-  });
-  if (path !== undefined) expect(err.path).toBe(path);
-  return err;
 }
 
 beforeAll(async () => {
@@ -388,6 +352,8 @@ describe("previews", () => {
     await expectCode(c.previews.close(3000), "ENOENT");
     await expectCode(c.previews.open({ port: 0 }), "EINVAL");
     expect((await rec.fetch(preview.url)).status).toBe(404);
+  });
+});
 
 describe("mcp", () => {
   it("answers MCP's initialize over POST; GET and DELETE are ENOTSUP (stateless)", async () => {
