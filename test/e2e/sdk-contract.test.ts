@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { type Fleet, freePort, startFleet } from "@computer/fleet";
 import { type Computer, ComputerClient, type ComputerError, type ExecEvent } from "@computer/sdk";
-import { API_ERROR_CODES, HTTP_STATUS, ROUTE_NAMES } from "@computer/sdk/contract";
+import { API_ERROR_CODES, ROUTE_NAMES } from "@computer/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RecordingFetch, recordingFetch } from "./route-coverage.ts";
 import { expectCode, failure, UNREACHABLE } from "./sdk-expect.ts";
