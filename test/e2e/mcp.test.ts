@@ -57,7 +57,15 @@ describe("MCP over Streamable HTTP", () => {
     );
     await box.files.write("bin.dat", new Uint8Array([1, 0, 2, 3]));
     expect((await call(mcp, "read", { path: "bin.dat" })).text).toBe(
-      "bin.dat: binary file, 4 bytes (not shown; use exec to inspect it)",
+      "bin.dat: binary file (application/octet-stream), 4 bytes (not shown; read with base64: true, or inspect it with exec)",
+    );
+    expect((await call(mcp, "read", { path: "bin.dat", base64: true })).text).toBe("AQACAw==");
+    await box.files.write(
+      "pixel.png",
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    );
+    expect((await call(mcp, "read", { path: "pixel.png" })).text).toMatch(
+      /^pixel\.png: binary file \(image\/png\), 12 bytes/,
     );
     const missing = await call(mcp, "read", { path: "nope.txt" });
     expect(missing.isError).toBe(true);

@@ -1,20 +1,23 @@
 /**
  * The reading tools: `read` (a text file or a line range, line numbers with a range; a binary
- * file answers its size instead of bytes), `ls` (depth, sizes, types), `find` (glob, type,
+ * file answers its kind and size instead of bytes, or base64 when asked, up to the cap), `ls` (depth, sizes, types), `find` (glob, type,
  * limit) and `grep` (regex on the vfs's own search, path glob, context lines, limit).
  */
+import { toBase64 } from "../base64.ts";
+import { binaryKind } from "./file-kind.ts";
 import { apiPath, capText, defineTool, ToolError, workspacePath } from "./tool.ts";
 
 const DEFAULT_LINES = 2000;
 const SNIFF_BYTES = 8192;
 
-/** `read {path, offset?, limit?}`. */
-export const readTool = defineTool<{ path: string; offset?: number; limit?: number }>({
+/** `read {path, offset?, limit?, base64?}`. */
+export const readTool = defineTool<{ path: string; offset?: number; limit?: number; base64?: boolean }>({
   name: "read",
   description:
     "Read a text file of the computer (paths are relative to /workspace). Without offset/limit it answers the " +
     "whole file (cut with a note past the output cap); with them it answers that line range, each line " +
-    "prefixed with its number. A binary file answers its size and kind instead of its bytes.",
+    "prefixed with its number. A binary file answers its kind and size instead of its bytes, or its bytes as " +
+    "base64 with base64: true (only when that fits the output cap).",
   inputSchema: {
     type: "object",
     properties: {
@@ -25,12 +28,16 @@ export const readTool = defineTool<{ path: string; offset?: number; limit?: numb
         minimum: 1,
         description: `How many lines (default ${DEFAULT_LINES} with offset)`,
       },
+      base64: {
+        type: "boolean",
+        description: "For a binary file: answer its bytes as base64 (up to the cap)",
+      },
     },
     required: ["path"],
     additionalProperties: false,
   },
   readOnly: true,
-  async run({ computer, maxOutputChars, signal }, { path, offset, limit }) {
+  async run({ computer, maxOutputChars, signal }, { path, offset, limit, base64 }) {
     const file = await computer.files.open(apiPath(path), { signal });
     const reader = file.body.getReader();
     const decoder = new TextDecoder();
@@ -49,9 +56,15 @@ export const readTool = defineTool<{ path: string; offset?: number; limit?: numb
         if (!sniffed) {
           sniffed = true;
           if (value.subarray(0, SNIFF_BYTES).includes(0)) {
-            return {
-              text: `${workspacePath(path)}: binary file, ${file.size} bytes (not shown; use exec to inspect it)`,
-            };
+            const about = `${workspacePath(path)}: binary file (${binaryKind(value)}), ${file.size} bytes`;
+            const encodedChars = Math.ceil(file.size / 3) * 4;
+            if (!base64)
+              return { text: `${about} (not shown; read with base64: true, or inspect it with exec)` };
+            if (encodedChars > maxOutputChars)
+              return {
+                text: `${about}: ${encodedChars} characters of base64 exceed the ${maxOutputChars} cap; use exec`,
+              };
+            return { text: toBase64(await readRest(value, reader)) };
           }
         }
         partial += decoder.decode(value, { stream: true });
@@ -80,6 +93,28 @@ export const readTool = defineTool<{ path: string; offset?: number; limit?: numb
     return { text: text === "" && numbered ? `(no lines at ${first}; the file has ${line - 1})` : text };
   },
 });
+
+/** `first` and the rest of `reader`'s bytes, as one array. */
+async function readRest(
+  first: Uint8Array,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<Uint8Array> {
+  const parts = [first];
+  let size = first.length;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    size += value.length;
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}
 
 /** `ls {path?, depth?}`. */
 export const lsTool = defineTool<{ path?: string; depth?: number }>({

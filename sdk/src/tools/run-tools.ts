@@ -54,7 +54,9 @@ export const execTool = defineTool<{
     "Run a command on the computer and wait for it: runtime container (Linux, default: any program, " +
     "/workspace mounted), shell (a fast bash in a sandbox, no container) or js (command is an ES module whose " +
     "default export runs). Answers the exit code and the output (stdout and stderr together); long output " +
-    "keeps its head and tail and names the log file with all of it.",
+    "keeps its head and tail and names the log file with all of it. It waits for the command to end: to " +
+    "show a server (a dev server on a port), start it in the background through the API (exec with " +
+    "detach: true) and open a preview URL for its port (POST /ports, or `computer preview PORT`).",
   inputSchema: {
     type: "object",
     properties: {
