@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # libc6-dev), runs python3 and git, and switches users with setpriv (util-linux); the pdf-report
 # example's test reads its PDF with pdftotext (poppler-utils); bench's report test opens the HTML
 # report in headless chromium).
-APT_PACKAGES=(curl libfuse2 fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils chromium)
+APT_PACKAGES=(curl fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils chromium)
 # The image also needs Debian's docker engine and debootstrap; `make bench-host` runs the image
 # under docker compose (Debian ships compose as the standalone docker-compose).
 if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap docker-compose); fi
@@ -36,9 +36,8 @@ fi
 # is one, else a one-off copy through npm exec (from the npm cache after the first time).
 # Install scripts run only where package.json's allowScripts approves them: `node` (it installs
 # the Node binary). The others are denied because nothing needs them: esbuild and workerd find
-# their binaries in their per-platform optional packages, fuse-native loads its prebuilt
-# addon, and node-liblzma (xz for just-bash on Node) is optional and unused (just-bash runs in
-# workerd).
+# their binaries in their per-platform optional packages, and node-liblzma (xz for just-bash on
+# Node) is optional and unused (just-bash runs in workerd).
 pinned_node=$(node -p 'require("./package.json").devDependencies.node')
 npm_cli="$(npm root -g)/npm/bin/npm-cli.js"
 run_npm() {
@@ -63,9 +62,8 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
   fi
 fi
 
-# computerd's FUSE 3 addon, the default mount backend of computerd serve and computerd host
-# (without it they refuse to mount unless --mount-backend/--mount fuse is given, and the fuse3
-# tests skip). Rebuilt when missing or older than its source.
+# computerd's FUSE 3 addon, the mount backend of computerd serve and computerd host (without
+# it they refuse to mount unless --mount-backend/--mount none is given, and the FUSE tests fail). Rebuilt when missing or older than its source.
 addon=computerd/native/build/Release/fuse3.node
 helper=computerd/native/build/Release/computerd-userns
 if [[ ! -f $addon || computerd/native/fuse3.c -nt $addon || computerd/native/binding.gyp -nt $addon ||

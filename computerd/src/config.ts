@@ -13,10 +13,9 @@ export interface Config {
   mountPoint: string;
   /**
    * `fuse3` (default): the computer is FUSE-mounted at mountPoint through computerd's own
-   * libfuse3 addon (docs/mount.md); `fuse`: the same through fuse-native (libfuse 2); `none`: no
-   * mount (tests, hosts without /dev/fuse).
+   * libfuse3 addon (docs/mount.md); `none`: no mount (tests, hosts without /dev/fuse).
    */
-  mountBackend: "fuse" | "fuse3" | "none";
+  mountBackend: "fuse3" | "none";
   stateDir: string;
   /** The bearer secret shared with the Durable Object (never logged, never given to commands). */
   secret: string;
@@ -83,9 +82,9 @@ export const OPTIONS: readonly OptionSpec[] = [
     flag: "mount-backend",
     env: "MOUNT_BACKEND",
     kind: "choice",
-    choices: ["fuse3", "fuse", "none"],
+    choices: ["fuse3", "none"],
     default: "fuse3",
-    help: "fuse3: mount the computer at the mount point with computerd's own libfuse3 addon (npm run build:native -w computerd); fuse: the same through fuse-native (libfuse 2: ms times, no caller ids); none: no mount (commands see a plain folder)",
+    help: "fuse3: mount the computer at the mount point with computerd's own libfuse3 addon (npm run build:native -w computerd); none: no mount (commands see a plain folder)",
   },
   {
     key: "stateDir",

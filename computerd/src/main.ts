@@ -11,7 +11,7 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
-/** Every command, loaded on demand (so `mount` alone loads fuse-native). */
+/** Every command, loaded on demand (each loads only its own modules). */
 export const COMMANDS: Record<string, () => Promise<Command>> = {
   mount: async () => (await import("./commands/mount.ts")).mountCommand,
   serve: async () => (await import("./commands/serve.ts")).serveCommand,

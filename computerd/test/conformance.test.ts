@@ -4,9 +4,8 @@
  * same output and exit the same way for each caller; a marker per caller proves it did
  * its real work. Then: statfs follows the quota; data written through the mount is in
  * the mirror after unmount and survives a remount; a killed daemon's stale mount is
- * cleared. All of it runs for each mount backend (fuse-native and computerd's own fuse3
- * addon, the default). Skips only when /dev/fuse is absent; with /dev/fuse, a missing fuse3
- * addon fails the suite (mounted-mirror.ts).
+ * cleared. The mount is computerd's own fuse3 addon. Skips (saying why) only when /dev/fuse is
+ * absent; with /dev/fuse, a missing fuse3 addon fails the suite (mounted-mirror.ts).
  */
 
 import { execFile } from "node:child_process";
@@ -35,7 +34,6 @@ import { fuseMountsAt } from "../src/mount/stale.ts";
 import { MARKERS } from "./conformance/markers.ts";
 import {
   CALLERS,
-  type Caller,
   compilePosixHelper,
   packTinyPackage,
   runConformanceScript,
@@ -50,249 +48,164 @@ const scripts = readdirSync(SCRIPTS)
   .filter((name) => name.endsWith(".sh"))
   .sort();
 
-/**
- * Scripts that run against a second daemon with kernel attribute caching off.
- * libfuse 2's high-level (path-based) API gives every hard link its own kernel
- * inode, so after a change through one name the others show cached attributes
- * (nlink, ctime) for up to attr_timeout; the daemon itself answers correctly.
- */
-const UNCACHED = new Set(["hardlinks.sh", "nlink.sh"]);
-const UNCACHED_FLAGS = ["--attr-timeout", "0"];
-
-/**
- * What fuse-native cannot pass (docs/mount.md, known gaps). It does not expose the
- * caller's uid/gid, so every file an unprivileged caller creates belongs to the mirror's
- * owner and the caller cannot write it afterwards: no script can run as the user. As root:
- * reads never update atime (the relatime updates are the fuse3 handlers', atime.sh);
- * times cross in milliseconds, never before 1970, with the access time passed for both
- * (times.sh, timestamps.sh, posix.sh); new files do not take a setgid directory's group
- * (owners.sh); a lookup of a name over 255 bytes answers ENOENT, not ENAMETOOLONG
- * (sizes.sh); libfuse keeps unlinked open files under visible `.fuse_hidden*` names with
- * nlink 1 (unlinked.sh); big listxattr answers fail with EIO and unknown namespaces are
- * accepted (xattrs.sh); FUSE 2 has no renameat2 flags, so RENAME_NOREPLACE and
- * RENAME_EXCHANGE are EINVAL (renames.sh, exchange.sh).
- */
-const FUSE_NATIVE_GAPS = {
-  user: "all" as const,
-  root: new Set([
-    "atime.sh",
-    "times.sh",
-    "timestamps.sh",
-    "posix.sh",
-    "owners.sh",
-    "sizes.sh",
-    "unlinked.sh",
-    "xattrs.sh",
-    "renames.sh",
-    "exchange.sh",
-  ]),
-};
-
-interface BackendCase {
-  backend: "fuse" | "fuse3";
-  available: boolean;
-  flags: string[];
-  /** Scripts run on a second daemon with attr_timeout 0. */
-  uncached: ReadonlySet<string>;
-  /** Known gaps: skipped per caller ("all": every script). */
-  skipped: Record<Caller, ReadonlySet<string> | "all">;
-}
-
-const BACKENDS: BackendCase[] = [
-  {
-    backend: "fuse",
-    available: true,
-    flags: ["--backend", "fuse"],
-    uncached: UNCACHED,
-    skipped: FUSE_NATIVE_GAPS,
-  },
-  // One kernel inode per vfs inode: hard links need no uncached daemon.
-  {
-    backend: "fuse3",
-    available: fuse3Mountable,
-    flags: ["--backend", "fuse3"],
-    uncached: new Set(),
-    skipped: { root: new Set(), user: new Set() },
-  },
-];
+/** computerd mount's flags: the default backend, named so the suite says what it tests. */
+const FLAGS = ["--backend", "fuse3"];
 
 /** Quota of the statfs daemon: 96 MiB, a whole number of 4 KiB blocks. */
 const QUOTA = 96 << 20;
 
-function isSkipped(skipped: BackendCase["skipped"], caller: Caller, script: string): boolean {
-  const set = skipped[caller];
-  return set === "all" || set.has(script);
-}
+describe.skipIf(!canRun("FUSE conformance", missingFuse()) || !fuse3Mountable)(
+  "FUSE conformance (computerd mount vs tmpfs)",
+  () => {
+    let root: string;
+    let reference: string;
+    let stateDir: string;
+    let mountPoint: string;
+    let daemon: Daemon;
+    let env: Record<string, string>;
+    let staged: string;
 
-for (const { backend, available, flags, uncached: uncachedScripts, skipped } of BACKENDS) {
-  describe.skipIf(!canRun(`FUSE conformance, ${backend} backend`, missingFuse()) || !available)(
-    `FUSE conformance, ${backend} backend (computerd mount vs tmpfs)`,
-    () => {
-      let root: string;
-      let reference: string;
-      let stateDir: string;
-      let mountPoint: string;
-      let daemon: Daemon;
-      let uncached: Daemon;
-      let uncachedMount: string;
-      let env: Record<string, string>;
-      let staged: string;
+    beforeAll(async () => {
+      root = mkdtempSync(join(tmpdir(), "computerd-conformance-"));
+      // The unprivileged caller must reach the mounts, the helper and the tarball.
+      chmodSync(root, 0o755);
+      const shm = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+      reference = mkdtempSync(join(shm, "computerd-reference-"));
+      chmodSync(reference, 0o755);
+      stateDir = join(root, "state");
+      mountPoint = join(root, "mnt");
+      env = { PKG_TGZ: await packTinyPackage(root), POSIX_HELPER: await compilePosixHelper(root) };
+      staged = stageScripts(join(root, "scripts"));
+      daemon = await startDaemon(stateDir, mountPoint, FLAGS);
+    });
 
-      beforeAll(async () => {
-        root = mkdtempSync(join(tmpdir(), "computerd-conformance-"));
-        // The unprivileged caller must reach the mounts, the helper and the tarball.
-        chmodSync(root, 0o755);
-        const shm = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
-        reference = mkdtempSync(join(shm, "computerd-reference-"));
-        chmodSync(reference, 0o755);
-        stateDir = join(root, "state");
-        mountPoint = join(root, "mnt");
-        env = { PKG_TGZ: await packTinyPackage(root), POSIX_HELPER: await compilePosixHelper(root) };
-        staged = stageScripts(join(root, "scripts"));
-        daemon = await startDaemon(stateDir, mountPoint, flags);
-        uncachedMount = join(root, "mnt-uncached");
-        uncached = await startDaemon(join(root, "state-uncached"), uncachedMount, [
-          ...flags,
-          ...UNCACHED_FLAGS,
-        ]);
-      });
+    afterAll(async () => {
+      await daemon?.stop();
+      rmSync(reference, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true });
+    });
 
-      afterAll(async () => {
-        await daemon?.stop();
-        await uncached?.stop();
-        rmSync(reference, { recursive: true, force: true });
-        rmSync(root, { recursive: true, force: true });
-      });
-
-      for (const script of scripts) {
-        for (const caller of CALLERS) {
-          it.skipIf(isSkipped(skipped, caller, script))(
-            `${script} as ${caller} behaves as on tmpfs`,
-            async () => {
-              const name = `${script.replace(/\.sh$/, "")}-${caller}`;
-              const uncachedRun = uncachedScripts.has(script);
-              const mount = uncachedRun ? uncachedMount : mountPoint;
-              const serving = uncachedRun ? uncached : daemon;
-              const logged = serving.stderr().length;
-              const expected = await runConformanceScript(staged, script, reference, name, caller, env);
-              const actual = await runConformanceScript(staged, script, mount, name, caller, env);
-              // Every error must reach the syscall as its own errno, never as a catch-all EIO.
-              expect(serving.stderr().slice(logged)).not.toContain("replying EIO");
-              const markers = MARKERS[script]?.[caller];
-              expect(markers, `no markers for ${script} as ${caller} (conformance/markers.ts)`).toBeDefined();
-              for (const marker of markers ?? []) {
-                expect(expected.stdout, `reference run:\n${expected.stderr}`).toContain(marker);
-              }
-              expect(
-                { code: actual.code, stdout: actual.stdout },
-                `stderr on the mount:\n${actual.stderr}`,
-              ).toEqual({
-                code: expected.code,
-                stdout: expected.stdout,
-              });
-            },
-          );
-        }
+    for (const script of scripts) {
+      for (const caller of CALLERS) {
+        it(`${script} as ${caller} behaves as on tmpfs`, async () => {
+          const name = `${script.replace(/\.sh$/, "")}-${caller}`;
+          const logged = daemon.stderr().length;
+          const expected = await runConformanceScript(staged, script, reference, name, caller, env);
+          const actual = await runConformanceScript(staged, script, mountPoint, name, caller, env);
+          // Every error must reach the syscall as its own errno, never as a catch-all EIO.
+          expect(daemon.stderr().slice(logged)).not.toContain("replying EIO");
+          const markers = MARKERS[script]?.[caller];
+          expect(markers, `no markers for ${script} as ${caller} (conformance/markers.ts)`).toBeDefined();
+          for (const marker of markers ?? []) {
+            expect(expected.stdout, `reference run:\n${expected.stderr}`).toContain(marker);
+          }
+          expect(
+            { code: actual.code, stdout: actual.stdout },
+            `stderr on the mount:\n${actual.stderr}`,
+          ).toEqual({
+            code: expected.code,
+            stdout: expected.stdout,
+          });
+        });
       }
+    }
 
-      it("reports statfs capacity", async () => {
-        const { stdout } = await run("stat", ["-f", "-c", "%b %S %l", mountPoint]);
-        const [blocks, size, namemax] = stdout.trim().split(" ").map(Number);
-        expect((blocks ?? 0) * (size ?? 0)).toBeGreaterThan(1 << 30);
-        expect(namemax).toBe(255);
-      });
+    it("reports statfs capacity", async () => {
+      const { stdout } = await run("stat", ["-f", "-c", "%b %S %l", mountPoint]);
+      const [blocks, size, namemax] = stdout.trim().split(" ").map(Number);
+      expect((blocks ?? 0) * (size ?? 0)).toBeGreaterThan(1 << 30);
+      expect(namemax).toBe(255);
+    });
 
-      it("reports the quota as statfs capacity and the usage as used blocks", async () => {
-        const quotaState = join(root, "state-quota");
-        const seed = openMirror(quotaState);
-        seed.vfs.setQuota(QUOTA);
-        seed.sql.commit();
-        seed.close();
-        const quotaMount = join(root, "mnt-quota");
-        const quotaDaemon = await startDaemon(quotaState, quotaMount, flags);
-        try {
-          const statfs = async () => {
-            const { stdout } = await run("stat", ["-f", "-c", "%b %f %a %S", quotaMount]);
-            const [blocks = 0, free = 0, avail = 0, size = 0] = stdout.trim().split(" ").map(Number);
-            return { total: blocks * size, free: free * size, avail: avail * size };
-          };
-          const empty = await statfs();
-          expect(empty.total).toBe(QUOTA);
-          expect(QUOTA - empty.free).toBeLessThan(64 << 10);
-          await run("dd", ["if=/dev/urandom", `of=${quotaMount}/data`, "bs=1M", "count=40", "conv=fsync"]);
-          const used = await statfs();
-          expect(used.total).toBe(QUOTA);
-          expect(empty.free - used.free).toBeGreaterThanOrEqual(40 << 20);
-          expect(empty.free - used.free).toBeLessThan(41 << 20);
-          expect(used.avail).toBe(used.free);
-          const full = await run("dd", [
-            "if=/dev/zero",
-            `of=${quotaMount}/more`,
-            "bs=1M",
-            "count=80",
-            "conv=fsync",
-          ]).then(
-            () => "written",
-            (err: { stderr?: string }) => err.stderr ?? "",
-          );
-          expect(full).toContain("No space left on device");
-        } finally {
-          await quotaDaemon.stop();
-        }
-      });
-
-      it("puts what was written into the mirror, and it survives unmount and remount", async () => {
-        const dir = join(mountPoint, "persist");
-        await mkdir(dir);
-        const big = Buffer.alloc(5 * (1 << 20) + 123);
-        for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 251;
-        await writeFile(join(dir, "big.bin"), big);
-        await writeFile(join(dir, "small.txt"), "small\n");
-        await symlink("small.txt", join(dir, "link"));
-        await link(join(dir, "small.txt"), join(dir, "hard"));
-        const before = await stat(join(dir, "big.bin"));
-
-        const unmounted = await daemon.stop();
-        expect(unmounted?.event).toBe("unmounted");
-        expect(await fuseMountsAt(mountPoint)).toEqual([]);
-
-        const vfs = openNodeVfs(join(stateDir, MIRROR_FILE));
-        expect(Buffer.from(vfs.readFile("/persist/big.bin")).equals(big)).toBe(true);
-        expect(vfs.readText("/persist/small.txt")).toBe("small\n");
-        expect(vfs.readlink("/persist/link")).toBe("small.txt");
-        expect(vfs.stat("/persist/hard").nlink).toBe(2);
-        expect(vfs.stat("/persist/big.bin").ino).toBe(before.ino);
-
-        daemon = await startDaemon(stateDir, mountPoint, flags);
-        expect((await readFile(join(dir, "big.bin"))).equals(big)).toBe(true);
-        expect(await readFile(join(dir, "hard"), "utf8")).toBe("small\n");
-        expect(await readlink(join(dir, "link"))).toBe("small.txt");
-        const after = await stat(join(dir, "big.bin"));
-        expect(after.ino).toBe(before.ino);
-        expect(after.mtimeMs).toBe(before.mtimeMs);
-      });
-
-      it("clears the stale mount of a killed daemon", async () => {
-        await writeFile(join(mountPoint, "before-kill"), "x");
-        // A file unlinked while open when the daemon dies must not resurface under its hidden
-        // name (fuse3; libfuse 2 leaves its `.fuse_hidden*` names behind, a known gap).
-        const orphan = await open(join(mountPoint, "orphan"), "w+");
-        await orphan.write("unnamed");
-        await unlink(join(mountPoint, "orphan"));
-        await orphan.sync();
-        await daemon.stop("SIGKILL");
-        await orphan.close().catch(() => {});
-        const stale = await lstat(mountPoint).then(
-          () => "alive",
-          (err: NodeJS.ErrnoException) => err.code,
+    it("reports the quota as statfs capacity and the usage as used blocks", async () => {
+      const quotaState = join(root, "state-quota");
+      const seed = openMirror(quotaState);
+      seed.vfs.setQuota(QUOTA);
+      seed.sql.commit();
+      seed.close();
+      const quotaMount = join(root, "mnt-quota");
+      const quotaDaemon = await startDaemon(quotaState, quotaMount, FLAGS);
+      try {
+        const statfs = async () => {
+          const { stdout } = await run("stat", ["-f", "-c", "%b %f %a %S", quotaMount]);
+          const [blocks = 0, free = 0, avail = 0, size = 0] = stdout.trim().split(" ").map(Number);
+          return { total: blocks * size, free: free * size, avail: avail * size };
+        };
+        const empty = await statfs();
+        expect(empty.total).toBe(QUOTA);
+        expect(QUOTA - empty.free).toBeLessThan(64 << 10);
+        await run("dd", ["if=/dev/urandom", `of=${quotaMount}/data`, "bs=1M", "count=40", "conv=fsync"]);
+        const used = await statfs();
+        expect(used.total).toBe(QUOTA);
+        expect(empty.free - used.free).toBeGreaterThanOrEqual(40 << 20);
+        expect(empty.free - used.free).toBeLessThan(41 << 20);
+        expect(used.avail).toBe(used.free);
+        const full = await run("dd", [
+          "if=/dev/zero",
+          `of=${quotaMount}/more`,
+          "bs=1M",
+          "count=80",
+          "conv=fsync",
+        ]).then(
+          () => "written",
+          (err: { stderr?: string }) => err.stderr ?? "",
         );
-        expect(stale).toBe("ENOTCONN");
-        daemon = await startDaemon(stateDir, mountPoint, flags);
-        expect((await stat(mountPoint)).ino).toBe(1);
-        expect(await fuseMountsAt(mountPoint)).toHaveLength(1);
-        const hidden = (await readdir(mountPoint)).filter((name) => name.startsWith(".fuse_hidden"));
-        if (backend === "fuse3") expect(hidden).toEqual([]);
-      });
-    },
-  );
-}
+        expect(full).toContain("No space left on device");
+      } finally {
+        await quotaDaemon.stop();
+      }
+    });
+
+    it("puts what was written into the mirror, and it survives unmount and remount", async () => {
+      const dir = join(mountPoint, "persist");
+      await mkdir(dir);
+      const big = Buffer.alloc(5 * (1 << 20) + 123);
+      for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 251;
+      await writeFile(join(dir, "big.bin"), big);
+      await writeFile(join(dir, "small.txt"), "small\n");
+      await symlink("small.txt", join(dir, "link"));
+      await link(join(dir, "small.txt"), join(dir, "hard"));
+      const before = await stat(join(dir, "big.bin"));
+
+      const unmounted = await daemon.stop();
+      expect(unmounted?.event).toBe("unmounted");
+      expect(await fuseMountsAt(mountPoint)).toEqual([]);
+
+      const vfs = openNodeVfs(join(stateDir, MIRROR_FILE));
+      expect(Buffer.from(vfs.readFile("/persist/big.bin")).equals(big)).toBe(true);
+      expect(vfs.readText("/persist/small.txt")).toBe("small\n");
+      expect(vfs.readlink("/persist/link")).toBe("small.txt");
+      expect(vfs.stat("/persist/hard").nlink).toBe(2);
+      expect(vfs.stat("/persist/big.bin").ino).toBe(before.ino);
+
+      daemon = await startDaemon(stateDir, mountPoint, FLAGS);
+      expect((await readFile(join(dir, "big.bin"))).equals(big)).toBe(true);
+      expect(await readFile(join(dir, "hard"), "utf8")).toBe("small\n");
+      expect(await readlink(join(dir, "link"))).toBe("small.txt");
+      const after = await stat(join(dir, "big.bin"));
+      expect(after.ino).toBe(before.ino);
+      expect(after.mtimeMs).toBe(before.mtimeMs);
+    });
+
+    it("clears the stale mount of a killed daemon", async () => {
+      await writeFile(join(mountPoint, "before-kill"), "x");
+      // A file unlinked while open when the daemon dies must not resurface under a hidden name.
+      const orphan = await open(join(mountPoint, "orphan"), "w+");
+      await orphan.write("unnamed");
+      await unlink(join(mountPoint, "orphan"));
+      await orphan.sync();
+      await daemon.stop("SIGKILL");
+      await orphan.close().catch(() => {});
+      const stale = await lstat(mountPoint).then(
+        () => "alive",
+        (err: NodeJS.ErrnoException) => err.code,
+      );
+      expect(stale).toBe("ENOTCONN");
+      daemon = await startDaemon(stateDir, mountPoint, FLAGS);
+      expect((await stat(mountPoint)).ino).toBe(1);
+      expect(await fuseMountsAt(mountPoint)).toHaveLength(1);
+      const hidden = (await readdir(mountPoint)).filter((name) => name.startsWith(".fuse_hidden"));
+      expect(hidden).toEqual([]);
+    });
+  },
+);

@@ -1,7 +1,7 @@
 /**
  * Errors cross the mount unchanged: for every vfs error code, a real syscall on the mount
  * fails with that errno (never a silent EIO), and the same operation on the vfs itself raises
- * the same code. Codes no syscall can make the vfs raise say why. Runs for each FUSE backend.
+ * the same code. Codes no syscall can make the vfs raise say why.
  */
 
 import { execFile } from "node:child_process";
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
 import { type Mount, openMount } from "../src/mount/backend.ts";
 import { clearStaleMount } from "../src/mount/stale.ts";
-import { FUSE_BACKENDS } from "./mounted-mirror.ts";
+import { fuse3Mountable } from "./mounted-mirror.ts";
 
 const NOBODY = 65534;
 const QUOTA_HEADROOM = 64 * 1024;
@@ -186,20 +186,10 @@ function seed(vfs: Vfs): void {
   vfs.setQuota(vfs.usage().usedBytes + QUOTA_HEADROOM);
 }
 
-/**
- * Where a backend still answers differently from Linux: the case asserts the gap is still there
- * (so fixing it makes this list shrink) and the report of the run names it.
- */
-const KNOWN_GAPS: Record<string, Partial<Record<FsErrorCode, string>>> = {
-  // fuse-native's getattr turns every miss into ENOENT without looking at the name's length.
-  fuse: { ENAMETOOLONG: "ENOENT" },
-  fuse3: {},
-};
-
 const triggers = Object.entries(TRIGGERS).filter((e): e is [FsErrorCode, Trigger] => "call" in e[1]);
 
-describe.each(FUSE_BACKENDS)("errno through the $backend mount", ({ backend, available: mountable }) => {
-  const available = canRun(`errno through the ${backend} mount`, missingFuse()) && mountable;
+describe("errno through the mount", () => {
+  const available = canRun("errno through the mount", missingFuse()) && fuse3Mountable;
   let root: string;
   let mirror: Mirror;
   let mount: Mount;
@@ -214,7 +204,13 @@ describe.each(FUSE_BACKENDS)("errno through the $backend mount", ({ backend, ava
     mnt = join(root, "mnt");
     mirror = openMirror(join(root, "state"));
     seed(mirror.vfs);
-    mount = await openMount({ backend, mirror, mountPoint: mnt, log: () => {}, fuse: { allowOther: true } });
+    mount = await openMount({
+      backend: "fuse3",
+      mirror,
+      mountPoint: mnt,
+      log: () => {},
+      fuse: { allowOther: true },
+    });
     // Every call runs in one process per identity; each is an error case, so order does not matter.
     for (const asNobody of [false, true]) {
       const cases = [
@@ -242,11 +238,7 @@ describe.each(FUSE_BACKENDS)("errno through the $backend mount", ({ backend, ava
   });
 
   it.skipIf(!available).each(triggers)("%s: the syscall's errno is the vfs's code", (code, trigger) => {
-    const gap = KNOWN_GAPS[backend]?.[code];
-    if (gap !== undefined) {
-      console.warn(`known gap on ${backend}: ${code} arrives as ${gap}`);
-      expect(got.get(code), "the gap is fixed: remove it from KNOWN_GAPS").toBe(gap);
-    } else expect(got.get(code), JSON.stringify(trigger.call)).toBe(code);
+    expect(got.get(code), JSON.stringify(trigger.call)).toBe(code);
     const { vfs } = trigger;
     if (vfs) expect(vfsCode(() => vfs(mirror.vfs))).toBe(code);
     else expect(trigger.kernel).toBeTruthy();

@@ -1,14 +1,11 @@
 /**
  * Quota errors surface where a program can see them (in write() itself: see
- * quota-write.test.ts); the mount keeps working once files are removed. On both backends.
+ * quota-write.test.ts); the mount keeps working once files are removed.
  */
 
 import { execFile } from "node:child_process";
-import { canRun, missingFuse } from "@computer/fleet/capabilities";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Mirror } from "../src/mirror/open-mirror.ts";
-import type { Mount } from "../src/mount/backend.ts";
-import { FUSE_BACKENDS, mountFreshMirror } from "./mounted-mirror.ts";
+import { expect, it, vi } from "vitest";
+import { describeFreshMount } from "./mounted-mirror.ts";
 
 function sh(script: string): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -18,42 +15,22 @@ function sh(script: string): Promise<{ code: number; out: string }> {
   });
 }
 
-for (const { backend, available } of FUSE_BACKENDS) {
-  describe.skipIf(!canRun(`quota through the ${backend} mount`, missingFuse()) || !available)(
-    `quota through the ${backend} mount`,
-    () => {
-      let mirror: Mirror;
-      let mount: Mount;
-      let mnt: string;
-      let close: (() => Promise<void>) | undefined;
-
-      beforeAll(async () => {
-        ({ mirror, mount, mnt, close } = await mountFreshMirror({
-          backend,
-          prefix: "computerd-quota-",
-          quota: 64 * 1024,
-        }));
-      });
-
-      afterAll(() => close?.());
-
-      it("reports ENOSPC to a small and a big writer; rm makes room again", async () => {
-        const small = await sh(`head -c 100000 /dev/zero > ${mnt}/small`);
-        expect(small.code).not.toBe(0);
-        expect(small.out).toContain("No space left on device");
-        const big = await sh(`dd if=/dev/zero of=${mnt}/big bs=1M count=3 conv=fsync 2>&1`);
-        expect(big.code).not.toBe(0);
-        expect(big.out).toContain("No space left on device");
-        // write() refused only what passed the quota: what it accepted stays, as on a full disk.
-        await sh(`rm -f ${mnt}/small ${mnt}/big`);
-        const fits = await sh(`echo fits > ${mnt}/ok && cat ${mnt}/ok && stat -f -c '%b' ${mnt}`);
-        expect(fits.out).toBe("fits\n16\n");
-        // The kernel sends RELEASE for the writers' descriptors asynchronously, so rm may come
-        // first: the file then lives on unnamed (with its unstorable data) until that release.
-        await vi.waitFor(() => mount.flushAll(), { timeout: 5000, interval: 50 });
-        expect(mirror.vfs.exists("/small")).toBe(false);
-        expect(mirror.vfs.usage().usedBytes).toBeLessThan(64 * 1024);
-      });
-    },
-  );
-}
+describeFreshMount("quota through the mount", { prefix: "computerd-quota-", quota: 64 * 1024 }, (m) => {
+  it("reports ENOSPC to a small and a big writer; rm makes room again", async () => {
+    const small = await sh(`head -c 100000 /dev/zero > ${m.mnt}/small`);
+    expect(small.code).not.toBe(0);
+    expect(small.out).toContain("No space left on device");
+    const big = await sh(`dd if=/dev/zero of=${m.mnt}/big bs=1M count=3 conv=fsync 2>&1`);
+    expect(big.code).not.toBe(0);
+    expect(big.out).toContain("No space left on device");
+    // write() refused only what passed the quota: what it accepted stays, as on a full disk.
+    await sh(`rm -f ${m.mnt}/small ${m.mnt}/big`);
+    const fits = await sh(`echo fits > ${m.mnt}/ok && cat ${m.mnt}/ok && stat -f -c '%b' ${m.mnt}`);
+    expect(fits.out).toBe("fits\n16\n");
+    // The kernel sends RELEASE for the writers' descriptors asynchronously, so rm may come
+    // first: the file then lives on unnamed (with its unstorable data) until that release.
+    await vi.waitFor(() => m.mount.flushAll(), { timeout: 5000, interval: 50 });
+    expect(m.mirror.vfs.exists("/small")).toBe(false);
+    expect(m.mirror.vfs.usage().usedBytes).toBeLessThan(64 * 1024);
+  });
+});

@@ -59,7 +59,7 @@ function imageTests(client: ContractClient): void {
     expect(node).toMatch(/^v24\./);
   }, 120_000);
 
-  it("serves the mount with computerd's libfuse3 addon (nanosecond times, which fuse-native rounds to ms)", async () => {
+  it("serves the mount with computerd's libfuse3 addon (nanosecond times)", async () => {
     const result = await client.exec(
       "touch -d '2001-02-03 04:05:06.123456789 UTC' ns && TZ=UTC stat -c %y ns",
     );

@@ -1,9 +1,8 @@
 /**
  * The computerd mount as fs-bench runs it by default: exactly what `computerd mount --state DIR
  * --mount-point DIR` does (computerd/src/commands/mount.ts: openMirror, then openMount with the
- * default backend, fuse3 — or fuse-native with MOUNT_BACKEND=fuse — and default tuning), plus a
- * control channel, because `computerd mount` reports its counters only when it exits. Run as a
- * child of the bench:
+ * fuse3 backend and default tuning), plus a control channel, because `computerd mount` reports
+ * its counters only when it exits. Run as a child of the bench:
  *
  *   node mount-daemon.ts --state DIR --mount-point DIR
  *
@@ -38,11 +37,9 @@ async function main(): Promise<number> {
     console.error("usage: mount-daemon.ts --state DIR --mount-point DIR");
     return 2;
   }
-  // computerd's default backend unless MOUNT_BACKEND (as for computerd serve) names another.
-  const backend = process.env.MOUNT_BACKEND === "fuse" ? "fuse" : "fuse3";
   const mirror = openMirror(stateDir);
   const mount = await openMount({
-    backend,
+    backend: "fuse3",
     mirror,
     mountPoint,
     fuse: { debug: false, pageCache: "auto" },
@@ -52,7 +49,7 @@ async function main(): Promise<number> {
     sql: { ...mirror.sql.counters },
     storedBytes: fileBytes(join(stateDir, "mirror.sqlite")) + fileBytes(join(stateDir, "mirror.sqlite-wal")),
   });
-  emit({ event: "mounted", backend, mountPoint: mount.mountPoint ?? null, pid: process.pid });
+  emit({ event: "mounted", backend: mount.backend, mountPoint: mount.mountPoint ?? null, pid: process.pid });
 
   const reason = await new Promise<string>((resolve) => {
     for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
@@ -80,7 +77,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => {
     process.exitCode = code;
-    // fuse-native's thread may keep the loop alive after unmount.
+    // Exit even if a handle outlives the unmount (the bench waits for this process to end).
     setTimeout(() => process.exit(code), 100).unref();
   },
   (err: unknown) => {

@@ -15,7 +15,7 @@ describe("computerd mount options", () => {
     const run = computerd("mount", flag);
     expect(run.status).toBe(0);
     expect(run.stdout.trim()).toBe(USAGE);
-    for (const option of ["--state", "--mount-point", "--backend", "--page-cache", "--owner", "--debug"])
+    for (const option of ["--state", "--mount-point", "--backend", "--page-cache", "--debug"])
       expect(run.stdout).toContain(option);
   });
 

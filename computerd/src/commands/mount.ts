@@ -1,5 +1,5 @@
 /**
- * `computerd mount --state DIR --mount-point DIR [--backend fuse3|fuse|none]`: serves
+ * `computerd mount --state DIR --mount-point DIR [--backend fuse3|none]`: serves
  * the mirror in DIR until SIGTERM/SIGINT, then flushes, unmounts and closes.
  * Prints one JSON line per lifecycle event on stdout ({"event":"mounted"},
  * {"event":"unmounted", counters}) for supervisors and tests.
@@ -14,12 +14,11 @@ export const USAGE = `usage: computerd mount --state DIR --mount-point DIR [opti
 
   --state DIR               the mirror's state directory (created if missing)
   --mount-point DIR         where to mount (not needed with --backend none)
-  --backend NAME            fuse3 (computerd's own libfuse3 addon, the default), fuse, none
+  --backend NAME            fuse3 (computerd's own libfuse3 addon, the default), none
   --attr-timeout SECONDS    how long the kernel caches attributes
   --entry-timeout SECONDS   how long the kernel caches names
   --negative-timeout SECONDS  how long the kernel caches a missing name
   --page-cache auto|keep    keep: the page cache stays valid across opens
-  --owner UID:GID           owner of new files (fuse only: it does not tell who called)
   --gc-interval SECONDS     how often the mirror's GC runs (default 60)
   --gc-window SECONDS       how old an unused blob must be before the GC takes it (default 600)
   --debug                   libfuse's debug output
@@ -28,15 +27,8 @@ export const USAGE = `usage: computerd mount --state DIR --mount-point DIR [opti
 /** The backend named by --backend; computerd's own libfuse3 addon when none is named. */
 function backendOf(value: string | undefined): MountBackend {
   if (value === undefined || value === "fuse3") return "fuse3";
-  if (value === "none" || value === "fuse") return value;
-  throw new Error(`unknown backend "${value}" (fuse3 | fuse | none)`);
-}
-
-function ownerOf(value: string | undefined): { uid: number; gid: number } | undefined {
-  if (value === undefined) return undefined;
-  const match = /^(\d+):(\d+)$/.exec(value);
-  if (!match) throw new Error(`--owner wants UID:GID, got "${value}"`);
-  return { uid: Number(match[1]), gid: Number(match[2]) };
+  if (value === "none") return value;
+  throw new Error(`unknown backend "${value}" (fuse3 | none)`);
 }
 
 /** The parsed flags, or the exit code when there is nothing to mount (--help, a bad option). */
@@ -60,7 +52,6 @@ function parseFlags(args: string[]) {
       "entry-timeout": { type: "string" },
       "negative-timeout": { type: "string" },
       "page-cache": { type: "string" },
-      owner: { type: "string" },
       "gc-interval": { type: "string" },
       "gc-window": { type: "string" },
       debug: { type: "boolean" },
@@ -95,8 +86,7 @@ async function run(args: string[]): Promise<number> {
     entryTimeout: seconds("entry-timeout", values["entry-timeout"]),
     negativeTimeout: seconds("negative-timeout", values["negative-timeout"]),
   };
-  const owner = ownerOf(values.owner);
-  const mirror = openMirror(stateDir, owner ? { owner } : {});
+  const mirror = openMirror(stateDir);
   const mount = await openMount({
     backend,
     mirror,

@@ -8,7 +8,7 @@
  */
 import { ConfigError, parseConfig } from "../config.ts";
 import type { Command } from "../main.ts";
-import { fuseDeviceFds } from "../mount/kernel-notify.ts";
+import { fuseDeviceFds } from "../mount/fuse-device.ts";
 import { type Daemon, startDaemon, VERSION } from "../server/daemon.ts";
 import type { FenceStats } from "../sync/mirror-sync.ts";
 import { openWorkspace } from "../sync/workspace.ts";

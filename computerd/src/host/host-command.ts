@@ -24,7 +24,7 @@ async function run(args: string[]): Promise<number> {
   // Every daemon would fail to mount: say so once, at start, with the fix.
   const unavailable = config.mount === "fuse3" ? fuse3Unavailable() : undefined;
   if (unavailable !== undefined) {
-    console.error(`computerd host: --mount fuse3 (the default): ${unavailable}; or pass --mount fuse`);
+    console.error(`computerd host: --mount fuse3 (the default): ${unavailable}; or pass --mount none`);
     return 2;
   }
   const host = await startHost(config);

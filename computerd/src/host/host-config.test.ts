@@ -22,10 +22,10 @@ describe("the host's mount backend", () => {
     expect(mountOf([])).toBe(expected);
   });
 
-  it("keeps fuse-native selectable by flag or environment (the flag wins)", () => {
-    expect(mountOf(["--mount", "fuse"])).toBe("fuse");
-    expect(mountOf([], { COMPUTERD_HOST_MOUNT: "fuse" })).toBe("fuse");
-    expect(mountOf(["--mount", "none"], { COMPUTERD_HOST_MOUNT: "fuse" })).toBe("none");
+  it("takes the mount from the flag or the environment (the flag wins)", () => {
+    expect(mountOf(["--mount", "none"])).toBe("none");
+    expect(mountOf([], { COMPUTERD_HOST_MOUNT: "none" })).toBe("none");
+    expect(mountOf(["--mount", "fuse3"], { COMPUTERD_HOST_MOUNT: "none" })).toBe("fuse3");
   });
 
   it("rejects an unknown backend", () => {

@@ -25,7 +25,7 @@ export interface HostConfig {
    */
   rootfs: string;
   /** How each daemon mounts its computer (default `fuse3`; `none` where /dev/fuse is missing). */
-  mount: "fuse" | "fuse3" | "none";
+  mount: "fuse3" | "none";
   /** A daemon with no running command and no request for this long is stopped. */
   idleMs: number;
   /** The command that runs `computerd` (default: this Node and computerd's bin). */
@@ -46,7 +46,7 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
   --dir PATH          COMPUTERD_HOST_DIR, default .computer/host
   --token-file PATH   COMPUTERD_HOST_TOKEN_FILE (or COMPUTERD_HOST_TOKEN itself); required
   --sandbox MODE      COMPUTERD_HOST_SANDBOX, bwrap|none, default bwrap
-  --mount MODE        COMPUTERD_HOST_MOUNT, fuse3|fuse|none, default fuse3 (none without /dev/fuse)
+  --mount MODE        COMPUTERD_HOST_MOUNT, fuse3|none, default fuse3 (none without /dev/fuse)
   --rootfs PATH       COMPUTERD_HOST_ROOTFS, the image's root filesystem commands run over as root
                       of their computer's user namespace (make dev builds it); default: none, the
                       host's system folders as an unprivileged user
@@ -105,8 +105,8 @@ export function parseHostConfig(
   const sandbox = pick("sandbox", "COMPUTERD_HOST_SANDBOX", "bwrap");
   if (sandbox !== "bwrap" && sandbox !== "none") throw new HostConfigError("--sandbox must be bwrap or none");
   const mount = pick("mount", "COMPUTERD_HOST_MOUNT", defaultHostMount(existsSync("/dev/fuse")));
-  if (mount !== "fuse" && mount !== "fuse3" && mount !== "none") {
-    throw new HostConfigError("--mount must be fuse3, fuse or none");
+  if (mount !== "fuse3" && mount !== "none") {
+    throw new HostConfigError("--mount must be fuse3 or none");
   }
   const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
   let token = env.COMPUTERD_HOST_TOKEN ?? "";

@@ -24,10 +24,7 @@ export interface Mirror {
 
 /** Options of openMirror. */
 export interface MirrorOptions extends Partial<BatchPolicy> {
-  /**
-   * Owner of files created through the mount (default root). fuse-native does not
-   * tell who called, so every new file gets this owner.
-   */
+  /** Owner of files the vfs creates without one (default root); the mount then gives them the caller's ids. */
   owner?: { uid: number; gid: number };
   /** The vfs's clock (milliseconds; default Date.now), for tests of time windows. */
   now?: () => number;

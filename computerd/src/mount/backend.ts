@@ -3,41 +3,28 @@
  * - "fuse3" (the default): computerd's own libfuse3 low-level addon (native/fuse3.c,
  *   fuse3-backend.ts, fuse3-ops.ts): nanosecond times, the caller's uid/gid, one kernel inode
  *   per vfs inode, kernel invalidation by node id. Passes every conformance script.
- * - "fuse": libfuse 2 through fuse-native (fuse2-backend.ts, fuse2-ops.ts), the fallback with
- *   known gaps (the gap lists of test/conformance.test.ts), loaded only when chosen.
  * - "none": the same LocalFs without a kernel mount, for tests and hosts without FUSE.
- * Both FUSE backends share only fuse-types.ts. Either way the sync client gets the same
- * hooks: flushAll (the fence), invalidate (changes pushed from the Durable Object) and onChange.
+ * Either way the sync client gets the same hooks: flushAll (the fence), invalidate (changes
+ * pushed from the Durable Object) and onChange.
  */
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { ErrorLogger } from "./errno.ts";
-import type { FuseMount, FuseTuning } from "./fuse-types.ts";
+import type { FuseMount, FuseTuning } from "./fuse3-backend.ts";
 import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
 
 /** Which backend serves the mirror ("fuse3": computerd's own libfuse3 addon, see fuse3-backend.ts). */
-export type MountBackend = "fuse" | "fuse3" | "none";
+export type MountBackend = "fuse3" | "none";
 
 /** Options of openMount. */
 export interface MountOptions {
   backend: MountBackend;
   mirror: Mirror;
-  /** Required for "fuse" and "fuse3". */
+  /** Required for "fuse3". */
   mountPoint?: string;
   log?: ErrorLogger;
   fuse?: Partial<FuseTuning>;
   localFs?: LocalFsOptions;
-}
-
-/** Options of Mount.invalidate. */
-export interface InvalidateOptions {
-  /**
-   * Drop kernel dentries of the whole top-level subtree (exact). Only safe when
-   * no command runs inside the mount: a process whose cwd was dropped gets ENOENT
-   * from getcwd(). Default false: expire the top-level entries, deeper kernel
-   * attributes age out within the attribute timeout.
-   */
-  hard?: boolean;
 }
 
 /** A served mirror. */
@@ -49,8 +36,11 @@ export interface Mount {
   readonly counters: Readonly<Record<string, number>>;
   /** The fence: every write made through the mount is in the mirror (and committed) when this resolves. */
   flushAll(): Promise<void>;
-  /** Paths the sync client changed in the mirror: drop local and kernel caches for them. */
-  invalidate(paths: readonly string[], options?: InvalidateOptions): Promise<void>;
+  /**
+   * Paths the sync client changed in the mirror: drop local and kernel caches for them (the
+   * kernel's by node id, names and attributes, at any depth; safe while commands run).
+   */
+  invalidate(paths: readonly string[]): Promise<void>;
   /** Called (at most once per commit) after local changes were committed to the mirror; returns an unsubscribe. */
   onChange(listener: () => void): () => void;
   /** Flushes, stops serving, unmounts. The mirror stays open (its owner closes it). */
@@ -74,11 +64,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     for (const listener of listeners) listener();
   });
   let fuse: FuseMount | undefined;
-  if (options.backend === "fuse") {
-    if (!options.mountPoint) throw new Error("the fuse backend needs a mount point");
-    const { mountFuse } = await import("./fuse2-backend.ts");
-    fuse = await mountFuse(fs, options.mountPoint, log, options.fuse);
-  } else if (options.backend === "fuse3") {
+  if (options.backend === "fuse3") {
     if (!options.mountPoint) throw new Error("the fuse3 backend needs a mount point");
     const { mountFuse3 } = await import("./fuse3-backend.ts");
     fuse = await mountFuse3(fs, options.mountPoint, log, options.fuse);
@@ -92,9 +78,9 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     async flushAll() {
       fs.flushAll();
     },
-    async invalidate(paths, invalidateOptions = {}) {
+    async invalidate(paths) {
       fs.invalidate(paths);
-      await fuse?.invalidateKernel(paths, invalidateOptions.hard ?? false);
+      await fuse?.invalidateKernel(paths);
     },
     onChange(listener) {
       listeners.add(listener);

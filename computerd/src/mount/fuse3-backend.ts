@@ -1,20 +1,55 @@
 /**
  * The "fuse3" mount backend: serves a LocalFs through computerd's own libfuse3
- * low-level addon (native/fuse3.c). Compared with fuse-native it carries
- * nanosecond times and UTIME_NOW/UTIME_OMIT, the caller's uid/gid, one kernel
- * inode per vfs inode (hard links share attributes), 1 MiB requests, and kernel
- * invalidation by node id for any depth.
+ * low-level addon (native/fuse3.c): nanosecond times and UTIME_NOW/UTIME_OMIT,
+ * the caller's uid/gid, one kernel inode per vfs inode (hard links share
+ * attributes), 1 MiB requests, and kernel invalidation by node id for any depth.
+ * FuseTuning and FuseMount are what the selector (backend.ts) passes and holds.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isFsError } from "@computer/vfs";
 import type { ErrorLogger } from "./errno.ts";
-import type { FuseMount, FuseTuning } from "./fuse-types.ts";
 import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
 import { fuse3Listener } from "./fuse3-ops.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
+import type { OwnerMap } from "./owner-map.ts";
 import { clearStaleMount, lazyUnmount } from "./stale.ts";
+
+/** Kernel-side caching and access of a FUSE mount. */
+export interface FuseTuning {
+  /** Seconds the kernel trusts a name lookup (default 1). */
+  entryTimeout: number;
+  /** Seconds the kernel trusts attributes (default 1). */
+  attrTimeout: number;
+  /** Seconds the kernel remembers a missing name (default 1; creations through the mount update it). */
+  negativeTimeout: number;
+  /**
+   * Page cache across opens. "auto" (default): kept while mtime and size are
+   * unchanged, checked at every open (auto_cache with ac_attr_timeout=0), so a
+   * change made behind the kernel's back is seen at the next open; the first read
+   * after local writes goes to the daemon. "keep": always kept (kernel_cache):
+   * fastest re-reads, but a remote change of an already cached file that keeps its
+   * size is only seen after a hard invalidation.
+   */
+  pageCache: "auto" | "keep";
+  /** Let users other than the daemon's use the mount (default: when running as root). */
+  allowOther: boolean;
+  /** libfuse debug output on stderr. */
+  debug: boolean;
+  /** Owner ids shown to the kernel instead of the vfs's (see owner-map.ts); default: as stored. */
+  owners?: OwnerMap;
+}
+
+/** A live FUSE mount of a LocalFs. */
+export interface FuseMount {
+  readonly mountPoint: string;
+  readonly counters: Readonly<Record<string, number>>;
+  /** Invalidates the kernel's names and attributes of changed paths (by node id, at any depth). */
+  invalidateKernel(paths: readonly string[]): Promise<void>;
+  /** Unmounts (lazily: busy processes keep their open files until they close them). */
+  unmount(): Promise<void>;
+}
 
 /** True when the addon is built and loads. */
 export function fuse3Available(): boolean {

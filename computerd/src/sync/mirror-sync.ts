@@ -33,8 +33,6 @@ export interface MirrorSyncOptions {
   mount: Mount;
   /** Opened over `mirror.vfs` and the very same `mirror.sql`. */
   endpoint: SyncEndpoint;
-  /** True while a command runs (only then is a hard kernel invalidation unsafe). */
-  busy(): boolean;
   /** Batches per background upload before it yields (default 4). */
   uploadBatches?: number;
   /** Size of upload batches (default: the engine's). */
@@ -201,7 +199,7 @@ export class MirrorSync implements DaemonSync {
     const result = this.#unlimited(() => endpoint.applyBatch(batch));
     this.#commit();
     if (result.status === "applied") {
-      await mount.invalidate(touchedPaths(batch, result), { hard: !this.#options.busy() });
+      await mount.invalidate(touchedPaths(batch, result));
     }
     return result;
   }

@@ -101,7 +101,6 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
     mirror,
     mount,
     endpoint,
-    busy: hooks.busy,
     log: hooks.log,
     ...(hooks.onFence ? { onFence: hooks.onFence } : {}),
     ...(hooks.limits ? { limits: hooks.limits } : {}),

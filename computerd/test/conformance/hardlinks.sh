@@ -1,8 +1,7 @@
 #!/bin/bash
 # Hard links seen through every name right after a change through another one
-# (nlink after link/unlink, size after a write). The runner gives this script a
-# daemon with kernel attribute caching off: libfuse 2's path-based API gives each
-# name its own kernel inode, so with caching on the other names lag up to attr_timeout.
+# (nlink after link/unlink, size after a write), with kernel attribute caching on: every
+# name of a file is one kernel inode, so no name can show stale attributes.
 set -u
 cd "$1" || exit 1
 echo data > a

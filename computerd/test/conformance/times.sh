@@ -1,7 +1,6 @@
 #!/bin/bash
-# Timestamps beyond what fuse-native carries: nanoseconds, `touch -m`/`touch -a`
-# (UTIME_OMIT for the other time), UTIME_NOW, `cp -p`, times before 1970 and after 2038.
-# Runs on the fuse3 backend and tmpfs (fuse-native loses all of these; see docs/mount.md).
+# Timestamps to the letter: nanoseconds, `touch -m`/`touch -a` (UTIME_OMIT for the other
+# time), UTIME_NOW, `cp -p`, times before 1970 and after 2038.
 set -u
 cd "$1" || exit 1
 echo x > f
