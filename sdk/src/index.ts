@@ -6,42 +6,8 @@
 export { Artifacts, ComputerClient, Computers } from "./client.ts";
 export { Checkpoints, Computer, Tokens } from "./computer.ts";
 export type { ApiErrorCode } from "./contract/errors.ts";
-export type {
-  ArtifactDetail,
-  ArtifactPage,
-  ArtifactSummary,
-  ArtifactVersion,
-  ChangeJson,
-  ChangesPage,
-  Checkpoint,
-  ComputerInfo,
-  ComputerPage,
-  ComputerSettings,
-  Egress,
-  EntryJson,
-  EntryPage,
-  ExecRequest,
-  ExecResult,
-  ExecStatus,
-  ExecSummary,
-  FileType,
-  FsOpBody,
-  FsOpName,
-  FsResults,
-  GrepMatch,
-  IssuedToken,
-  PublishedArtifact,
-  PublishRequest,
-  Restored,
-  RuntimeName,
-  StatJson,
-  SyncInfo,
-  TimeInput,
-  Timespec,
-  TokenRequest,
-  TokenScope,
-  WrittenFile,
-} from "./contract/types.ts";
+// Every wire type of the contract, by name (listed once, in contract/index.ts; docs/STYLE.md).
+export type * from "./contract/types.ts";
 export { type ClientErrorCode, ComputerError, type ComputerErrorCode, isComputerError } from "./error.ts";
 export { Exec, type ExecEvent, ExecStream, type RunResult } from "./exec.ts";
 export {
