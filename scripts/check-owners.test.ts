@@ -37,6 +37,19 @@ describe("checkOwners", () => {
     ]);
   });
 
+  it("sees the pattern with \\d classes and a length held against the limit's number", () => {
+    const text = [
+      "const ID = /^[a-z\\d][a-z\\d-]{0,62}$/;",
+      "if (new TextEncoder().encode(cwd).byteLength > 4096) throw err;",
+      "if (byteLength(name) >= 255) throw err;",
+    ].join("\n");
+    expect(checkOwners("worker/src/x.ts", text).map((o) => [o.line, o.problem.split(":")[0]])).toEqual([
+      [1, "a second definition of the computer-id pattern"],
+      [2, "a second definition of the filesystem's name and path limits"],
+      [3, "a second definition of the filesystem's name and path limits"],
+    ]);
+  });
+
   it("accepts each owner's own definition, uses of the pieces, and tests that restate them", () => {
     expect(checkOwners("vfs/src/limits.ts", "export const NAME_MAX = 255;")).toEqual([]);
     expect(checkOwners("sdk/src/contract/errors.ts", "  EUNAUTHORIZED: 401,")).toEqual([]);

@@ -16,7 +16,8 @@ export const OWNED_PIECES: readonly OwnedPiece[] = [
   {
     what: "the computer-id pattern",
     owner: "sdk/src/contract/computer-id.ts",
-    definition: /\[a-z0-9\]\[a-z0-9-\]\{0,62\}/,
+    // The pattern however its classes are spelled ([a-z0-9] or [a-z\d], in a literal or a string).
+    definition: /\[a-z(?:0-9|\\{1,2}d)\]\[a-z(?:0-9|\\{1,2}d)-\]\{0,62\}/,
   },
   {
     what: "the error → HTTP status table",
@@ -26,7 +27,9 @@ export const OWNED_PIECES: readonly OwnedPiece[] = [
   {
     what: "the filesystem's name and path limits",
     owner: "vfs/src/limits.ts",
-    definition: /\b(?:const|let|var)\s+(?:NAME_MAX|PATH_MAX|XATTR_NAME_MAX|XATTR_SIZE_MAX)\s*=/,
+    // A constant of that name, or a length held against 255 or 4096 itself.
+    definition:
+      /\b(?:const|let|var)\s+(?:NAME_MAX|PATH_MAX|XATTR_NAME_MAX|XATTR_SIZE_MAX)\s*=|\b(?:byteLength|length)(?:\([^)]*\))?\s*>=?\s*(?:255|4096)\b/,
   },
   {
     what: "the S_IFMT bits of each file type",

@@ -2,6 +2,7 @@
  * Validation of `POST /v1/computers/:id/exec` bodies (docs/API.md): runtime, source, cwd under
  * /workspace, env as a string map, stdin, timeoutMs. Anything malformed is 400 EINVAL.
  */
+import { byteLength, PATH_MAX } from "@computer/vfs";
 import { ApiError } from "../http/errors.ts";
 import {
   type JsonObject,
@@ -58,8 +59,8 @@ export function parseCwd(value: string | undefined): string {
     }
   }
   const cwd = `${WORKSPACE_DIR}/${segments.join("/")}`;
-  if (new TextEncoder().encode(cwd).byteLength > 4096)
-    throw new ApiError("ENAMETOOLONG", "'cwd' is too long");
+  // PATH_MAX: the longest path chdir(2) takes in one call.
+  if (byteLength(cwd) > PATH_MAX) throw new ApiError("ENAMETOOLONG", "'cwd' is too long");
   return cwd;
 }
 

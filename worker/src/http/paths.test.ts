@@ -1,13 +1,8 @@
 /** Unit tests of URL and body path validation. */
+import { PATH_MAX } from "@computer/vfs";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors.ts";
-import {
-  MAX_PATH_BYTES,
-  MAX_TARGET_BYTES,
-  parseBodyPath,
-  parseSymlinkTarget,
-  parseUrlPath,
-} from "./paths.ts";
+import { MAX_PATH_BYTES, parseBodyPath, parseSymlinkTarget, parseUrlPath } from "./paths.ts";
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -93,7 +88,7 @@ describe("parseSymlinkTarget", () => {
     expect(parseSymlinkTarget("../../x")).toBe("../../x");
     expect(codeOf(() => parseSymlinkTarget(""))).toBe("EINVAL");
     expect(codeOf(() => parseSymlinkTarget("a\0"))).toBe("EINVAL");
-    expect(parseSymlinkTarget("t".repeat(MAX_TARGET_BYTES))).toHaveLength(MAX_TARGET_BYTES);
-    expect(codeOf(() => parseSymlinkTarget("t".repeat(MAX_TARGET_BYTES + 1)))).toBe("ENAMETOOLONG");
+    expect(parseSymlinkTarget("t".repeat(PATH_MAX))).toHaveLength(PATH_MAX);
+    expect(codeOf(() => parseSymlinkTarget("t".repeat(PATH_MAX + 1)))).toBe("ENAMETOOLONG");
   });
 });

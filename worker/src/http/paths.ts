@@ -5,30 +5,26 @@
 import { byteLength, NAME_MAX, PATH_MAX } from "@computer/vfs";
 import { ApiError } from "./errors.ts";
 
-/** Longest name (one path segment) in UTF-8 bytes: the vfs's NAME_MAX. */
-export const MAX_NAME_BYTES = NAME_MAX;
 /**
  * Longest path a request may name, in UTF-8 bytes (decoded): a request size limit, sized so
  * the whole URL stays under Cloudflare's 16 KB. It is not a depth limit: files lie deeper
  * (made by the runtimes) and are listed, found and removed through their ancestors.
  */
 export const MAX_PATH_BYTES = 12 * 1024;
-/** Longest symlink target in UTF-8 bytes (the vfs's PATH_MAX, what symlink(2) takes). */
-export const MAX_TARGET_BYTES = PATH_MAX;
 
 function invalid(message: string, path: string): never {
   throw new ApiError("EINVAL", message, { path });
 }
 
-/** Checks one decoded segment: no `.`/`..`, no slash, backslash or NUL, at most 255 bytes. */
+/** Checks one decoded segment: no `.`/`..`, no slash, backslash or NUL, at most NAME_MAX bytes. */
 function checkSegment(segment: string, shown: string): void {
   if (segment === "") invalid("empty path segment", shown);
   if (segment === "." || segment === "..") invalid("'.' and '..' segments are not allowed", shown);
   if (segment.includes("/")) invalid("encoded '/' inside a path segment", shown);
   if (segment.includes("\\")) invalid("backslash in path", shown);
   if (segment.includes("\0")) invalid("NUL byte in path", shown);
-  if (byteLength(segment) > MAX_NAME_BYTES) {
-    throw new ApiError("ENAMETOOLONG", `name longer than ${MAX_NAME_BYTES} bytes`, { path: shown });
+  if (byteLength(segment) > NAME_MAX) {
+    throw new ApiError("ENAMETOOLONG", `name longer than ${NAME_MAX} bytes`, { path: shown });
   }
 }
 
@@ -75,12 +71,12 @@ export function parseBodyPath(value: string): string {
   return join(segments, value);
 }
 
-/** Validates a symlink target: any non-empty text without NUL, at most 4096 bytes. */
+/** Validates a symlink target: any non-empty text without NUL, at most PATH_MAX bytes (symlink(2)). */
 export function parseSymlinkTarget(value: string): string {
   if (value === "") invalid("empty symlink target", value);
   if (value.includes("\0")) invalid("NUL byte in symlink target", value);
-  if (byteLength(value) > MAX_TARGET_BYTES) {
-    throw new ApiError("ENAMETOOLONG", `symlink target longer than ${MAX_TARGET_BYTES} bytes`);
+  if (byteLength(value) > PATH_MAX) {
+    throw new ApiError("ENAMETOOLONG", `symlink target longer than ${PATH_MAX} bytes`);
   }
   return value;
 }
