@@ -25,6 +25,8 @@ export interface Config {
   execKillGraceMs: number;
   execSandbox: "none" | "bwrap";
   egress: "none" | "all";
+  /** With bwrap and egress none: the host's egress proxy socket to bind into the sandbox ("" = none). */
+  egressProxy: string;
   /**
    * With bwrap, when the daemon is root: the host user and group commands run as; with
    * sandboxRoot, the host id that is root inside (ids up to +65535 are the computer's).
@@ -143,6 +145,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     choices: ["none", "all"],
     default: "none",
     help: "with bwrap: none = own network namespace (loopback only), all = host network",
+  },
+  {
+    key: "egressProxy",
+    flag: "egress-proxy",
+    env: "EGRESS_PROXY",
+    kind: "string",
+    default: "",
+    help: "with bwrap and egress none: unix socket of an egress proxy, reachable inside at 127.0.0.1:3128 (HTTPS_PROXY)",
   },
   {
     key: "sandboxUid",

@@ -10,6 +10,8 @@ import { timingSafeEqual } from "node:crypto";
 import { rmdirSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { Egress } from "@computer/sdk/contract";
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { removeComputerRoot, rootFolders } from "./computer-root.ts";
@@ -51,10 +53,17 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 function egressOf(spec: unknown): "none" | "all" {
-  // An allow-list is not enforced locally: such a computer gets no network.
+  // An allow-list is a network namespace of its own too, whose only way out is its proxy.
   return typeof spec === "object" && spec !== null && (spec as { egress?: unknown }).egress === "all"
     ? "all"
     : "none";
+}
+
+/** The spec's allow-list, when it has one (the Worker validated its hosts). */
+function allowListOf(spec: unknown): Egress | undefined {
+  const egress = typeof spec === "object" && spec !== null ? (spec as { egress?: unknown }).egress : undefined;
+  const allow = typeof egress === "object" && egress !== null ? (egress as { allow?: unknown }).allow : undefined;
+  return Array.isArray(allow) && allow.every((host) => typeof host === "string") ? { allow } : undefined;
 }
 
 function envOf(spec: unknown): Record<string, string> {
@@ -83,6 +92,11 @@ export async function startHost(
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
+  const egressProxyOf = (id: string, spec: unknown) => {
+    const policy = allowListOf(spec);
+    return policy ? { egressProxy: { policy, socket: join(config.dir, "egress", `${id}.sock`) } } : {};
+  };
+
   async function ensure(id: string, spec: unknown, specHash: string): Promise<DaemonProcess> {
     const current = daemons.get(id);
     if (current?.alive && current.specHash === specHash && (await current.healthy())) return current;
@@ -101,6 +115,7 @@ export async function startHost(
         sandbox: config.sandbox,
         mount: config.mount,
         egress: egressOf(spec),
+        ...egressProxyOf(id, spec),
         env: envOf(spec),
         log: (line) => log(`[${id}] ${line}`),
       },

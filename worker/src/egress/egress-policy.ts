@@ -4,7 +4,10 @@
  * checked). The gateway entrypoint (egress-gateway.ts) applies it to Dynamic Workers; the DO's
  * own services (git clone) use `policyFetch` directly.
  */
+import { egressAllows } from "@computer/sdk/egress-match";
 import type { Egress } from "./egress.ts";
+
+export { egressAllows, egressEnabled, hostAllowed } from "@computer/sdk/egress-match";
 
 /** Most redirects a policed fetch follows. */
 const MAX_REDIRECTS = 20;
@@ -17,43 +20,6 @@ export class EgressDenied extends Error {
     super(`network access to ${url} is not allowed by this computer's egress policy`);
     this.name = "EgressDenied";
   }
-}
-
-function defaultPort(protocol: string): string {
-  return protocol === "https:" ? "443" : protocol === "http:" ? "80" : "";
-}
-
-/**
- * True when `entry` (`host`, `*.host`, `host:port`, `*.host:port`) admits `url`: a bare host
- * admits any port, a wildcard admits subdomains only (not the apex), http(s) only.
- */
-export function hostAllowed(entry: string, url: URL): boolean {
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  const colon = entry.lastIndexOf(":");
-  const pattern = colon > 0 ? entry.slice(0, colon) : entry;
-  const port = colon > 0 ? entry.slice(colon + 1) : undefined;
-  if (port !== undefined && port !== (url.port || defaultPort(url.protocol))) return false;
-  const host = url.hostname.toLowerCase();
-  if (pattern.startsWith("*.")) return host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1;
-  return host === pattern;
-}
-
-/** True when `policy` lets a guest fetch `url`. */
-export function egressAllows(policy: Egress, url: string | URL): boolean {
-  if (policy === "none") return false;
-  if (policy === "all") return true;
-  let parsed: URL;
-  try {
-    parsed = typeof url === "string" ? new URL(url) : url;
-  } catch {
-    return false;
-  }
-  return policy.allow.some((entry) => hostAllowed(entry, parsed));
-}
-
-/** True when the policy lets anything out at all. */
-export function egressEnabled(policy: Egress): boolean {
-  return policy === "all" || (policy !== "none" && policy.allow.length > 0);
 }
 
 /**
