@@ -26,6 +26,7 @@ describe("parseConfig", () => {
         execKillGraceMs: 2000,
         execSandbox: "none",
         egress: "none",
+        egressProxy: "",
         sandboxUid: 65534,
         sandboxRoot: "",
         execLogDir: "",

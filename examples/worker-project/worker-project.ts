@@ -14,11 +14,10 @@ import { main, Steps, type StepTime, succeeded } from "../shared/steps.ts";
 const PROJECT = fileURLToPath(new URL("project", import.meta.url));
 
 /**
- * The commands' network. `{ allow: ["registry.npmjs.org"] }` is what this should be, but the
- * container runtime does not enforce allow-lists yet (such a container gets no network; see
- * README.md), so npm install needs `all`.
+ * The commands' network: the npm registry and nothing else. On `make dev` the container reaches
+ * it through computerd host's egress proxy (HTTPS_PROXY, which npm honours); see README.md.
  */
-export const EGRESS: Egress = "all";
+export const EGRESS: Egress = { allow: ["registry.npmjs.org"] };
 
 /**
  * The commands' environment: who the agent commits as, and npm's cache in the container's /tmp

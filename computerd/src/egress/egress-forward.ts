@@ -3,7 +3,7 @@
  * namespace has only a loopback, so the proxy's unix socket is bound into it at
  * EGRESS_SOCKET, and before the command a tiny forwarder (the sandbox's own `node`) listens on
  * 127.0.0.1:EGRESS_PORT inside and relays each connection to that socket. The command gets
- * HTTP(S)_PROXY pointing there (npm, curl, pip and git honour them). The forwarder dies with
+ * HTTP(S)_PROXY pointing there (npm and curl honour them). The forwarder dies with
  * the sandbox (its pid namespace ends with the command). Wraps any sandbox wrapper whose argv
  * has bwrap's `--` before the command (bwrap.ts, rootfs-sandbox.ts).
  */
@@ -33,7 +33,7 @@ const FORWARDER = [
 const FORWARD_AND_RUN = [
   "ready=/tmp/.computer-egress-ready.$$",
   'if command -v node >/dev/null 2>&1; then node -e "$3" "$4" "$5" "$ready" </dev/null >/dev/null 2>&1 &',
-  "  i=0; while [ ! -e \"$ready\" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i+1)); done; rm -f \"$ready\"",
+  '  i=0; while [ ! -e "$ready" ] && [ $i -lt 250 ]; do sleep 0.02; i=$((i+1)); done; rm -f "$ready"',
   "fi",
   'cd -- "$1" && exec /bin/sh -c "$2"',
 ].join("\n");

@@ -2,26 +2,14 @@
  * The egress proxy against real servers on 127.0.0.1: an allowed host is tunnelled (CONNECT)
  * and forwarded (absolute URI), another is a 403, a request that is neither is a 400.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { createServer, request, type Server } from "node:http";
-import { type AddressInfo, connect } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { request } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type EgressProxy, startEgressProxy } from "./egress-proxy.ts";
+import { type EgressFixture, startEgressFixture } from "./egress-fixture.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "egress-proxy-"));
-const socketPath = join(dir, "proxy.sock");
-let allowed: Server;
-let other: Server;
-let proxy: EgressProxy;
-const portOf = (server: Server) => (server.address() as AddressInfo).port;
-
-async function listen(name: string): Promise<Server> {
-  const server = createServer((req, res) => res.end(`${name} ${req.method} ${req.url}`));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
+let fixture: EgressFixture;
+let socketPath = "";
 
 /** Sends raw bytes to the proxy and reads until it closes or `until` matches. */
 function raw(bytes: string, until?: RegExp): Promise<string> {
@@ -42,17 +30,11 @@ function raw(bytes: string, until?: RegExp): Promise<string> {
 }
 
 beforeAll(async () => {
-  allowed = await listen("allowed");
-  other = await listen("other");
-  proxy = await startEgressProxy({ allow: [`127.0.0.1:${portOf(allowed)}`] }, socketPath);
+  fixture = await startEgressFixture("egress-proxy-");
+  socketPath = fixture.socketPath;
 });
 
-afterAll(async () => {
-  await proxy.close();
-  allowed.close();
-  other.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fixture.close());
 
 describe("egress proxy", () => {
   test("the socket is open to every user (the sandbox's is not the host's)", () => {
@@ -60,7 +42,7 @@ describe("egress proxy", () => {
   });
 
   test("CONNECT to an allowed host:port is tunnelled", async () => {
-    const port = portOf(allowed);
+    const port = fixture.allowedPort;
     const answer = await raw(
       `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\nGET /through HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
       /allowed GET \/through/,
@@ -72,7 +54,11 @@ describe("egress proxy", () => {
   test("an absolute-URI request to an allowed host is forwarded", async () => {
     const body = await new Promise<string>((resolve, reject) => {
       const req = request(
-        { socketPath, path: `http://127.0.0.1:${portOf(allowed)}/plain?q=1`, headers: { Host: "127.0.0.1" } },
+        {
+          socketPath,
+          path: `http://127.0.0.1:${fixture.allowedPort}/plain?q=1`,
+          headers: { Host: "127.0.0.1" },
+        },
         (res) => {
           let text = "";
           res.on("data", (chunk) => {
@@ -88,11 +74,13 @@ describe("egress proxy", () => {
   });
 
   test("another port or host is a 403, tunnelled or forwarded", async () => {
-    const port = portOf(other);
+    const port = fixture.otherPort;
     const tunnelled = await raw(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
     expect(tunnelled).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
     expect(tunnelled).toContain(`egress to 127.0.0.1:${port} is not allowed`);
-    const forwarded = await raw(`GET http://localhost:${portOf(allowed)}/ HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    const forwarded = await raw(
+      `GET http://localhost:${fixture.allowedPort}/ HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+    );
     expect(forwarded).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
   });
 

@@ -49,8 +49,14 @@ function tunnel(policy: Egress, req: IncomingMessage, client: Socket, head: Buff
   client.on("error", () => client.destroy());
   const authority = req.url ?? "";
   const target = connectTarget(authority);
-  if (target === undefined) return refuse(client, 400, `CONNECT needs host:port, got ${JSON.stringify(authority)}`);
-  if (!egressAllows(policy, target)) return refuse(client, 403, notAllowed(authority));
+  if (target === undefined) {
+    refuse(client, 400, `CONNECT needs host:port, got ${JSON.stringify(authority)}`);
+    return;
+  }
+  if (!egressAllows(policy, target)) {
+    refuse(client, 403, notAllowed(authority));
+    return;
+  }
   const upstream = connect(Number(target.port || 443), target.hostname.replace(/^\[|\]$/g, ""));
   let connected = false;
   upstream.once("connect", () => {
@@ -72,10 +78,17 @@ function forward(policy: Egress, req: IncomingMessage, res: ServerResponse): voi
   try {
     url = new URL(req.url ?? "");
   } catch {
-    return deny(res, 400, "a proxy request needs an absolute http:// URL (or CONNECT host:port)");
+    deny(res, 400, "a proxy request needs an absolute http:// URL (or CONNECT host:port)");
+    return;
   }
-  if (url.protocol !== "http:") return deny(res, 400, `only http:// is forwarded, use CONNECT for ${url.protocol}`);
-  if (!egressAllows(policy, url)) return deny(res, 403, notAllowed(url.host));
+  if (url.protocol !== "http:") {
+    deny(res, 400, `only http:// is forwarded, use CONNECT for ${url.protocol}`);
+    return;
+  }
+  if (!egressAllows(policy, url)) {
+    deny(res, 403, notAllowed(url.host));
+    return;
+  }
   const headers = { ...req.headers };
   delete headers["proxy-connection"];
   delete headers["proxy-authorization"];
@@ -94,7 +107,9 @@ function forward(policy: Egress, req: IncomingMessage, res: ServerResponse): voi
 export async function startEgressProxy(policy: Egress, path: string): Promise<EgressProxy> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => forward(policy, req, res));
-  server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => tunnel(policy, req, client, head));
+  server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) =>
+    tunnel(policy, req, client, head),
+  );
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));

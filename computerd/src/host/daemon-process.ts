@@ -10,8 +10,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import type { Egress } from "@computer/sdk/contract";
-import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
 import { type EgressProxy, startEgressProxy } from "../egress/egress-proxy.ts";
+import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "./computer-root.ts";
 
 /** How to launch one daemon. */

@@ -11,8 +11,8 @@ import { rmdirSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type { Egress } from "@computer/sdk/contract";
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
+import type { Egress } from "@computer/sdk/contract";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { removeComputerRoot, rootFolders } from "./computer-root.ts";
 import { DaemonProcess } from "./daemon-process.ts";
@@ -61,8 +61,10 @@ function egressOf(spec: unknown): "none" | "all" {
 
 /** The spec's allow-list, when it has one (the Worker validated its hosts). */
 function allowListOf(spec: unknown): Egress | undefined {
-  const egress = typeof spec === "object" && spec !== null ? (spec as { egress?: unknown }).egress : undefined;
-  const allow = typeof egress === "object" && egress !== null ? (egress as { allow?: unknown }).allow : undefined;
+  const egress =
+    typeof spec === "object" && spec !== null ? (spec as { egress?: unknown }).egress : undefined;
+  const allow =
+    typeof egress === "object" && egress !== null ? (egress as { allow?: unknown }).allow : undefined;
   return Array.isArray(allow) && allow.every((host) => typeof host === "string") ? { allow } : undefined;
 }
 
