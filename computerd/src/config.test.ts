@@ -26,7 +26,7 @@ describe("parseConfig", () => {
         execKillGraceMs: 2000,
         execSandbox: "none",
         egress: "none",
-        egressProxy: "",
+        egressAllow: "",
         sandboxUid: 65534,
         sandboxRoot: "",
         execLogDir: "",

@@ -25,8 +25,11 @@ export interface Config {
   execKillGraceMs: number;
   execSandbox: "none" | "bwrap";
   egress: "none" | "all";
-  /** With bwrap and egress none: the host's egress proxy socket to bind into the sandbox ("" = none). */
-  egressProxy: string;
+  /**
+   * With egress none: the hosts (`host`, `*.host`, `host:port`, comma-separated) commands may
+   * reach through the daemon's egress proxy, their network namespace's one way out ("" = none).
+   */
+  egressAllow: string;
   /**
    * With bwrap, when the daemon is root: the host user and group commands run as; with
    * sandboxRoot, the host id that is root inside (ids up to +65535 are the computer's).
@@ -147,12 +150,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: "with bwrap: none = own network namespace (loopback only), all = host network",
   },
   {
-    key: "egressProxy",
-    flag: "egress-proxy",
-    env: "EGRESS_PROXY",
+    key: "egressAllow",
+    flag: "egress-allow",
+    env: "EGRESS_ALLOW",
     kind: "string",
     default: "",
-    help: "with bwrap and egress none: unix socket of an egress proxy, reachable inside at 127.0.0.1:3128 (HTTPS_PROXY)",
+    help: "with egress none: comma-separated hosts (host, *.host, host:port) commands reach through the egress proxy at 127.0.0.1:3128 (HTTPS_PROXY), in a network namespace with no other way out",
   },
   {
     key: "sandboxUid",
@@ -293,6 +296,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     const raw = typeof flag === "string" ? flag : (env[option.env] ?? option.default);
     settings[option.key] = convert(option, raw);
   }
+  if (settings.egress === "all" && settings.egressAllow !== "")
+    throw new ConfigError("--egress-allow (EGRESS_ALLOW) needs --egress none: egress all reaches every host");
   if (settings.sandboxUid === 0) throw new ConfigError("--sandbox-uid (SANDBOX_UID) must not be root (0)");
   const secretFile = values["secret-file"];
   const secret = takeSecret(env, typeof secretFile === "string" ? secretFile : undefined);

@@ -22,7 +22,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     execKillGraceMs: 500,
     execSandbox: "none",
     egress: "none",
-    egressProxy: "",
+    egressAllow: "",
     sandboxUid: 65534,
     sandboxRoot: "",
     execLogDir: "",

@@ -46,14 +46,18 @@ describe("container egress allow-list (computerd host, bubblewrap)", () => {
     other?.close();
   });
 
-  it("curl reaches the allowed host through the proxy, and another host is refused with 403", async () => {
+  it("curl reaches the allowed host through the proxy, another host is refused with 403, nothing bypasses it", async () => {
     const result = await client.exec(
       [
         'echo "proxy=$HTTPS_PROXY"',
+        // Both servers are on the host's 127.0.0.1, which NO_PROXY keeps off the proxy.
+        "export NO_PROXY= no_proxy=",
         `curl -sS --max-time 20 http://127.0.0.1:${portOf(allowed)}/`,
         `curl -sS --max-time 20 -o /dev/null -w 'other=%{http_code}\\n' http://127.0.0.1:${portOf(other)}/ || true`,
         `curl -sS --max-time 20 -p -o /dev/null http://127.0.0.1:${portOf(other)}/ 2>&1 || true`,
         `curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${portOf(other)}/ >/dev/null 2>&1 && echo direct=reached || echo direct=refused`,
+        // TEST-NET-1 (RFC 5737): with no route out the connect fails at once, nothing is sent.
+        `python3 -c 'import socket; socket.create_connection(("192.0.2.1", 80), timeout=5)' 2>&1 | grep -o 'Network is unreachable' || echo route=exists`,
       ].join("\n"),
     );
     expect(result.status, JSON.stringify(result)).toBe("completed");
@@ -63,5 +67,6 @@ describe("container egress allow-list (computerd host, bubblewrap)", () => {
     expect(result.stdout).toContain("other=403");
     expect(result.stdout).toMatch(/CONNECT tunnel failed, response 403/);
     expect(result.stdout).toContain("direct=refused");
+    expect(result.stdout).toContain("Network is unreachable");
   });
 });

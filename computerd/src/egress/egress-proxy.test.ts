@@ -37,8 +37,8 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 describe("egress proxy", () => {
-  test("the socket is open to every user (the sandbox's is not the host's)", () => {
-    expect(statSync(socketPath).mode & 0o777).toBe(0o666);
+  test("the socket is the daemon's user's alone (the relay connects as that user)", () => {
+    expect(statSync(socketPath).mode & 0o777).toBe(0o600);
   });
 
   test("CONNECT to an allowed host:port is tunnelled", async () => {

@@ -1,10 +1,12 @@
 /**
- * The egress proxy of `computerd host`: how a container's allow-list is enforced locally. The
- * sandbox has a network namespace of its own (loopback only), so its only way out is this
- * HTTP proxy, bound into it as a unix socket (egress-forward.ts). It tunnels `CONNECT
- * host:port` and forwards plain-HTTP absolute-URI requests, but only to hosts the computer's
- * policy admits (the same matcher as the Worker's gateway); anything else is a 403, and a
- * request that is neither is a 400.
+ * The daemon's egress proxy: how a container's allow-list is enforced (on `computerd host` and
+ * in the production container alike). Commands run in a network namespace of their own with
+ * only a loopback (sandbox-network.ts), so their only way out is this HTTP proxy, served by the
+ * daemon on a unix socket in its own network and relayed from 127.0.0.1:3128 inside
+ * (egress-relay.ts). It tunnels `CONNECT host:port` and forwards plain-HTTP absolute-URI
+ * requests, but only to hosts the computer's policy admits (the same matcher as the Worker's
+ * gateway); anything else is a 403 whose body says why, and a request that is neither is a 400.
+ * It judges names, not addresses: a listed name is reached wherever it resolves.
  */
 import { chmodSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
@@ -103,7 +105,7 @@ function forward(policy: Egress, req: IncomingMessage, res: ServerResponse): voi
   req.pipe(upstream);
 }
 
-/** Serves the proxy for `policy` on a unix socket at `path` (any user may connect). */
+/** Serves the proxy for `policy` on a unix socket at `path` (only the daemon's user may connect). */
 export async function startEgressProxy(policy: Egress, path: string): Promise<EgressProxy> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => forward(policy, req, res));
@@ -123,8 +125,8 @@ export async function startEgressProxy(policy: Egress, path: string): Promise<Eg
       resolve();
     });
   });
-  // The sandbox's user (not the host's) connects to it.
-  chmodSync(path, 0o666);
+  // Only the port bridge connects to it (egress-relay.ts), as the daemon's user.
+  chmodSync(path, 0o600);
   return {
     server,
     close: () =>

@@ -3,10 +3,13 @@
  * sandbox-network.ts with an IPC channel. Asked `{ id, port }`, it connects to that port on the
  * namespace's loopback and hands the connected socket back over the channel (a file descriptor
  * crosses namespaces; the socket stays in the one it was made in), or answers the error code.
- * It runs our code only, never a user's, and holds nothing but the channel.
+ * It runs our code only, never a user's, and holds nothing but the channel. Given the path of
+ * the daemon's egress proxy socket (an allow-list), it also serves the egress relay on the
+ * namespace's 127.0.0.1:3128 (egress-relay.ts), once for every command of the computer.
  */
 import { writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
+import { startEgressRelay } from "../egress/egress-relay.ts";
 import { connectLoopback } from "./loopback.ts";
 
 /** What the daemon asks. */
@@ -30,7 +33,10 @@ function isRequest(value: unknown): value is BridgeRequest {
   return typeof id === "number" && typeof port === "number";
 }
 
-function serve(send: (message: BridgeReply | BridgeReady, handle?: Socket) => void): void {
+async function serve(
+  send: (message: BridgeReply | BridgeReady, handle?: Socket) => void,
+  egressSocket: string | undefined,
+): Promise<void> {
   process.on("message", (message: unknown) => {
     if (!isRequest(message)) return;
     connectLoopback(message.port).then(
@@ -49,12 +55,13 @@ function serve(send: (message: BridgeReply | BridgeReady, handle?: Socket) => vo
   }
   // The daemon went away (the channel closed): so does the bridge.
   process.on("disconnect", () => process.exit(0));
+  if (egressSocket !== undefined) await startEgressRelay(egressSocket);
   send({ ready: true, pid: process.pid });
 }
 
 if (process.send !== undefined && process.argv[1] === new URL(import.meta.url).pathname) {
   const channel = process.send.bind(process);
-  serve((message, handle) => {
+  void serve((message, handle) => {
     channel(message, handle);
-  });
+  }, process.argv[2]);
 }

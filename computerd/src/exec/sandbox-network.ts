@@ -2,9 +2,11 @@
  * One network namespace for all sandboxed commands of a daemon, with only a loopback: a server
  * one command starts is reachable from the next command (`curl localhost:3000`) and from
  * outside through previews, never from the host's network. The namespace is held by the port
- * bridge (port-bridge.ts), started in it by bubblewrap; commands join it with `nsenter` before
- * their own bubblewrap (which then shares the network it starts in), and the daemon opens
- * connections to ports in it through the bridge.
+ * bridge (port-bridge.ts), started in it by bubblewrap (or, for commands that run without a
+ * sandbox, as in the production container, by `unshare --net`); commands join it with `nsenter`
+ * before their own bubblewrap (which then shares the network it starts in), and the daemon
+ * opens connections to ports in it through the bridge. Under an allow-list the bridge also
+ * relays 127.0.0.1:3128 to the daemon's egress proxy: the namespace's one way out.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
@@ -12,6 +14,7 @@ import type { Socket } from "node:net";
 import { dirname } from "node:path";
 import type { PortConnector } from "./loopback.ts";
 import type { BridgeReady, BridgeReply } from "./port-bridge.ts";
+import { unshareNetArgv } from "./unshare-net.ts";
 import type { CommandWrapper } from "./wrapper.ts";
 
 /** How the namespace is made. */
@@ -20,6 +23,13 @@ export interface SandboxNetworkOptions {
   bwrap?: string;
   /** The nsenter binary (default `nsenter`). */
   nsenter?: string;
+  /**
+   * What makes the namespace: `bwrap` (default; commands run in bubblewrap) or `unshare`
+   * (unshare-net.ts; commands run without a sandbox, the bridge sees the daemon's filesystem).
+   */
+  isolation?: "bwrap" | "unshare";
+  /** The daemon's egress proxy socket: the bridge relays 127.0.0.1:3128 to it (egress-relay.ts). */
+  egressSocket?: string;
   /** How long the bridge may take to start. */
   startTimeoutMs?: number;
   log?: (message: string) => void;
@@ -40,12 +50,17 @@ function systemBinds(): string[] {
   return args;
 }
 
-function bridgeArgv(): string[] {
+/** The command starting the bridge in a fresh network namespace. */
+function bridgeArgv(options: SandboxNetworkOptions): [string, ...string[]] {
   const node = realpathSync(process.execPath);
   const script = realpathSync(new URL("./port-bridge.ts", import.meta.url).pathname);
+  const relay = options.egressSocket === undefined ? [] : [options.egressSocket];
+  if (options.isolation === "unshare") return unshareNetArgv([node, script, ...relay]);
   // The package folder: the script, its sibling modules and the package.json naming them ESM.
   const pkg = dirname(dirname(dirname(script)));
+  const socket = relay.flatMap((path) => ["--bind", path, path]);
   return [
+    options.bwrap ?? "bwrap",
     "--unshare-net",
     "--die-with-parent",
     ...systemBinds(),
@@ -59,9 +74,11 @@ function bridgeArgv(): string[] {
     "/dev",
     "--proc",
     "/proc",
+    ...socket,
     "--",
     node,
     script,
+    ...relay,
   ];
 }
 
@@ -90,7 +107,8 @@ export class SandboxNetwork implements PortConnector {
 
   /** Starts the bridge in a fresh network namespace; resolves once it is ready. */
   static start(options: SandboxNetworkOptions = {}): Promise<SandboxNetwork> {
-    const child = spawn(options.bwrap ?? "bwrap", bridgeArgv(), {
+    const [file, ...args] = bridgeArgv(options);
+    const child = spawn(file, args, {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
     });

@@ -6,11 +6,9 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
-import type { Egress } from "@computer/sdk/contract";
-import { type EgressProxy, startEgressProxy } from "../egress/egress-proxy.ts";
 import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "./computer-root.ts";
 
@@ -29,8 +27,8 @@ export interface DaemonLaunch {
   sandbox: "bwrap" | "none";
   mount: "fuse" | "fuse3" | "none";
   egress: "none" | "all";
-  /** An allow-list's egress proxy: served on `socket` while the daemon runs (egress-proxy.ts). */
-  egressProxy?: { policy: Egress; socket: string };
+  /** With egress none: the allow-list the daemon's egress proxy enforces (empty: none). */
+  egressAllow?: readonly string[];
   /** Extra environment (from the launch spec). */
   env: Record<string, string>;
   /** How long to wait for the daemon to listen and answer /health. */
@@ -64,8 +62,6 @@ export class DaemonProcess {
   readonly #ownRoot: boolean;
   readonly #exited: Promise<void>;
   #alive = true;
-  /** The allow-list's proxy, closed once the daemon is gone. */
-  proxy: EgressProxy | undefined;
 
   private constructor(
     launch: DaemonLaunch,
@@ -122,8 +118,8 @@ export class DaemonProcess {
       launch.sandbox,
       "--egress",
       launch.egress,
-      "--egress-proxy",
-      launch.egressProxy?.socket ?? "",
+      "--egress-allow",
+      (launch.egressAllow ?? []).join(","),
       "--sandbox-uid",
       String(launch.sandboxUid),
       "--sandbox-root",
@@ -134,15 +130,8 @@ export class DaemonProcess {
     const env: Record<string, string | undefined> = { ...process.env, ...launch.env };
     delete env.COMPUTERD_HOST_TOKEN;
     delete env.COMPUTERD_SECRET;
-    let proxy: EgressProxy | undefined;
-    if (launch.egressProxy) {
-      // The sandbox's user must reach the socket: every folder above it is searchable (0711).
-      mkdirSync(dirname(launch.egressProxy.socket), { recursive: true, mode: 0o711 });
-      proxy = await startEgressProxy(launch.egressProxy.policy, launch.egressProxy.socket);
-    }
     const child = spawn(node, args, { env, stdio: ["ignore", "pipe", "pipe"] });
     const daemon = new DaemonProcess(launch, specHash, secret, child, root !== "");
-    daemon.proxy = proxy;
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error("computerd did not start listening")),
@@ -246,8 +235,6 @@ export class DaemonProcess {
         await this.#exited;
       }
     }
-    await this.proxy?.close();
-    this.proxy = undefined;
     await unmountStale(this.mountPoint);
     if (this.#ownRoot) await removeComputerRoot(this.#folders);
   }

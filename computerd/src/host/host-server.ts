@@ -10,9 +10,7 @@ import { timingSafeEqual } from "node:crypto";
 import { rmdirSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
-import type { Egress } from "@computer/sdk/contract";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { removeComputerRoot, rootFolders } from "./computer-root.ts";
 import { DaemonProcess } from "./daemon-process.ts";
@@ -59,13 +57,13 @@ function egressOf(spec: unknown): "none" | "all" {
     : "none";
 }
 
-/** The spec's allow-list, when it has one (the Worker validated its hosts). */
-function allowListOf(spec: unknown): Egress | undefined {
+/** The spec's allow-list, or none (the Worker validated its hosts). */
+function allowListOf(spec: unknown): string[] {
   const egress =
     typeof spec === "object" && spec !== null ? (spec as { egress?: unknown }).egress : undefined;
   const allow =
     typeof egress === "object" && egress !== null ? (egress as { allow?: unknown }).allow : undefined;
-  return Array.isArray(allow) && allow.every((host) => typeof host === "string") ? { allow } : undefined;
+  return Array.isArray(allow) ? allow.filter((host): host is string => typeof host === "string") : [];
 }
 
 function envOf(spec: unknown): Record<string, string> {
@@ -94,11 +92,6 @@ export async function startHost(
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
-  const egressProxyOf = (id: string, spec: unknown) => {
-    const policy = allowListOf(spec);
-    return policy ? { egressProxy: { policy, socket: join(config.dir, "egress", `${id}.sock`) } } : {};
-  };
-
   async function ensure(id: string, spec: unknown, specHash: string): Promise<DaemonProcess> {
     const current = daemons.get(id);
     if (current?.alive && current.specHash === specHash && (await current.healthy())) return current;
@@ -117,7 +110,7 @@ export async function startHost(
         sandbox: config.sandbox,
         mount: config.mount,
         egress: egressOf(spec),
-        ...egressProxyOf(id, spec),
+        egressAllow: allowListOf(spec),
         env: envOf(spec),
         log: (line) => log(`[${id}] ${line}`),
       },

@@ -11,11 +11,12 @@ import { baseEnv, ROOTFS_HOME, SANDBOX_HOME, sandboxBaseEnv } from "../exec/env.
 import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
 import { ownLoopback } from "../exec/loopback.ts";
+import { withoutEscapeCapabilities } from "../exec/namespace-guard.ts";
 import { ensureHosts, rootfsSandboxWrapper } from "../exec/rootfs-sandbox.ts";
-import { SandboxNetwork } from "../exec/sandbox-network.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { usesRootfs } from "../sync/workspace.ts";
 import { TerminalTable } from "../terminal/terminal-table.ts";
+import { type CommandNetwork, OWN_NETWORK, startCommandNetwork } from "./command-network.ts";
 import { type DaemonSync, DaemonTarget } from "./daemon-api.ts";
 import { type Link, LinkManager } from "./dial-back-link.ts";
 import { createComputerdServer } from "./server.ts";
@@ -53,12 +54,15 @@ export interface Daemon {
 
 /**
  * How commands (and terminals' shells) are spawned: in the bubblewrap sandbox (over the
- * image's root filesystem, or the host's system folders), or plainly. With `network`,
- * sandboxed ones join that namespace first (and their bubblewrap shares the network it starts
- * in: egress "all" to it).
+ * image's root filesystem, or the host's system folders), or plainly. In a namespace of their
+ * own (command-network.ts), commands join it first: a sandboxed one's bubblewrap then shares the
+ * network it starts in (egress "all" to it), a plain one gives up what would let it leave.
  */
-function commandWrapperFor(config: Config, network?: SandboxNetwork): CommandWrapper {
-  if (config.execSandbox !== "bwrap") return plainShell;
+function commandWrapperFor(config: Config, net: CommandNetwork): CommandWrapper {
+  const network = net.network;
+  if (config.execSandbox !== "bwrap") {
+    return network === undefined ? plainShell : network.wrap(withoutEscapeCapabilities(plainShell));
+  }
   const egress = network === undefined ? config.egress : "all";
   if (usesRootfs(config)) ensureHosts(config.sandboxRoot, config.sandboxUid);
   const sandbox = usesRootfs(config)
@@ -78,9 +82,13 @@ function commandWrapperFor(config: Config, network?: SandboxNetwork): CommandWra
 }
 
 /** The environment commands and terminals inherit from the daemon's own. */
-function commandBaseEnv(config: Config, env: Record<string, string | undefined>): Record<string, string> {
-  if (config.execSandbox !== "bwrap") return baseEnv(env);
-  return sandboxBaseEnv(env, usesRootfs(config) ? ROOTFS_HOME : SANDBOX_HOME);
+function commandBaseEnv(
+  config: Config,
+  env: Record<string, string | undefined>,
+  net: CommandNetwork,
+): Record<string, string> {
+  if (config.execSandbox !== "bwrap") return { ...baseEnv(env), ...net.env };
+  return { ...sandboxBaseEnv(env, usesRootfs(config) ? ROOTFS_HOME : SANDBOX_HOME), ...net.env };
 }
 
 /** Where the workspace is as commands see it. */
@@ -92,11 +100,11 @@ function workingDirFor(config: Config): string {
 export function terminalTableFor(
   config: Config,
   env: Record<string, string | undefined> = process.env,
-  network?: SandboxNetwork,
+  net: CommandNetwork = OWN_NETWORK,
 ): TerminalTable {
   return new TerminalTable({
-    wrapper: commandWrapperFor(config, network),
-    baseEnv: commandBaseEnv(config, env),
+    wrapper: commandWrapperFor(config, net),
+    baseEnv: commandBaseEnv(config, env, net),
     defaultCwd: workingDirFor(config),
     killGraceMs: config.execKillGraceMs,
   });
@@ -107,11 +115,11 @@ export function execTableFor(
   config: Config,
   env: Record<string, string | undefined> = process.env,
   sealedFds: readonly number[] = [],
-  network?: SandboxNetwork,
+  net: CommandNetwork = OWN_NETWORK,
 ): ExecTable {
   return new ExecTable({
-    wrapper: commandWrapperFor(config, network),
-    baseEnv: commandBaseEnv(config, env),
+    wrapper: commandWrapperFor(config, net),
+    baseEnv: commandBaseEnv(config, env, net),
     killGraceMs: config.execKillGraceMs,
     stdioGraceMs: 1000,
     sealedFds,
@@ -128,17 +136,16 @@ export function execTableFor(
 }
 
 /**
- * Starts the daemon described by `config` and resolves once it listens. Sandboxed commands
- * without egress get one network namespace of their own (sandbox-network.ts), which previews
- * reach; otherwise commands use the daemon's network and previews its loopback.
+ * Starts the daemon described by `config` and resolves once it listens. Commands get the
+ * network command-network.ts picks (a namespace of their own, which previews reach through
+ * its bridge, with the egress proxy under an allow-list), or the daemon's, whose loopback
+ * previews reach.
  */
 export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
-  const network =
-    config.execSandbox === "bwrap" && config.egress === "none"
-      ? await SandboxNetwork.start({ log: (message) => console.error(`computerd: ${message}`) })
-      : undefined;
-  const table = execTableFor(config, parts.env, parts.sealedFds, network);
-  const terminals = terminalTableFor(config, parts.env, network);
+  const net = await startCommandNetwork(config);
+  const network = net.network;
+  const table = execTableFor(config, parts.env, parts.sealedFds, net);
+  const terminals = terminalTableFor(config, parts.env, net);
   const links = new LinkManager({
     secret: config.secret,
     local: new DaemonTarget(table, parts.sync, terminals),
@@ -173,7 +180,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      network?.close();
+      await net.close();
     },
   };
 }
