@@ -1,5 +1,5 @@
 /** The image's context filter matches computerd's real production dependencies and the Dockerfile. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { contextPackages, productionPackages, REPO_ROOT } from "./context.ts";
 
@@ -26,6 +26,26 @@ describe("the computerd image's build context", () => {
         `${source} is copied but filtered out`,
       ).toBe(true);
     }
+  });
+
+  it("copies every @computer/sdk module computerd's code loads", () => {
+    const dockerfile = readFileSync(`${REPO_ROOT}/images/computerd/Dockerfile`, "utf8");
+    const exports = (
+      JSON.parse(readFileSync(`${REPO_ROOT}/sdk/package.json`, "utf8")) as { exports: Record<string, string> }
+    ).exports;
+    const sources = readdirSync(`${REPO_ROOT}/computerd/src`, { recursive: true, encoding: "utf8" })
+      .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts"))
+      .map((path) => readFileSync(`${REPO_ROOT}/computerd/src/${path}`, "utf8"));
+    // `import type` is erased when Node strips the types: only value imports must be there.
+    const loaded = new Set(
+      sources.flatMap((text) =>
+        [...text.matchAll(/^import (?!type )[^;]*from "@computer\/sdk(\/[a-z-]+)?";/gm)].map(
+          (match) => exports[`.${match[1] ?? ""}`] ?? `unknown export ${match[1]}`,
+        ),
+      ),
+    );
+    expect(loaded.size).toBeGreaterThan(0);
+    for (const file of loaded) expect(dockerfile, file).toContain(`sdk/${file.replace(/^\.\//, "")}`);
   });
 
   it("runs computerd serve on the port the Computer DO probes", () => {

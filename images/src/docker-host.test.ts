@@ -36,6 +36,14 @@ describe("specEnv", () => {
     ).toEqual({ COMPUTERD_COMPUTER_ID: "c1" });
     expect(specEnv(undefined)).toEqual({});
   });
+
+  it("passes an allow-list as EGRESS_ALLOW, and nothing for none or all", () => {
+    expect(specEnv({ egress: { allow: ["registry.npmjs.org", "*.example.com:443"] }, env: {} })).toEqual({
+      EGRESS_ALLOW: "registry.npmjs.org,*.example.com:443",
+    });
+    expect(specEnv({ egress: "none", env: {} })).toEqual({});
+    expect(specEnv({ egress: "all", env: {} })).toEqual({});
+  });
 });
 
 describe("the host's HTTP API without a container", () => {

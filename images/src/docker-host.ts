@@ -4,13 +4,15 @@
  * drives real containers unchanged: `POST /computers/:id/ensure` starts one container per
  * computer (`--device /dev/fuse --cap-add SYS_ADMIN`, host network, computerd on a free
  * 127.0.0.1 port), `POST .../stop` and `DELETE` remove it, `GET` reports it. For tests and local
- * high-fidelity runs only: containers share the host's network, so egress is not confined.
+ * high-fidelity runs only: containers share the host's network, so egress `none` is not
+ * confined (an allow-list is, by the image's computerd, as in production).
  */
 import { execFile } from "node:child_process";
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
+import { egressAllowList } from "@computer/sdk/egress-match";
 
 /** Options of the docker host. */
 export interface DockerHostOptions {
@@ -86,10 +88,18 @@ async function running(name: string): Promise<boolean> {
   }
 }
 
-/** The launch spec's COMPUTERD_* variables (never the secret), as computerd host takes them. */
+/**
+ * The launch spec's COMPUTERD_* variables (never the secret), as computerd host takes them, and
+ * its allow-list as EGRESS_ALLOW: the image's computerd then runs commands in a network
+ * namespace whose one way out is its egress proxy, as in production.
+ */
 export function specEnv(spec: unknown): Record<string, string> {
   const env: Record<string, string> = {};
-  const raw = typeof spec === "object" && spec !== null ? (spec as { env?: unknown }).env : undefined;
+  const record =
+    typeof spec === "object" && spec !== null ? (spec as { env?: unknown; egress?: unknown }) : {};
+  const allow = egressAllowList(record.egress);
+  if (allow.length > 0) env.EGRESS_ALLOW = allow.join(",");
+  const raw = record.env;
   if (typeof raw !== "object" || raw === null) return env;
   for (const [key, value] of Object.entries(raw)) {
     if (/^COMPUTERD_[A-Z_]+$/.test(key) && key !== "COMPUTERD_SECRET" && typeof value === "string")

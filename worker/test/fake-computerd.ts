@@ -1,6 +1,7 @@
 /**
  * In-process fakes behind the ContainerLauncher implementations: a fake computerd HTTP
- * server (`/health`, bearer-checked `/connect`), a faithful fake of `ctx.container`
+ * server (`/health`, bearer-checked `/connect`, `/ports/:port/...` with the secret as proxy
+ * credentials, answering what an app there was asked), a faithful fake of `ctx.container`
  * (start/running/monitor/getTcpPort(port).fetch/destroy/signal/interceptOutboundHttp) that
  * routes fetches to a fake computerd started with the container's environment, and a fake
  * `computerd host` answering the host launcher's HTTP calls.
@@ -23,6 +24,16 @@ export class FakeComputerd {
     const url = new URL(request.url);
     if (url.pathname === "/health" && request.method === "GET") {
       return this.healthy ? Response.json({ ok: true }) : new Response("starting", { status: 503 });
+    }
+    const preview = /^\/ports\/(\d+)(\/.*)$/.exec(url.pathname);
+    if (preview !== null) {
+      if (request.headers.get("proxy-authorization") !== `Bearer ${this.secret}`) {
+        return Response.json({ error: { code: "EUNAUTHORIZED" } }, { status: 401 });
+      }
+      const auth = request.headers.get("authorization") ?? "none";
+      return new Response(
+        `port ${preview[1]}: ${request.method} ${preview[2]}${url.search} (authorization ${auth})`,
+      );
     }
     if (request.headers.get("authorization") !== `Bearer ${this.secret}`) {
       return Response.json({ error: { code: "EUNAUTHORIZED" } }, { status: 401 });

@@ -124,6 +124,45 @@ describe("CloudflareLauncher", () => {
     expect(container.starts[1]?.enableInternet).toBe(true);
   });
 
+  it("an allow-list starts the container with internet and EGRESS_ALLOW for computerd's proxy; none and all set no list", async () => {
+    const container = new FakeContainer();
+    const launcher = new CloudflareLauncher({
+      container,
+      state: memoryState(),
+      sleep: async () => undefined,
+    });
+    const allow: LaunchSpec = { egress: { allow: ["registry.npmjs.org", "*.example.com:443"] }, env: {} };
+    await launcher.ensure("c1", allow, "h1");
+    expect(container.starts[0]).toMatchObject({ enableInternet: true });
+    expect(container.starts[0]?.env?.EGRESS_ALLOW).toBe("registry.npmjs.org,*.example.com:443");
+    await launcher.ensure("c1", SPEC, "h2");
+    await launcher.ensure("c1", OTHER, "h3");
+    await launcher.ensure("c1", { egress: { allow: [] }, env: {} }, "h4");
+    expect(container.starts.map((start) => [start.enableInternet, start.env?.EGRESS_ALLOW])).toEqual([
+      [true, "registry.npmjs.org,*.example.com:443"],
+      [false, undefined],
+      [true, undefined],
+      [false, undefined],
+    ]);
+  });
+
+  it("previews go through computerd's /ports route with the secret as proxy credentials", async () => {
+    const container = new FakeContainer();
+    const launcher = new CloudflareLauncher({
+      container,
+      state: memoryState(),
+      sleep: async () => undefined,
+    });
+    const request = () =>
+      new Request("https://preview.example/app/page?q=1", { headers: { Authorization: "Bearer app" } });
+    const before = await launcher.fetchPort("c1", 3000, request());
+    expect(before.status).toBe(502);
+    expect(((await before.json()) as { error: { code: string } }).error.code).toBe("ECONNREFUSED");
+    await launcher.ensure("c1", { egress: { allow: ["registry.npmjs.org"] }, env: {} }, "h1");
+    const res = await launcher.fetchPort("c1", 3000, request());
+    expect(await res.text()).toBe("port 3000: GET /app/page?q=1 (authorization Bearer app)");
+  });
+
   it("relaunches after a crash, and reports 503 when computerd never becomes healthy", async () => {
     const container = new FakeContainer();
     const launcher = new CloudflareLauncher({

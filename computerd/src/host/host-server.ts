@@ -11,6 +11,7 @@ import { rmdirSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
+import { egressAllowList } from "@computer/sdk/egress-match";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { removeComputerRoot, rootFolders } from "./computer-root.ts";
 import { DaemonProcess } from "./daemon-process.ts";
@@ -59,11 +60,9 @@ function egressOf(spec: unknown): "none" | "all" {
 
 /** The spec's allow-list, or none (the Worker validated its hosts). */
 function allowListOf(spec: unknown): string[] {
-  const egress =
-    typeof spec === "object" && spec !== null ? (spec as { egress?: unknown }).egress : undefined;
-  const allow =
-    typeof egress === "object" && egress !== null ? (egress as { allow?: unknown }).allow : undefined;
-  return Array.isArray(allow) ? allow.filter((host): host is string => typeof host === "string") : [];
+  return egressAllowList(
+    typeof spec === "object" && spec !== null ? (spec as { egress?: unknown }).egress : undefined,
+  );
 }
 
 function envOf(spec: unknown): Record<string, string> {

@@ -41,3 +41,13 @@ export function egressAllows(policy: Egress, url: string | URL): boolean {
 export function egressEnabled(policy: Egress): boolean {
   return policy === "all" || (policy !== "none" && policy.allow.length > 0);
 }
+
+/**
+ * The hosts of an allow-list policy, from a typed policy or a launch spec's raw `egress` (the
+ * container launchers pass them to computerd as EGRESS_ALLOW); none for "none", "all" or
+ * anything else.
+ */
+export function egressAllowList(policy: unknown): string[] {
+  const allow = typeof policy === "object" && policy !== null ? (policy as { allow?: unknown }).allow : [];
+  return Array.isArray(allow) ? allow.filter((host): host is string => typeof host === "string") : [];
+}

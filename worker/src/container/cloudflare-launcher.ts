@@ -3,8 +3,13 @@
  * drives its own container through `ctx.container`: start with the per-daemon secret in the
  * environment, health-probe computerd's `GET /health` through `getTcpPort(port).fetch`, and
  * relaunch when the launch spec changed (its hash is stored beside the secret). computerd
- * dials back to a virtual host whose outbound HTTP the DO intercepts.
+ * dials back to a virtual host whose outbound HTTP the DO intercepts. Egress (containerEgress):
+ * `none` starts the container without internet, `all` with it, and an allow-list with it too
+ * but with EGRESS_ALLOW set, so computerd runs every command in a network namespace whose one
+ * way out is its egress proxy (computerd/README.md, "Egress allow-lists").
  */
+import { egressAllowList } from "@computer/sdk/egress-match";
+import type { Egress } from "../egress/egress.ts";
 import { ApiError } from "../http/errors.ts";
 import {
   type ContainerHealth,
@@ -63,6 +68,17 @@ function unavailable(message: string): ApiError {
   return new ApiError("EUNAVAILABLE", message, { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
 }
 
+/**
+ * How a computer's egress policy starts its container: the platform's internet switch, and
+ * what computerd is told. An allow-list needs the internet for computerd's egress proxy; its
+ * commands reach it only through that proxy.
+ */
+export function containerEgress(egress: Egress): { enableInternet: boolean; env: Record<string, string> } {
+  const allow = egressAllowList(egress);
+  if (allow.length > 0) return { enableInternet: true, env: { EGRESS_ALLOW: allow.join(",") } };
+  return { enableInternet: egress === "all", env: {} };
+}
+
 /** A ContainerLauncher over the DO's own container. */
 export class CloudflareLauncher implements ContainerLauncher {
   readonly kind = "cloudflare";
@@ -106,15 +122,16 @@ export class CloudflareLauncher implements ContainerLauncher {
 
   async #start(spec: LaunchSpec, specHash: string): Promise<string> {
     const secret = newDaemonSecret();
+    const egress = containerEgress(spec.egress);
     const env: Record<string, string> = {
       ...spec.env,
+      ...egress.env,
       COMPUTERD_SECRET: secret,
       COMPUTERD_PORT: String(this.#port),
     };
+    const { enableInternet } = egress;
     const options: ContainerStartupOptions =
-      spec.image === undefined
-        ? { env, enableInternet: spec.egress === "all" }
-        : { env, enableInternet: spec.egress === "all", image: spec.image };
+      spec.image === undefined ? { env, enableInternet } : { env, enableInternet, image: spec.image };
     this.#container.start(options);
     // The state is kept before the container answers so a dial-back can authenticate at once.
     this.#state.put({ secret, specHash });
@@ -165,11 +182,26 @@ export class CloudflareLauncher implements ContainerLauncher {
     await this.stop(computerId);
   }
 
-  /** Straight to the container's port (commands run unsandboxed in the container's network). */
+  /**
+   * Through computerd's preview route (`/ports/:port/...`, the secret as proxy credentials), as
+   * `computerd host` does locally: computerd knows the network its commands run in (the
+   * container's, or under an allow-list a namespace of their own that only it reaches).
+   */
   async fetchPort(_computerId: string, port: number, request: Request): Promise<Response> {
-    if (!this.#container.running) return portRefused(port, "the computer's container is not running");
+    const state = this.#state.get();
+    if (!this.#container.running || state === undefined) {
+      return portRefused(port, "the computer's container is not running");
+    }
+    const { pathname, search } = new URL(request.url);
+    const headers = new Headers(request.headers);
+    headers.set("Proxy-Authorization", `Bearer ${state.secret}`);
     try {
-      return await this.#container.getTcpPort(port).fetch(request);
+      return await this.#fetch(`/ports/${port}${pathname}${search}`, {
+        method: request.method,
+        headers,
+        body: request.body,
+        redirect: "manual",
+      });
     } catch (err) {
       return portRefused(port, String(err));
     }
