@@ -1,5 +1,7 @@
 /** Command-line options of the vfs benchmark (`npm run bench:vfs -- --help`). */
+
 import { parseArgs } from "node:util";
+import { countOption } from "./count-option.ts";
 import { type BenchSize, FULL_SIZE, QUICK_SIZE, SCENARIOS } from "./scenarios.ts";
 import { BACKEND_IDS, type BackendId } from "./target.ts";
 
@@ -38,14 +40,6 @@ const BACKEND_GROUPS: Record<string, readonly BackendId[]> = {
   all: ["node", "workerd", "tmpfs", "disk"],
   fs: ["tmpfs", "disk"],
 };
-
-function count(value: string | undefined, fallback: number, name: string, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new Error(`--${name} must be an integer >= ${min}, got "${value}"`);
-  return n;
-}
 
 function backendList(value: string): BackendId[] {
   const ids = new Set<BackendId>();
@@ -87,8 +81,8 @@ export function parseOptions(argv: readonly string[], defaultOutDir: string): Be
   if (values.help) return undefined;
   const quick = values.quick;
   return {
-    reps: count(values.reps, quick ? 1 : 5, "reps", 1),
-    warmup: count(values.warmup, quick ? 0 : 1, "warmup", 0),
+    reps: countOption(values.reps, quick ? 1 : 5, "reps", 1),
+    warmup: countOption(values.warmup, quick ? 0 : 1, "warmup", 0),
     quick,
     size: quick ? QUICK_SIZE : FULL_SIZE,
     backends: backendList(values.backend ?? "all"),

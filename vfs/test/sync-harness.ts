@@ -3,7 +3,6 @@
  * databases, linked both ways through Loopback transports, plus tree snapshots to compare
  * the two sides and list every file content present.
  */
-import { CHUNK_SIZE } from "../src/limits.ts";
 import type { SqlLike } from "../src/sql.ts";
 import { SyncEndpoint } from "../src/sync/endpoint.ts";
 import { Loopback } from "../src/sync/loopback.ts";
@@ -13,6 +12,7 @@ import { toHex } from "../src/sync/state.ts";
 import type { Side } from "../src/sync/wire.ts";
 import type { FileType } from "../src/types.ts";
 import { openVfs, type Vfs } from "../src/vfs.ts";
+import { richTree as fixtureTree } from "./fixtures.ts";
 
 /** One side: its vfs, database and endpoint. */
 export interface SyncSide {
@@ -151,26 +151,11 @@ export function noise(length: number, seed: number): Uint8Array {
   return out;
 }
 
-/** Writes a tree with every kind of node and attribute sync must carry. */
+/** Writes a tree with every kind of node and attribute sync must carry: fixtures.ts's, and an empty file and a directory's xattr. */
 export function richTree(vfs: Vfs): void {
-  const bytes = (text: string) => new TextEncoder().encode(text);
-  vfs.mkdir("/src/lib", { recursive: true, mode: 0o750 });
-  vfs.writeFile("/src/main.ts", "console.log('hi');\n");
-  vfs.writeFile("/src/lib/big.bin", new Uint8Array(2 * CHUNK_SIZE + 3).fill(5));
-  vfs.writeFile("/sparse", "head");
-  vfs.truncate("/sparse", 3 * CHUNK_SIZE);
-  vfs.pwrite("/sparse", 2 * CHUNK_SIZE + 1, "tail");
+  fixtureTree(vfs);
   vfs.writeFile("/empty", "");
-  vfs.symlink("src/lib", "/lib");
-  vfs.symlink("/workspace/src/main.ts", "/abs-link");
-  vfs.mknod("/fifo", "fifo", 0o600);
-  vfs.mknod("/dev-null", "char", 0o666, 0x103);
-  vfs.chown("/src/lib", 1000, 1000);
-  vfs.chmod("/src/main.ts", 0o4755);
-  vfs.utimes("/sparse", { sec: -5, nsec: 7 }, { sec: 2 ** 33, nsec: 9 });
-  vfs.setxattr("/src/main.ts", "user.mime", bytes("text/typescript"));
-  vfs.setxattr("/lib", "user.on-link", bytes("l"), {}, false);
-  vfs.setxattr("/src", "user.dir", bytes("d"));
+  vfs.setxattr("/src", "user.dir", new TextEncoder().encode("d"));
 }
 
 /**

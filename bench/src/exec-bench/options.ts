@@ -1,5 +1,7 @@
 /** Command-line options of exec-bench (`npm run bench:exec -- --help`). */
+
 import { parseArgs } from "node:util";
+import { countOption } from "../count-option.ts";
 
 /** The resolved options of one run. */
 export interface ExecBenchOptions {
@@ -25,13 +27,6 @@ export const USAGE = `Usage: npm run bench:exec -- [options]
   --out DIR         where the JSON document goes (default bench/results)
   --help            this text`;
 
-function count(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be an integer >= 1, got "${value}"`);
-  return n;
-}
-
 /** Parses `argv` (without node and the script); undefined when --help was asked for. Throws on bad options. */
 export function parseExecBenchOptions(
   argv: readonly string[],
@@ -52,8 +47,8 @@ export function parseExecBenchOptions(
   });
   if (values.help) return undefined;
   return {
-    runs: count(values.runs, 100, "runs"),
-    reps: count(values.reps, 5, "reps"),
+    runs: countOption(values.runs, 100, "runs"),
+    reps: countOption(values.reps, 5, "reps"),
     noContainer: values["no-container"],
     tmpfsDir: values["tmpfs-dir"] ?? "/dev/shm",
     diskDir: values["disk-dir"] ?? "/var/tmp",

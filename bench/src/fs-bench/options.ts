@@ -1,5 +1,7 @@
 /** Command-line options of fs-bench (`npm run bench:fs -- --help`). */
+
 import { parseArgs } from "node:util";
+import { countOption } from "../count-option.ts";
 import { FLEET_SCENARIOS, type FleetScenario } from "./fleet-scenarios.ts";
 import type { MountVia } from "./mount-target.ts";
 import { findScenario, SCENARIOS, type ShellScenario } from "./scenarios.ts";
@@ -41,14 +43,6 @@ export const USAGE = `Usage: npm run bench:fs -- [options]
   --out DIR         where the JSON document goes (default bench/results)
   --no-report       write only the JSON (default: also fs-<time>.md, .svg and .html beside it)
   --help            this text`;
-
-function count(value: string | undefined, fallback: number, name: string, min: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new Error(`--${name} must be an integer >= ${min}, got "${value}"`);
-  return n;
-}
 
 function scenarioList(value: string | undefined): { shell: ShellScenario[]; fleet: FleetScenario[] } {
   if (value === undefined) return { shell: [...SCENARIOS], fleet: [...FLEET_SCENARIOS] };
@@ -115,8 +109,8 @@ export function parseFsBenchOptions(
     selected.fleet = selected.fleet.filter((s) => !s.heavy);
   }
   return {
-    reps: count(values.reps, values.quick ? 1 : 5, "reps", 1),
-    warmup: count(values.warmup, values.quick ? 0 : 1, "warmup", 0),
+    reps: countOption(values.reps, values.quick ? 1 : 5, "reps", 1),
+    warmup: countOption(values.warmup, values.quick ? 0 : 1, "warmup", 0),
     scenarios: selected.shell,
     fleet: values.fleet ? selected.fleet : [],
     targets: targetList(values.target),

@@ -315,6 +315,11 @@ export class WriteBack {
       file.path = path;
       return file.readInto(target, offset, length, this.storedReader(ino, path));
     }
+    return this.readStored(ino, path, target, offset, length);
+  }
+
+  /** Reads stored bytes (through the chunk cache) into `target`; returns the count (short at EOF). */
+  private readStored(ino: number, path: string, target: Uint8Array, offset: number, length: number): number {
     let done = 0;
     while (done < length) {
       const pos = offset + done;
@@ -342,17 +347,7 @@ export class WriteBack {
   private storedReader(ino: number, path: string): StoredReader {
     return (offset, length) => {
       const out = new Uint8Array(length);
-      let done = 0;
-      while (done < length) {
-        const pos = offset + done;
-        const idx = Math.floor(pos / CHUNK_SIZE);
-        const chunk = this.chunk(ino, path, idx);
-        const from = pos - idx * CHUNK_SIZE;
-        if (from >= chunk.length) break;
-        const n = Math.min(length - done, chunk.length - from);
-        out.set(chunk.subarray(from, from + n), done);
-        done += n;
-      }
+      this.readStored(ino, path, out, offset, length);
       return out;
     };
   }
