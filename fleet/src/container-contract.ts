@@ -8,20 +8,10 @@
  * streams over SSE before the exit; and the image's userland (container-userland.ts). Call
  * `describeContainerContract` from a test file.
  */
+import type { ExecResult as Result } from "@computer/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { userlandTests } from "./container-userland.ts";
 import type { Fleet } from "./fleet.ts";
-
-/** An exec result as the API returns it. */
-interface Result {
-  id: string;
-  status: string;
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  sync: { status: string; rev?: number; conflicts: unknown[] };
-  error?: { code: string; message: string };
-}
 
 /** How the suite gets its fleet. */
 export interface ContainerContractOptions {

@@ -8,18 +8,9 @@
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
+import type { ExecResult as Result } from "@computer/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MirrorHost } from "./mirror-daemon.ts";
-
-interface Result {
-  id: string;
-  status: string;
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  sync: { status: string; rev?: number; conflicts: unknown[] };
-  error?: { code: string; message: string };
-}
 
 let fleet: Fleet;
 let host: MirrorHost;

@@ -5,7 +5,9 @@
  * in the DO before the result, `pending` and its durable retry by the alarm, kill, lost link,
  * relaunch on an egress change, and delete tearing the container down.
  */
+
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import type { ExecResult as Result } from "@computer/sdk/contract";
 import { describe, expect, it } from "vitest";
 import { dialBack, FakeDaemonState } from "./fake-daemon.ts";
 import { api, apiJson, createComputer, expectError, readText, writeFile } from "./helpers.ts";
@@ -40,15 +42,6 @@ async function execConnected(
   expect(base).toBe(`http://computer.test/v1/computers/${ctx.id}/_computerd`);
   expect(await dialBack(base, ctx.launcher.secret, ctx.daemon)).toBe(101);
   return pending;
-}
-
-interface Result {
-  id: string;
-  status: string;
-  exitCode: number | null;
-  stdout: string;
-  sync: { status: string; rev?: number; conflicts: unknown[] };
-  error?: { code: string };
 }
 
 describe("container runtime over the computerd link", () => {

@@ -3,26 +3,14 @@
  * that are not available, buffered results, SSE order and timing, follow/after re-attach,
  * listing, kill, timeout status and the output cap of the journal.
  */
+
 import { env, runInDurableObject } from "cloudflare:test";
+import type { ExecResult as Result } from "@computer/sdk/contract";
 import { describe, expect, it } from "vitest";
 import { ExecJournal } from "../src/exec/journal.ts";
 import { installFakeRuntime, started } from "./fake-runtime.ts";
 import { api, apiJson, createComputer, expectError, freshId, mintToken } from "./helpers.ts";
 import { dataOf, readFrames } from "./sse.ts";
-
-interface Result {
-  id: string;
-  runtime: string;
-  status: string;
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  value?: unknown;
-  durationMs: number;
-  sync: { status: string; rev?: number; conflicts: unknown[] };
-  lastSeq: number;
-}
 
 async function computerWithFake(): Promise<string> {
   const id = await createComputer();
