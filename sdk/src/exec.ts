@@ -142,6 +142,16 @@ export class Exec {
     return this.#t.json<ExecResult>("exec.get", { params: { id: this.#id, execId }, signal: options.signal });
   }
 
+  /**
+   * The counters the runtime reported for recent exec `execId` (`X-Exec-Metrics` of its GET;
+   * `{}` when the computer kept none), e.g. after a streamed exec's exit.
+   */
+  async metrics(execId: string, options: Signal = {}): Promise<Record<string, number>> {
+    const res = await this.#t.call("exec.get", { params: { id: this.#id, execId }, signal: options.signal });
+    await res.body?.cancel();
+    return parseMetrics(res.headers.get("x-exec-metrics"));
+  }
+
   /** The most recent execs, newest first, without their output. */
   async list(options: Signal & { limit?: number } = {}): Promise<ExecSummary[]> {
     const page = await this.#t.json<{ execs: ExecSummary[] }>("exec.list", {

@@ -3,7 +3,9 @@
  * FUSE + bubblewrap), printed for the report: the exec round trip of `true` (p50 over 50
  * runs) and the fence after a command that wrote 1,000 and 10,000 small files, seen from
  * outside (the SSE `exit` event after the command's last output) and inside (computerd's
- * fence event). Bounds are generous: they catch a broken upload stream, not noise.
+ * fence event). Bounds are generous: they catch a broken upload stream, not noise. And the
+ * counters the benchmarks put beside the times: the Durable Object's for an exec
+ * (`X-Exec-Metrics`, also on the exec's GET) and computerd's totals on its fence events.
  */
 
 import { type Fleet, startFleet } from "@computer/fleet";
@@ -72,6 +74,32 @@ describe.skipIf(!containerCapable)("container runtime timings", () => {
     );
     expect(p50).toBeLessThan(1000);
   }, 300_000);
+
+  it("an exec's counters: the DO's SQL and sync round trips, and computerd's FUSE, SQL and RPC totals", async () => {
+    type Totals = {
+      fuse: Record<string, number>;
+      sql: { statements: number };
+      rpc: { calls: Record<string, number>; changes: number };
+    };
+    const totals = () => (fenceEvents(fleet, ID).at(-1) as { counters?: Totals } | undefined)?.counters;
+    const before = totals();
+    const result = await api.exec.run({
+      runtime: "container",
+      source: "mkdir -p counted && cd counted && for i in $(seq 1 50); do echo $i > f$i; done",
+    });
+    expectSynced(result);
+    expect(result.metrics.doSql).toBeGreaterThan(0);
+    expect(result.metrics.doSyncChanges).toBeGreaterThanOrEqual(50);
+    expect(result.metrics["doSync.applyBatch"]).toBeGreaterThanOrEqual(1);
+    expect(await api.exec.metrics(result.id)).toEqual(result.metrics);
+    const after = totals();
+    if (!before || !after)
+      throw new Error(`no counters on computerd's fence events: ${fleet.hostOutput().slice(-2000)}`);
+    expect((after.fuse.create ?? 0) - (before.fuse.create ?? 0)).toBeGreaterThanOrEqual(50);
+    expect(after.sql.statements).toBeGreaterThan(before.sql.statements);
+    expect((after.rpc.calls.applyBatch ?? 0) - (before.rpc.calls.applyBatch ?? 0)).toBeGreaterThanOrEqual(1);
+    expect(after.rpc.changes - before.rpc.changes).toBeGreaterThanOrEqual(50);
+  }, 180_000);
 
   it("fence after writing 1,000 files", async () => {
     const t = await writeMany(1000);

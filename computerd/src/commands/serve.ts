@@ -4,14 +4,16 @@
  * DaemonApi (with the sync engine) over the dial-back link, until SIGTERM/SIGINT/SIGHUP: then
  * commands are killed, the mount is flushed, a last upload is tried, the mount is removed and
  * the process exits 0. Options: `computerd serve --help` (src/config.ts). Prints one JSON line
- * per event on stdout ({"event":"listening",...}, {"event":"fence",...}, {"event":"stopped",...}).
+ * per event on stdout ({"event":"listening",...}, {"event":"fence",...}, {"event":"stopped",...});
+ * a fence event carries the workspace's counters so far (FUSE requests by type, the mirror's
+ * SQL, round trips to the DO and their bytes: workspaceCounters).
  */
 import { ConfigError, parseConfig } from "../config.ts";
 import type { Command } from "../main.ts";
 import { fuseDeviceFds } from "../mount/fuse-device.ts";
 import { type Daemon, startDaemon, VERSION } from "../server/daemon.ts";
 import type { FenceStats } from "../sync/mirror-sync.ts";
-import { openWorkspace } from "../sync/workspace.ts";
+import { openWorkspace, type Workspace, workspaceCounters } from "../sync/workspace.ts";
 
 /** How long shutdown waits for the last upload to the Durable Object. */
 const FINAL_UPLOAD_MS = 2000;
@@ -38,6 +40,7 @@ async function run(args: string[]): Promise<number> {
   let daemon: Daemon | undefined;
   // An open terminal counts: what its shell writes uploads while it is open, as for a command.
   const busy = () => (daemon?.table.running().length ?? 0) + (daemon?.terminals.count() ?? 0) > 0;
+  let opened: Workspace | undefined;
   const onFence = (stats: FenceStats) => {
     const round = (ms: number) => Math.round(ms * 10) / 10;
     const event = {
@@ -46,10 +49,13 @@ async function run(args: string[]): Promise<number> {
       ms: round(stats.ms),
       flushMs: round(stats.flushMs),
       waitedMs: round(stats.waitedMs),
+      // Totals since start, for whoever watches the daemon (the benchmarks take differences).
+      ...(opened ? { counters: workspaceCounters(opened) } : {}),
     };
     console.log(JSON.stringify(event));
   };
   const workspace = await openWorkspace(config, { busy, log, onFence });
+  opened = workspace;
   let mounted = true;
   try {
     daemon = await startDaemon(config, {

@@ -4,7 +4,14 @@
  * acknowledgements recorded so far are on disk before the DO can act on them, so a daemon
  * killed at any point reconciles from its hello without re-sending or forgetting anything.
  */
-import { type DoSyncApi, forwardSyncPeer, type SyncPeerApi } from "@computer/vfs/sync";
+import {
+  countSyncCall,
+  type DoSyncApi,
+  forwardSyncPeer,
+  newSyncCounters,
+  type SyncCounters,
+  type SyncPeerApi,
+} from "@computer/vfs/sync";
 import type { RpcStub } from "capnweb";
 
 /** SyncPeerApi over the DO's stub (`peer`); `beforeCall` runs (synchronously) before each call. */
@@ -14,14 +21,19 @@ export class DoPeer {
   readonly peer: SyncPeerApi;
   /** Milliseconds spent waiting for the DO's answers (its apply time plus the round trips). */
   waitedMs = 0;
+  /** Round trips and bytes of the calls (shared by the links of one daemon: serve's fence events). */
+  readonly counters: SyncCounters;
 
-  constructor(remote: RpcStub<DoSyncApi>, beforeCall: () => void) {
+  constructor(remote: RpcStub<DoSyncApi>, beforeCall: () => void, counters = newSyncCounters()) {
     this.#remote = remote;
-    this.peer = forwardSyncPeer(remote, async (_method, call) => {
+    this.counters = counters;
+    this.peer = forwardSyncPeer(remote, async (method, call, args) => {
       beforeCall();
       const started = performance.now();
       try {
-        return await call();
+        const answer = await call();
+        countSyncCall(counters, method, args, answer);
+        return answer;
       } finally {
         this.waitedMs += performance.now() - started;
       }
@@ -30,6 +42,8 @@ export class DoPeer {
 
   /** The DO's vfs revision (a fence that sent nothing reports it). */
   async rev(): Promise<number> {
-    return await this.#remote.rev();
+    const rev = await this.#remote.rev();
+    countSyncCall(this.counters, "rev", [], rev);
+    return rev;
   }
 }

@@ -20,7 +20,7 @@ import type {
   SyncEndpoint,
   SyncHello,
 } from "@computer/vfs/sync";
-import { SyncLink } from "@computer/vfs/sync";
+import { newSyncCounters, SyncLink } from "@computer/vfs/sync";
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { Mount } from "../mount/backend.ts";
 import type { DaemonSync } from "../server/daemon-api.ts";
@@ -81,6 +81,8 @@ export class MirrorSync implements DaemonSync {
   #upload: Upload | undefined;
   /** Conflicts reported by uploads since the last fence (the fence reports them). */
   readonly #conflicts: SyncConflict[] = [];
+  /** Round trips to the DO and the bytes they carried, over every link so far. */
+  readonly rpc = newSyncCounters();
 
   constructor(options: MirrorSyncOptions) {
     this.#options = options;
@@ -104,7 +106,7 @@ export class MirrorSync implements DaemonSync {
    * uploads whatever is pending, e.g. the writes of a command whose fence never came.
    */
   onLink(link: Link): void {
-    const peer = new DoPeer(link.remote, () => this.#commit());
+    const peer = new DoPeer(link.remote, () => this.#commit(), this.rpc);
     const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer.peer), peer };
     this.#upload = upload;
     void link.closed.then(() => {

@@ -4,7 +4,7 @@
  * background uploader and the mirror's GC (mirror-gc.ts). `computerd serve` opens one at start and closes it on SIGTERM.
  */
 import { sha256Hex } from "@computer/vfs/node";
-import { type BatchLimits, SyncEndpoint } from "@computer/vfs/sync";
+import { type BatchLimits, type SyncCounters, SyncEndpoint } from "@computer/vfs/sync";
 import type { Config } from "../config.ts";
 import { sandboxHostUser } from "../exec/bwrap.ts";
 import { ID_COUNT } from "../exec/rootfs-sandbox.ts";
@@ -37,6 +37,19 @@ export interface WorkspaceHooks {
   onFence?(stats: FenceStats): void;
   /** Size of upload batches (default: the engine's). */
   limits?: Partial<BatchLimits>;
+}
+
+/** What a workspace did since it opened: FUSE requests by type, the mirror's SQL, the sync wire's round trips and bytes. */
+export function workspaceCounters(workspace: Workspace): {
+  fuse: Record<string, number>;
+  sql: { statements: number; operations: number; commits: number };
+  rpc: SyncCounters;
+} {
+  return {
+    fuse: { ...workspace.mount.counters },
+    sql: { ...workspace.mirror.sql.counters },
+    rpc: { ...workspace.sync.rpc, calls: { ...workspace.sync.rpc.calls } },
+  };
 }
 
 /** The user this daemon runs as. */

@@ -17,6 +17,7 @@ export {
 export { applyOrder, batchHashes, checkBatch } from "./receive.ts";
 export { type DrainOptions, type DrainReport, groupBlobs, SyncLink } from "./session.ts";
 export { fingerprint, type PathState, readState } from "./state.ts";
+export { countSyncCall, newSyncCounters, type SyncCounters, syncMetrics } from "./sync-counters.ts";
 export type {
   ApplyResult,
   Awaitable,

@@ -14,8 +14,12 @@ export type SyncPeerRemote = {
   [K in SyncPeerMethod]: (...args: Parameters<SyncPeerApi[K]>) => PromiseLike<unknown> | unknown;
 };
 
-/** Wraps one forwarded call; must call `call` once and answer what it answers. */
-export type AroundSyncCall = (method: SyncPeerMethod, call: () => Promise<unknown>) => Promise<unknown>;
+/** Wraps one forwarded call (made with `args`); must call `call` once and answer what it answers. */
+export type AroundSyncCall = (
+  method: SyncPeerMethod,
+  call: () => Promise<unknown>,
+  args: readonly unknown[],
+) => Promise<unknown>;
 
 const METHODS: readonly SyncPeerMethod[] = ["hello", "missingBlobs", "putBlobs", "getBlobs", "applyBatch"];
 
@@ -29,7 +33,7 @@ export function forwardSyncPeer(
   const methods = remote as unknown as Record<SyncPeerMethod, (...args: unknown[]) => unknown>;
   const peer: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
   for (const method of METHODS) {
-    peer[method] = (...args) => around(method, async () => await methods[method](...args));
+    peer[method] = (...args) => around(method, async () => await methods[method](...args), args);
   }
   return peer as unknown as SyncPeerApi;
 }

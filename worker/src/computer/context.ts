@@ -4,7 +4,7 @@
  * to wipe everything on delete.
  */
 import { createHash } from "node:crypto";
-import { durableObjectSql, openVfs, type SqlLike, type Vfs } from "@computer/vfs";
+import { durableObjectSql, openVfs, type SqlLike, type SqlValue, type Vfs } from "@computer/vfs";
 import { artifactPublisher } from "../artifacts/guest-publisher.ts";
 import type { Env } from "../env.ts";
 import { ExecSubsystem } from "../exec/exec-subsystem.ts";
@@ -39,6 +39,8 @@ export class ComputerContext {
   readonly previews: PreviewStore;
   /** Hex sha-256, the hash the vfs and sync are opened with. */
   readonly sha256 = sha256;
+  /** Statements the vfs and sync ran in this instance (a container exec reports its difference). */
+  readonly sqlCounts = { statements: 0 };
   #sql: SqlLike | undefined;
   #vfs: Vfs | undefined;
   #execs: ExecSubsystem | undefined;
@@ -55,7 +57,17 @@ export class ComputerContext {
 
   /** The SqlLike the vfs is opened with (sync must share it so transactions nest). */
   sql(): SqlLike {
-    this.#sql ??= durableObjectSql(this.ctx.storage);
+    if (this.#sql === undefined) {
+      const sql = durableObjectSql(this.ctx.storage);
+      const counts = this.sqlCounts;
+      this.#sql = {
+        exec<T>(query: string, ...bindings: SqlValue[]): T[] {
+          counts.statements++;
+          return sql.exec<T>(query, ...bindings);
+        },
+        transaction: (fn) => sql.transaction(fn),
+      };
+    }
     return this.#sql;
   }
 

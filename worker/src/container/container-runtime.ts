@@ -25,6 +25,15 @@ export interface ContainerRuntimeDeps {
   fenced(rev: number): void;
   /** The computer's limits, sent to computerd with every push (the link may be new). */
   limits(): ComputerLimits;
+  /** The DO's counters now (SQL statements, sync round trips, ...); an exec reports their change. */
+  counters?(): Record<string, number>;
+}
+
+/** `after - before` of every counter of `after`. */
+function difference(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, n] of Object.entries(after)) out[name] = n - (before[name] ?? 0);
+  return out;
 }
 
 /** What an exec whose upload the DO's quota refused says about it. */
@@ -65,6 +74,7 @@ export class ContainerRuntime implements Runtime {
   }
 
   async start(request: ExecRequest, sink: RuntimeSink): Promise<RuntimeHandle> {
+    const before = this.#deps.counters?.();
     const session = await this.#deps.connect();
     const conflicts: SyncConflict[] = [];
     try {
@@ -101,8 +111,14 @@ export class ContainerRuntime implements Runtime {
       });
       return { done: Promise.resolve(outcome), kill: async () => undefined };
     }
+    const finished = this.#finish(session, state, conflicts, request.detached);
+    const counters = this.#deps.counters;
     return {
-      done: this.#finish(session, state, conflicts, request.detached),
+      // What the DO did for this exec, from before its push to after its fence.
+      done:
+        before === undefined || counters === undefined
+          ? finished
+          : finished.then((outcome) => ({ ...outcome, metrics: difference(before, counters()) })),
       kill: async () => {
         try {
           await session.daemon.kill(request.id);

@@ -3,13 +3,15 @@
  * served to computerd on the dial-back WebSocket. Every call goes to the DO's SyncEndpoint;
  * after an upload is applied the DO is told (to schedule its GC alarm).
  */
-import type {
-  ApplyResult,
-  BlobData,
-  DoSyncApi,
-  SyncBatch,
-  SyncEndpoint,
-  SyncHello,
+import {
+  type ApplyResult,
+  type BlobData,
+  countSyncCall,
+  type DoSyncApi,
+  type SyncBatch,
+  type SyncCounters,
+  type SyncEndpoint,
+  type SyncHello,
 } from "@computer/vfs/sync";
 import { RpcTarget } from "capnweb";
 
@@ -20,6 +22,8 @@ export interface DoSyncDeps {
   rev(): number;
   /** Called after a batch changed the DO's filesystem. */
   changed(): void;
+  /** Where the calls served are counted (round trips, changes, bytes), when anywhere. */
+  counters?: SyncCounters;
 }
 
 /** `DoSyncApi` over the DO's sync endpoint. Called by computerd only (the link is authenticated). */
@@ -31,29 +35,35 @@ export class DoSyncTarget extends RpcTarget implements DoSyncApi {
     this.#deps = deps;
   }
 
+  #count<T>(method: string, args: unknown[], answer: T): T {
+    if (this.#deps.counters) countSyncCall(this.#deps.counters, method, args, answer);
+    return answer;
+  }
+
   hello(hello: SyncHello): SyncHello {
-    return this.#deps.endpoint().hello(hello);
+    return this.#count("hello", [hello], this.#deps.endpoint().hello(hello));
   }
 
   missingBlobs(hashes: string[]): string[] {
-    return this.#deps.endpoint().missingBlobs(hashes);
+    return this.#count("missingBlobs", [hashes], this.#deps.endpoint().missingBlobs(hashes));
   }
 
   putBlobs(blobs: BlobData[]): void {
     this.#deps.endpoint().putBlobs(blobs);
+    this.#count("putBlobs", [blobs], undefined);
   }
 
   getBlobs(hashes: string[]): BlobData[] {
-    return this.#deps.endpoint().getBlobs(hashes);
+    return this.#count("getBlobs", [hashes], this.#deps.endpoint().getBlobs(hashes));
   }
 
   applyBatch(batch: SyncBatch): ApplyResult {
     const result = this.#deps.endpoint().applyBatch(batch);
     if (result.status === "applied") this.#deps.changed();
-    return result;
+    return this.#count("applyBatch", [batch], result);
   }
 
   rev(): number {
-    return this.#deps.rev();
+    return this.#count("rev", [], this.#deps.rev());
   }
 }

@@ -2,8 +2,9 @@
  * The exec routes (`/v1/computers/:id/exec...`, docs/API.md), one API for every runtime:
  * start (SSE with `Accept: text/event-stream`, else the buffered result; either way the
  * `X-Exec-Id` header names the exec at once, so a stream can be re-attached), get (or follow as
- * SSE from any seq), list, and kill. A buffered result carries the runtime's counters (RPC round
- * trips of shell/js) in `X-Exec-Metrics`. A background process (`detach: true`) is answered 202
+ * SSE from any seq), list, and kill. A buffered result, and a recent exec's GET, carry the
+ * runtime's counters in `X-Exec-Metrics` (RPC round trips of shell/js; the DO's SQL statements
+ * and sync round trips of a container exec). A background process (`detach: true`) is answered 202
  * with its running state as soon as it runs. `DELETE` of a finished exec answers 200 with its result
  * unchanged (kill is idempotent); an unknown id is 404.
  */
@@ -63,7 +64,9 @@ export function getExec(
   after: number | undefined,
 ): Response {
   if (follow) return sseResponse(execs.events(execId, resumeAfter(after, request)));
-  return Response.json(execs.get(execId));
+  const metrics = execs.metrics(execId);
+  const headers = metrics === undefined ? undefined : { "X-Exec-Metrics": formatMetrics(metrics) };
+  return Response.json(execs.get(execId), { headers });
 }
 
 /** GET /exec: the most recent execs, newest first (`?limit=`, default 20), without their output. */

@@ -3,7 +3,7 @@
  * the runtimes (container, and shell/js in Dynamic Workers), the launcher chosen from the
  * environment, the link to computerd, the DO's sync endpoint and the pending-sync retry.
  */
-import { SyncEndpoint } from "@computer/vfs/sync";
+import { newSyncCounters, SyncEndpoint, syncMetrics } from "@computer/vfs/sync";
 import type { ComputerContext } from "../computer/context.ts";
 import { CloudflareLauncher, type LaunchState } from "../container/cloudflare-launcher.ts";
 import { ComputerdHostLauncher } from "../container/computerd-host-launcher.ts";
@@ -49,6 +49,13 @@ export function launcherFromEnv(host: ComputerContext): ContainerLauncher | unde
   });
 }
 
+/** `syncCalls` → `doSyncCalls`: the DO's side of the wire, told apart from computerd's. */
+function doPrefixed(metrics: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(metrics).map(([name, n]) => [`do${name[0]?.toUpperCase()}${name.slice(1)}`, n]),
+  );
+}
+
 /** The exec subsystem of one Computer DO. */
 export class ExecSubsystem {
   readonly journal: ExecJournal;
@@ -66,10 +73,12 @@ export class ExecSubsystem {
     const kv = host.ctx.storage.kv;
     this.journal = new ExecJournal(host.ctx.storage.sql);
     this.manager = new ExecManager(this.journal, (name) => this.#runtimes.get(name));
+    const syncCounters = newSyncCounters();
     this.link = new ComputerdLink({
       endpoint: () => this.syncEndpoint(),
       rev: () => host.vfs().rev(),
       changed: () => void host.touched(),
+      counters: syncCounters,
     });
     this.connector = new ContainerConnector({
       computerId: () => host.computerId(),
@@ -89,6 +98,8 @@ export class ExecSubsystem {
         pending: () => void schedulePendingSync(this.#retryDeps()),
         fenced: (rev) => this.journal.completeSync(this.journal.pendingSync(), rev, []),
         limits: () => computerLimits(host.vfs()),
+        // As X-Exec-Metrics: the DO's SQL and the sync calls computerd made to it (do-sync-target.ts).
+        counters: () => ({ doSql: host.sqlCounts.statements, ...doPrefixed(syncMetrics(syncCounters)) }),
       }),
     );
     this.#runtimes.set("shell", new ShellRuntime(this.#guestDeps()));
