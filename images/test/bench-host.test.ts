@@ -10,7 +10,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FsBenchDocument } from "@computer/bench/document";
-import { SCENARIOS } from "@computer/bench/scenarios";
+import { shellScenarios } from "@computer/bench/scenarios";
+import { QUICK } from "@computer/bench/sizes";
 import { afterAll, expect, it } from "vitest";
 
 const IMAGE = process.env.IMAGE ?? "computer/computerd:latest";
@@ -42,10 +43,11 @@ it("runs fs-bench in the image on the mount, tmpfs and the disk, and renders the
   // Inside the container: its kernel, its node, the disk at /nvme; the image has no npm.
   expect(doc.options).toMatchObject({ reps: 1, diskDir: "/nvme", tmpfsDir: "/dev/shm" });
   expect(doc.host.scenarioNode).toMatch(/^v24\./);
-  // --quick leaves the heavy npm install out; the tiny one needs npm, which the image lacks.
-  expect(doc.skipped?.map((s) => s.id)).toEqual(["npm"]);
+  // --quick runs every scenario at its quick size; the npm ones need npm, which the image lacks.
+  expect(doc.skipped?.map((s) => s.id)).toEqual(["npm", "npm-install"]);
   expect(doc.fleet?.unavailable).toMatch(/harness/);
-  const ran = SCENARIOS.filter((s) => !s.heavy && !s.needs?.includes("npm")).map((s) => s.id);
+  const quick = shellScenarios(QUICK);
+  const ran = quick.filter((s) => !s.needs?.includes("npm")).map((s) => s.id);
   expect(doc.results.map((r) => r.id)).toEqual(ran);
   for (const result of doc.results) {
     expect(result.error, result.id).toBeUndefined();
@@ -61,7 +63,7 @@ it("runs fs-bench in the image on the mount, tmpfs and the disk, and renders the
     ).toBeGreaterThan(0);
     expect(mount?.withFence?.sql.statements, result.id).toBeGreaterThan(0);
   }
-  expect(readFileSync(markdown ?? "", "utf8")).toContain("| create 1000 files");
+  expect(readFileSync(markdown ?? "", "utf8")).toContain(`| ${quick[0]?.name}`);
   expect(readFileSync(svg ?? "", "utf8")).toMatch(/^<svg/);
   expect(readFileSync(html ?? "", "utf8")).toContain('<div class="chart ratios"><svg');
 }, 900_000);

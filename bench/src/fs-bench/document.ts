@@ -9,8 +9,9 @@ import type { FleetScenario } from "./fleet-scenarios.ts";
 import type { FsBenchOptions } from "./options.ts";
 import type { ReferenceLine } from "./reference.ts";
 import type { TARGET_VS_DISK, Verdict } from "./report.ts";
-import type { TargetRun } from "./runner.ts";
+import type { Phases, TargetRun } from "./runner.ts";
 import type { TargetId } from "./target.ts";
+import type { RunTiming } from "./time-spent.ts";
 
 export const FS_BENCH_SCHEMA = "computer.fs-bench/1";
 
@@ -25,6 +26,11 @@ export interface ScenarioResult {
   orders: TargetId[][];
   runs: TargetRun[];
   verdict: Verdict;
+  /** Wall time of the scenario and where it went (runs before these were recorded have none). */
+  elapsedMs?: number;
+  phases?: Phases;
+  /** The time budget stopped the repetitions after this many. */
+  stoppedAfter?: number;
   reference?: ReferenceLine;
 }
 
@@ -45,6 +51,8 @@ export interface FsBenchDocument {
   };
   targets: { id: TargetId; name: string; root: string; notes: Record<string, unknown>; error?: string }[];
   targetsVsDisk: typeof TARGET_VS_DISK;
+  /** Where the run's wall time went outside the scenarios (absent in older runs). */
+  timing?: RunTiming;
   results: ScenarioResult[];
   /** Scenarios left out because a command they run is missing here (the image has no npm). */
   skipped?: { id: string; name: string; reason: string }[];

@@ -3,7 +3,7 @@
  * events are stamped with their arrival time, the sync check of a result, and a full count of
  * a directory as the Durable Object lists it.
  */
-import type { Computer, ExecEvent, ExecResult } from "@computer/sdk";
+import type { Computer, ExecEvent, ExecResult, RunResult } from "@computer/sdk";
 
 /** One exec event and when it arrived (performance.now()). */
 export type Arrival = ExecEvent & { at: number };
@@ -14,26 +14,33 @@ export function assertSynced(result: ExecResult): void {
     throw new Error(`exec did not complete and sync: ${JSON.stringify(result).slice(0, 500)}`);
 }
 
-/** Runs `source` in the container runtime as a stream; every event with its arrival time. */
+/** A streamed container exec: every event with its arrival time, and the DO's counters of it. */
+export interface Streamed {
+  events: Arrival[];
+  /** `X-Exec-Metrics` read after the exit: the DO's SQL statements and sync round trips. */
+  metrics: Record<string, number>;
+}
+
+/** Runs `source` in the container runtime as a stream. */
 export async function containerArrivals(
   computer: Computer,
   source: string,
   timeoutMs = 600_000,
   env?: Record<string, string>,
-): Promise<Arrival[]> {
+): Promise<Streamed> {
   const stream = await computer.exec.stream({
     runtime: "container",
     source,
     timeoutMs,
     ...(env ? { env } : {}),
   });
-  const arrivals: Arrival[] = [];
-  for await (const event of stream) arrivals.push({ ...event, at: performance.now() });
-  return arrivals;
+  const events: Arrival[] = [];
+  for await (const event of stream) events.push({ ...event, at: performance.now() });
+  return { events, metrics: await computer.exec.metrics(stream.id) };
 }
 
-/** Runs `source` in the container runtime; the finished result. */
-export function containerExec(computer: Computer, source: string, timeoutMs = 120_000): Promise<ExecResult> {
+/** Runs `source` in the container runtime; the finished result with the runtime's counters. */
+export function containerExec(computer: Computer, source: string, timeoutMs = 120_000): Promise<RunResult> {
   return computer.exec.run({ runtime: "container", source, timeoutMs });
 }
 

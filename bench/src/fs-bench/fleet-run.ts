@@ -13,9 +13,10 @@ import { fileURLToPath } from "node:url";
 import type { Fleet } from "@computer/fleet";
 import { progressLine, progressScenario, progressStep } from "../progress.ts";
 import { type Summary, summarize } from "../stats.ts";
+import { computerdDelta, isComputerdCounters } from "./computerd-counters.ts";
 import { assertSynced, containerExec } from "./fleet-exec.ts";
 import type { FenceEvent, FleetContext, FleetSample, FleetScenario } from "./fleet-scenarios.ts";
-import { prepare } from "./runner.ts";
+import { MIN_REPS, prepare, type RepetitionPlan } from "./runner.ts";
 
 /** All repetitions of one fleet scenario. */
 export interface FleetRun {
@@ -24,6 +25,11 @@ export interface FleetRun {
   summary?: Summary;
   /** Repetitions repeated because `wrangler dev` restarted the Worker under them (see below). */
   restarts: number;
+  /** The scenario's whole wall time (preparation, warm-ups, repetitions), and its preparation's. */
+  elapsedMs: number;
+  prepareMs: number;
+  /** Set when the time budget ended the repetitions early: how many ran. */
+  stoppedAfter?: number;
   error?: string;
 }
 
@@ -75,21 +81,27 @@ export function fleetUnavailable(): string | undefined {
   return undefined;
 }
 
-/** computerd's `{"event":"fence",...}` lines for computer `id` in computerd host's output. */
+/**
+ * computerd's `{"event":"fence",...}` lines for computer `id` in computerd host's output (its
+ * last lines only: compare events by `key`, not by count).
+ */
 function fenceEvents(fleet: Fleet, id: string): FenceEvent[] {
   const prefix = `[${id}] `;
   const events: FenceEvent[] = [];
   for (const line of fleet.hostOutput().split("\n")) {
     const at = line.indexOf(prefix);
     if (at < 0) continue;
+    const text = line.slice(at + prefix.length);
     try {
-      const event = JSON.parse(line.slice(at + prefix.length)) as Partial<FenceEvent> & { event?: string };
+      const event = JSON.parse(text) as Partial<FenceEvent> & { event?: string };
       if (event.event === "fence" && typeof event.ms === "number")
         events.push({
+          key: text,
           ms: event.ms,
           flushMs: event.flushMs ?? Number.NaN,
           batches: event.batches ?? Number.NaN,
           changes: event.changes ?? Number.NaN,
+          ...(isComputerdCounters(event.counters) ? { counters: event.counters } : {}),
         });
     } catch {
       // Not an event line.
@@ -98,21 +110,35 @@ function fenceEvents(fleet: Fleet, id: string): FenceEvent[] {
   return events;
 }
 
+/** computerd's counters over `measure`: the difference between the last fences before and after it. */
+async function withComputerdCounters(
+  context: FleetContext,
+  measure: () => Promise<FleetSample>,
+): Promise<FleetSample> {
+  const before = context.fenceEvents().at(-1);
+  const sample = await measure();
+  const after = context.fenceEvents().at(-1);
+  if (!after?.counters || after.key === before?.key) return sample;
+  return { ...sample, detail: { ...computerdDelta(before?.counters, after.counters), ...sample.detail } };
+}
+
 async function runOne(
   scenario: FleetScenario,
   context: FleetContext,
-  reps: number,
-  warmup: number,
+  { reps, warmup, budgetMs }: RepetitionPlan,
   signal: AbortSignal | undefined,
 ): Promise<FleetRun> {
-  const run: FleetRun = { scenario, samples: [], restarts: 0 };
+  const started = performance.now();
+  const run: FleetRun = { scenario, samples: [], restarts: 0, elapsedMs: 0, prepareMs: 0 };
   try {
     await prepare(scenario.prepare);
   } catch (err) {
     run.error = err instanceof Error ? err.message : String(err);
     progressLine(`${scenario.name}: ${run.error}`);
+    run.elapsedMs = run.prepareMs = performance.now() - started;
     return run;
   }
+  run.prepareMs = performance.now() - started;
   const warmups = warmup > 0 ? (scenario.warmups ?? scenario.samples)(warmup) : 0;
   const total = warmups + scenario.samples(reps);
   try {
@@ -121,7 +147,7 @@ async function runOne(
       progressStep(i < warmups ? `warm-up ${i + 1}/${warmups}` : `rep ${i - warmups + 1}/${total - warmups}`);
       let sample: FleetSample;
       try {
-        sample = await scenario.measure(context, label);
+        sample = await withComputerdCounters(context, () => scenario.measure(context, label));
       } catch (err) {
         const message = String(err);
         if (!RESTARTED.some((m) => message.includes(m)) || run.restarts >= MAX_RESTARTS) throw err;
@@ -131,13 +157,20 @@ async function runOne(
         continue;
       }
       if (i >= warmups) run.samples.push(sample);
+      // As for the shell scenarios (runner.ts): past its budget, a scenario with enough samples stops.
+      const done = run.samples.length;
+      if (done >= MIN_REPS && i + 1 < total && performance.now() - started > budgetMs) {
+        run.stoppedAfter = done;
+        break;
+      }
     }
     if (run.samples.length > 0) run.summary = summarize(run.samples.map((s) => s.ms));
   } catch (err) {
     run.error = err instanceof Error ? err.message : String(err);
   }
+  run.elapsedMs = performance.now() - started;
   progressLine(
-    `${scenario.name.padEnd(36)} ${run.error ? `FAILED (${run.error})` : `median ${run.summary?.median.toFixed(1)} ms`}`,
+    `${scenario.name.padEnd(36)} ${run.error ? `FAILED (${run.error})` : `median ${run.summary?.median.toFixed(1)} ms`} (${(run.elapsedMs / 1000).toFixed(0)} s)`,
   );
   return run;
 }
@@ -148,8 +181,7 @@ async function runOne(
  */
 export async function runFleet(
   scenarios: readonly FleetScenario[],
-  reps: number,
-  warmup: number,
+  plan: RepetitionPlan,
   signal: AbortSignal | undefined,
   onStop: (stop: () => Promise<void>) => void,
   /** The first fleet scenario's number among all of the run's scenarios, and their count. */
@@ -183,11 +215,15 @@ export async function runFleet(
     started = performance.now();
     assertSynced(await containerExec(computer, "true"));
     report.coldStartMs = performance.now() - started;
-    const context: FleetContext = { computer, client, fenceEvents: () => fenceEvents(fleet, COMPUTER_ID) };
+    const context: FleetContext = {
+      computer,
+      client,
+      fenceEvents: (id = COMPUTER_ID) => fenceEvents(fleet, id),
+    };
     for (const [i, scenario] of scenarios.entries()) {
       if (signal?.aborted) break;
       progressScenario(position.first + i, position.total, scenario.name);
-      report.runs.push(await runOne(scenario, context, reps, warmup, signal));
+      report.runs.push(await runOne(scenario, context, plan, signal));
     }
   } catch (err) {
     report.skipped = `the fleet's computer did not come up: ${err instanceof Error ? err.message : String(err)}`;

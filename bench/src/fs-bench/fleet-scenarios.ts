@@ -5,15 +5,22 @@
  * targets. The list can grow: a scenario is a name, what it times, a target and `measure`.
  */
 import type { Computer, ComputerClient } from "@computer/sdk";
+import type { ComputerdCounters } from "./computerd-counters.ts";
 import { assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
-import { FLEET_EXEC_SCENARIOS } from "./fleet-exec-scenarios.ts";
+import { fleetExecScenarios } from "./fleet-exec-scenarios.ts";
+import { fleetNpmInstall } from "./fleet-npm-install.ts";
+import { type BenchSizes, FULL } from "./sizes.ts";
 
 /** One fence as computerd reported it (`{"event":"fence",...}` on its stdout). */
 export interface FenceEvent {
+  /** The event's line: unique (the counters only grow), so two events compare by it. */
+  key: string;
   ms: number;
   flushMs: number;
   batches: number;
   changes: number;
+  /** computerd's totals at the fence (a computerd too old to tell has none). */
+  counters?: ComputerdCounters;
 }
 
 /** What a fleet scenario measures with: one warm computer of the fleet. */
@@ -21,8 +28,11 @@ export interface FleetContext {
   computer: Computer;
   /** The fleet's admin client, for scenarios that create (and delete) computers of their own. */
   client: ComputerClient;
-  /** computerd's fence events for this computer so far, oldest first. */
-  fenceEvents(): FenceEvent[];
+  /**
+   * computerd's fence events for computer `id` (default: `computer`) so far, oldest first. The
+   * run adds the difference of the counters of `computer`'s around each repetition to its detail.
+   */
+  fenceEvents(id?: string): FenceEvent[];
 }
 
 /** One timed repetition. */
@@ -46,8 +56,6 @@ export interface FleetScenario {
    */
   baseline?: string;
   limitVsDisk?: number;
-  /** Left out of --quick runs unless named (minutes per repetition). */
-  heavy?: boolean;
   /** Bash run once on this machine before the repetitions, in a scratch directory (untimed). */
   prepare?: string;
   /** Timed repetitions for the run's --reps. */
@@ -63,19 +71,19 @@ export interface FleetScenario {
  * of "done" to the arrival of the exit event, which the Durable Object sends only once it holds
  * everything the command wrote.
  */
-function fenceScenario(n: number): FleetScenario {
+function fenceScenario(n: number, id: string): FleetScenario {
   const count = n.toLocaleString("en-US");
   return {
     name: `sync fence after ${count} files`,
-    id: `fence-${n}`,
+    id,
     timed: `container exec writing ${count} small files: from its last output ("done") until the exit event (the DO holds them all)`,
     targetMs: 2000,
     samples: (reps) => reps,
     async measure({ computer, fenceEvents }, label) {
       const dir = `fence-${n}-${label}`;
-      const seen = fenceEvents().length;
+      const last = fenceEvents().at(-1)?.key;
       const started = performance.now();
-      const events = await containerArrivals(
+      const { events, metrics } = await containerArrivals(
         computer,
         `mkdir -p ${dir} && cd ${dir} && for i in $(seq 1 ${n}); do echo $i > f$i; done; echo done`,
       );
@@ -86,11 +94,13 @@ function fenceScenario(n: number): FleetScenario {
       assertSynced(exit.result);
       const listed = await countEntries(computer, dir);
       if (listed !== n) throw new Error(`the Durable Object lists ${listed} of ${n} files in ${dir}`);
-      const fence = fenceEvents().slice(seen).at(-1);
+      const latest = fenceEvents().at(-1);
+      const fence = latest?.key === last ? undefined : latest;
       return {
         ms: exit.at - done.at,
         detail: {
           commandMs: done.at - started,
+          ...metrics,
           ...(fence
             ? {
                 computerdFenceMs: fence.ms,
@@ -105,23 +115,30 @@ function fenceScenario(n: number): FleetScenario {
   };
 }
 
-/** The fleet scenarios, in report order. */
-export const FLEET_SCENARIOS: readonly FleetScenario[] = [
-  fenceScenario(1000),
-  fenceScenario(10_000),
-  {
-    name: "exec round trip: true (container)",
-    id: "exec-true-container",
-    timed: "POST /exec {runtime: container, source: true} until the whole result, warm",
-    targetMs: 30,
-    samples: (reps) => reps * 10,
-    async measure({ computer }) {
-      const started = performance.now();
-      const result = await containerExec(computer, "true");
-      const ms = performance.now() - started;
-      assertSynced(result);
-      return { ms, detail: { commandMs: result.durationMs } };
+/** The fleet scenarios at `sizes`, in report order. */
+export function fleetScenarios(sizes: BenchSizes): FleetScenario[] {
+  return [
+    // Ids by BENCH.md's sizes, so --scenario names the same scenario in quick runs.
+    fenceScenario(sizes.fences[0], "fence-1000"),
+    fenceScenario(sizes.fences[1], "fence-10000"),
+    {
+      name: "exec round trip: true (container)",
+      id: "exec-true-container",
+      timed: "POST /exec {runtime: container, source: true} until the whole result, warm",
+      targetMs: 30,
+      samples: (reps) => reps * sizes.roundTrips,
+      async measure({ computer }) {
+        const started = performance.now();
+        const result = await containerExec(computer, "true");
+        const ms = performance.now() - started;
+        assertSynced(result);
+        return { ms, detail: { commandMs: result.durationMs, ...result.metrics } };
+      },
     },
-  },
-  ...FLEET_EXEC_SCENARIOS,
-];
+    ...fleetExecScenarios(sizes),
+    fleetNpmInstall(sizes.npm),
+  ];
+}
+
+/** The fleet scenarios at BENCH.md's sizes. */
+export const FLEET_SCENARIOS: readonly FleetScenario[] = fleetScenarios(FULL);

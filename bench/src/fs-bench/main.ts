@@ -21,6 +21,7 @@ import { formatFsReport, TARGET_VS_DISK, verdictOf } from "./report.ts";
 import { runScenario, type ScenarioRun } from "./runner.ts";
 import { commandExists, scenarioEnv } from "./shell.ts";
 import { directoryTarget, type FsTarget } from "./target.ts";
+import { formatTimeSpent, type RunTiming } from "./time-spent.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const DEFAULT_OUT = join(REPO_ROOT, "bench", "results");
@@ -65,13 +66,18 @@ function hostFacts(loadAtStart: string): Record<string, string | number> {
   };
 }
 
-async function startTargets(options: FsBenchOptions, started: FsTarget[]): Promise<void> {
+/** Starts the targets into `started`; answers how long the mount took to come up. */
+async function startTargets(options: FsBenchOptions, started: FsTarget[]): Promise<number | undefined> {
+  let mountMs: number | undefined;
   for (const id of options.targets) {
     if (id === "computerd") {
       progressStep(`mounting computerd (${options.mountVia}) under ${options.diskDir}`);
+      const t0 = performance.now();
       started.push(await startMountTarget(options.diskDir, options.mountVia));
+      mountMs = performance.now() - t0;
     } else started.push(directoryTarget(id, id === "tmpfs" ? options.tmpfsDir : options.diskDir));
   }
+  return mountMs;
 }
 
 /**
@@ -112,6 +118,8 @@ async function main(): Promise<number> {
     });
   }
   const startedAt = new Date();
+  const t0 = performance.now();
+  const timing: RunTiming = { totalMs: 0 };
   const loadAtStart = load();
   const vfsStart = treeHash(join(REPO_ROOT, "vfs", "src"));
   const computerdStart = treeHash(join(REPO_ROOT, "computerd", "src"));
@@ -126,11 +134,15 @@ async function main(): Promise<number> {
   const total = runnable.length + options.fleet.length;
   let fatal: string | undefined;
   try {
-    if (runnable.length > 0) await startTargets(options, targets);
+    if (runnable.length > 0) {
+      const mountMs = await startTargets(options, targets);
+      if (mountMs !== undefined) timing.mountStartMs = mountMs;
+    }
     for (const [i, scenario] of runnable.entries()) {
       if (abort.signal.aborted) break;
       progressScenario(i + 1, total, scenario.name);
-      runs.push(await runScenario(scenario, targets, options.reps, options.warmup, abort.signal));
+      const plan = { reps: options.reps, warmup: options.warmup, budgetMs: options.budgetS * 1000 };
+      runs.push(await runScenario(scenario, targets, plan, abort.signal));
     }
   } catch (err) {
     fatal = err instanceof Error ? err.message : String(err);
@@ -138,17 +150,20 @@ async function main(): Promise<number> {
   } finally {
     await stopAll();
   }
+  if (runnable.length > 0) timing.shellMs = performance.now() - t0;
   // After the mount is gone, so the two do not compete for the machine.
   let fleet: FleetReport | undefined;
+  const fleetStarted = performance.now();
   if (options.fleet.length > 0 && !abort.signal.aborted)
     fleet = await runFleet(
       options.fleet,
-      options.reps,
-      options.warmup,
+      { reps: options.reps, warmup: options.warmup, budgetMs: options.budgetS * 1000 },
       abort.signal,
       (stop) => fleetStops.push(stop),
       { first: runnable.length + 1, total },
     );
+  if (fleet) timing.fleetMs = performance.now() - fleetStarted;
+  timing.totalMs = performance.now() - t0;
   progressDone();
   const { outDir, scenarios, fleet: fleetScenarios, report, ...recorded } = options;
   const document: FsBenchDocument = {
@@ -167,6 +182,7 @@ async function main(): Promise<number> {
     },
     targets: targets.map((t) => ({ id: t.id, name: t.name, root: t.root, notes: t.notes() })),
     targetsVsDisk: TARGET_VS_DISK,
+    timing,
     results: runs.map((r) => ({
       name: r.scenario.name,
       id: r.scenario.id,
@@ -177,6 +193,9 @@ async function main(): Promise<number> {
       orders: r.orders,
       runs: r.runs,
       verdict: verdictOf(r),
+      elapsedMs: r.elapsedMs,
+      phases: r.phases,
+      ...(r.stoppedAfter === undefined ? {} : { stoppedAfter: r.stoppedAfter }),
       ...(REFERENCE[r.scenario.name] ? { reference: REFERENCE[r.scenario.name] } : {}),
     })),
     ...(skipped.length > 0 ? { skipped } : {}),
@@ -199,6 +218,7 @@ async function main(): Promise<number> {
   const file = join(outDir, `fs-${fileTimestamp(startedAt)}.json`);
   writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
   console.log(formatFsReport(runs, fleet));
+  console.log(`\n${formatTimeSpent(runs, fleet, timing)}`);
   console.log(`\nLoad average (1/5/15 min) at start: ${loadAtStart}; at end: ${document.host.loadAtEnd}.`);
   const { source } = document;
   if (

@@ -2,15 +2,20 @@
 
 import { parseArgs } from "node:util";
 import { countOption } from "../count-option.ts";
-import { FLEET_SCENARIOS, type FleetScenario } from "./fleet-scenarios.ts";
+import { FLEET_SCENARIOS, type FleetScenario, fleetScenarios } from "./fleet-scenarios.ts";
 import type { MountVia } from "./mount-target.ts";
-import { findScenario, SCENARIOS, type ShellScenario } from "./scenarios.ts";
+import { findScenario, SCENARIOS, type ShellScenario, shellScenarios } from "./scenarios.ts";
+import { FULL, QUICK } from "./sizes.ts";
 import { TARGET_IDS, type TargetId } from "./target.ts";
 
 /** The resolved options of one run. */
 export interface FsBenchOptions {
+  /** How much work each scenario does (sizes.ts): BENCH.md's, or --quick's fifth of it. */
+  size: "full" | "quick";
   reps: number;
   warmup: number;
+  /** Seconds after which a scenario with 3 timed repetitions starts no more (runner.ts). */
+  budgetS: number;
   scenarios: ShellScenario[];
   /** Fleet scenarios (fleet-scenarios.ts): run after the shell scenarios, on a local fleet. */
   fleet: FleetScenario[];
@@ -24,10 +29,15 @@ export interface FsBenchOptions {
   report: boolean;
 }
 
+/** A scenario's time budget: about the slowest one's (stat 1000 files) 5 repetitions on a quiet machine. */
+const DEFAULT_BUDGET_S = 90;
+
 export const USAGE = `Usage: npm run bench:fs -- [options]
 
   --reps N          timed repetitions per scenario and target (default 5; --quick: 1)
   --warmup N        untimed repetitions before them (default 1; --quick: 0)
+  --budget S        a scenario that has run S seconds (default 90) with 3 timed repetitions
+                    starts no more: fewer samples of the slowest scenarios on a slow machine
   --scenario LIST   comma-separated ids or names (default: all), in BENCH.md order:
                     ${SCENARIOS.map((s) => s.id).join(", ")}
                     and on the local fleet (wrangler dev + computerd host):
@@ -36,29 +46,34 @@ export const USAGE = `Usage: npm run bench:fs -- [options]
   --target LIST     comma-separated: ${TARGET_IDS.join(", ")} (default: all three)
   --mount HOW       driver (default): the computerd mount code with a counters/fence channel;
                     cli: \`computerd mount\` itself (no per-run counters; settle = 250 ms pause)
-  --quick           1 repetition, no warm-up, and without the npm install scenarios
-                    (minutes each) unless --scenario names them
+  --quick           CI's smoke pass: every scenario once (1 repetition, no warm-up) with
+                    about a fifth of the work (200 files, 16 MiB, an 82-package npm install;
+                    the names say the sizes)
   --disk-dir DIR    the real disk: disk target and the mount's state dir (default /var/tmp)
   --tmpfs-dir DIR   the tmpfs target (default /dev/shm)
   --out DIR         where the JSON document goes (default bench/results)
   --no-report       write only the JSON (default: also fs-<time>.md, .svg and .html beside it)
   --help            this text`;
 
-function scenarioList(value: string | undefined): { shell: ShellScenario[]; fleet: FleetScenario[] } {
-  if (value === undefined) return { shell: [...SCENARIOS], fleet: [...FLEET_SCENARIOS] };
+function scenarioList(
+  value: string | undefined,
+  shellAll: readonly ShellScenario[],
+  fleetAll: readonly FleetScenario[],
+): { shell: ShellScenario[]; fleet: FleetScenario[] } {
+  if (value === undefined) return { shell: [...shellAll], fleet: [...fleetAll] };
   const shell = new Set<ShellScenario>();
   const fleet = new Set<FleetScenario>();
   for (const name of value.split(",").map((s) => s.trim())) {
-    const scenario = findScenario(name);
-    const onFleet = FLEET_SCENARIOS.find((s) => s.id === name || s.name === name);
+    const scenario = findScenario(name, shellAll);
+    const onFleet = fleetAll.find((s) => s.id === name || s.name === name);
     if (scenario) shell.add(scenario);
     else if (onFleet) fleet.add(onFleet);
     else {
-      const known = [...SCENARIOS, ...FLEET_SCENARIOS].map((s) => s.id).join(", ");
+      const known = [...shellAll, ...fleetAll].map((s) => s.id).join(", ");
       throw new Error(`unknown scenario "${name}" (known: ${known})`);
     }
   }
-  return { shell: SCENARIOS.filter((s) => shell.has(s)), fleet: FLEET_SCENARIOS.filter((s) => fleet.has(s)) };
+  return { shell: shellAll.filter((s) => shell.has(s)), fleet: fleetAll.filter((s) => fleet.has(s)) };
 }
 
 function targetList(value: string | undefined): TargetId[] {
@@ -87,6 +102,7 @@ export function parseFsBenchOptions(
     options: {
       reps: { type: "string" },
       warmup: { type: "string" },
+      budget: { type: "string" },
       scenario: { type: "string" },
       target: { type: "string" },
       mount: { type: "string" },
@@ -102,15 +118,13 @@ export function parseFsBenchOptions(
     allowNegative: true,
   });
   if (values.help) return undefined;
-  const selected = scenarioList(values.scenario);
-  // --quick leaves the heavy scenarios (the real npm installs, minutes each) out unless named.
-  if (values.quick && values.scenario === undefined) {
-    selected.shell = selected.shell.filter((s) => !s.heavy);
-    selected.fleet = selected.fleet.filter((s) => !s.heavy);
-  }
+  const sizes = values.quick ? QUICK : FULL;
+  const selected = scenarioList(values.scenario, shellScenarios(sizes), fleetScenarios(sizes));
   return {
+    size: values.quick ? "quick" : "full",
     reps: countOption(values.reps, values.quick ? 1 : 5, "reps", 1),
     warmup: countOption(values.warmup, values.quick ? 0 : 1, "warmup", 0),
+    budgetS: countOption(values.budget, DEFAULT_BUDGET_S, "budget", 1),
     scenarios: selected.shell,
     fleet: values.fleet ? selected.fleet : [],
     targets: targetList(values.target),

@@ -4,6 +4,7 @@
  * the reference line and the verdict against our target) and the JSON document for machines.
  */
 
+import { countersCell } from "../report/counters-cell.ts";
 import { formatMs, formatRatio, renderTable } from "../table-format.ts";
 import type { FleetReport, FleetRun } from "./fleet-run.ts";
 import { peerVsDisk, REFERENCE, type ReferenceLine } from "./reference.ts";
@@ -155,16 +156,15 @@ export function formatFsReport(scenarios: readonly ScenarioRun[], fleet?: FleetR
   return lines.join("\n");
 }
 
-/** Medians of each `detail` number over the samples, e.g. "computerdFenceMs 812". */
+/** Medians of each `detail` number over the samples (zeros count), as the reports' counters cell. */
 function detailMedians(run: FleetRun): string {
   const keys = [...new Set(run.samples.flatMap((s) => Object.keys(s.detail)))];
-  return keys
-    .map((key) => {
-      const m = median(run.samples.map((s) => s.detail[key]).filter((v): v is number => Number.isFinite(v)));
-      return m === undefined ? "" : `${key} ${formatMs(m)}`;
-    })
-    .filter((cell) => cell !== "")
-    .join(", ");
+  const medians: Record<string, number> = {};
+  for (const key of keys) {
+    const m = median(run.samples.map((s) => s.detail[key]).filter((v): v is number => Number.isFinite(v)));
+    if (m !== undefined) medians[key] = m;
+  }
+  return countersCell(medians);
 }
 
 /** The first line and the last lines of a long message (the JSON keeps all of it). */
@@ -217,6 +217,7 @@ export function formatFleet(fleet: FleetReport): string {
     renderTable(header, rows, 1),
     "fence: from the command's last output to the exit event (the DO holds every file; the check lists them through the API);",
     "computerdFenceMs: computerd's own fence; commandMs: the command until its last output (fence) or as computerd timed it (true).",
+    "medians of: counters beside the times (FUSE requests, the mirror's SQL, RPC round trips to the DO and bytes, the DO's SQL; the JSON has each by type).",
     ...(notes.length > 0 ? [notes.join("; ")] : []),
     ...(failures.length > 0 ? ["Failures:", ...failures.map(excerpt)] : []),
   ].join("\n");

@@ -38,14 +38,41 @@ export interface TargetRun {
   error?: string;
 }
 
+/** Where a scenario's wall time went, in ms, summed over its warm-ups, repetitions and targets. */
+export interface Phases {
+  prepare: number;
+  setup: number;
+  /** The timed bash processes, spawn to exit. */
+  run: number;
+  settle: number;
+  check: number;
+  /** Removing the repetitions' directories. */
+  cleanup: number;
+}
+
 /** One scenario on every target. */
 export interface ScenarioRun {
   scenario: ShellScenario;
   runs: TargetRun[];
   /** The target order of each timed repetition. */
   orders: TargetId[][];
+  /** The scenario's whole wall time, preparation included, and how it divides. */
+  elapsedMs: number;
+  phases: Phases;
+  /** Set when the time budget ended the repetitions early: how many ran. */
+  stoppedAfter?: number;
   /** Set when the one-off preparation failed (then nothing ran). */
   error?: string;
+}
+
+/** Adds the wall time of `work` to `phases[phase]`. */
+async function timedPhase<T>(phases: Phases, phase: keyof Phases, work: () => Promise<T> | T): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    phases[phase] += performance.now() - started;
+  }
 }
 
 function rotate<T>(items: readonly T[], by: number): T[] {
@@ -59,26 +86,33 @@ async function step(what: string, body: string, dir: string): Promise<void> {
 }
 
 /** One repetition of `scenario` on `target`, in a fresh directory named by `label`. */
-async function runOnce(target: FsTarget, scenario: ShellScenario, label: string): Promise<Sample> {
+async function runOnce(
+  target: FsTarget,
+  scenario: ShellScenario,
+  label: string,
+  phases: Phases,
+): Promise<Sample> {
   const dir = join(target.root, `${scenario.id}-${label}`);
   mkdirSync(dir);
   try {
-    if (scenario.setup) {
-      await step("setup", scenario.setup, dir);
-      await target.settle(dir);
-    }
+    const { setup } = scenario;
+    if (setup)
+      await timedPhase(phases, "setup", async () => {
+        await step("setup", setup, dir);
+        await target.settle(dir);
+      });
     const before = await target.counters();
-    const run = await runShell(scenario.run, dir, { timed: true });
+    const run = await timedPhase(phases, "run", () => runShell(scenario.run, dir, { timed: true }));
     if (run.exitCode !== 0 || run.timedMs === undefined) throw new Error(describeFailure("run", run));
     const afterRun = await target.counters();
-    const settled = await target.settle(dir);
-    await step("check", `${CHECK_PRELUDE}\n${scenario.check}`, dir);
+    const settled = await timedPhase(phases, "settle", () => target.settle(dir));
+    await timedPhase(phases, "check", () => step("check", `${CHECK_PRELUDE}\n${scenario.check}`, dir));
     const sample: Sample = { ms: run.timedMs, wallMs: run.wallMs, settleMs: settled.ms };
     if (before && afterRun) sample.timed = counterDelta(before, afterRun);
     if (before && settled.counters) sample.withFence = counterDelta(before, settled.counters);
     return sample;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await timedPhase(phases, "cleanup", () => rmSync(dir, { recursive: true, force: true }));
   }
 }
 
@@ -93,25 +127,45 @@ export async function prepare(script: string | undefined): Promise<void> {
   }
 }
 
+/** How often a scenario runs. */
+export interface RepetitionPlan {
+  /** Timed repetitions (at most: see budgetMs). */
+  reps: number;
+  /** Untimed ones before them. */
+  warmup: number;
+  /**
+   * Once a scenario has run this long (preparation and warm-ups included) and has MIN_REPS
+   * timed repetitions, it starts no more: slow scenarios on a slow machine get fewer samples
+   * instead of making the run twice as long. Infinity: always `reps`.
+   */
+  budgetMs: number;
+}
+
+/** The fewest timed repetitions the budget leaves: what the compare gate needs to judge. */
+export const MIN_REPS = 3;
+
 /**
- * Runs `scenario` on `targets`: `warmup` untimed and `reps` timed repetitions each. Once
- * `signal` aborts, no further repetition starts and failures are no longer recorded.
+ * Runs `scenario` on `targets`: `plan.warmup` untimed and up to `plan.reps` timed repetitions
+ * each. Once `signal` aborts, no further repetition starts and failures are no longer recorded.
  */
 export async function runScenario(
   scenario: ShellScenario,
   targets: readonly FsTarget[],
-  reps: number,
-  warmup: number,
+  plan: RepetitionPlan,
   signal?: AbortSignal,
 ): Promise<ScenarioRun> {
+  let { reps, warmup } = plan;
+  const started = performance.now();
   const runs = new Map<TargetId, TargetRun>(targets.map((t) => [t.id, { target: t.id, samples: [] }]));
-  const result: ScenarioRun = { scenario, runs: [...runs.values()], orders: [] };
+  const phases: Phases = { prepare: 0, setup: 0, run: 0, settle: 0, check: 0, cleanup: 0 };
+  const result: ScenarioRun = { scenario, runs: [...runs.values()], orders: [], elapsedMs: 0, phases };
   try {
-    await prepare(scenario.prepare);
+    await timedPhase(phases, "prepare", () => prepare(scenario.prepare));
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
     for (const run of runs.values()) run.error = `not run: ${result.error}`;
     progressLine(`${scenario.name}: ${result.error}`);
+    result.elapsedMs = performance.now() - started;
     return result;
   }
   // A heavy scenario (the real npm install) runs fewer times than the light ones.
@@ -128,7 +182,7 @@ export async function runScenario(
         `${target.id} · ${timed ? `rep ${i - warmup + 1}/${reps}` : `warm-up ${i + 1}/${warmup}`}`,
       );
       try {
-        const sample = await runOnce(target, scenario, timed ? `r${i - warmup}` : `w${i}`);
+        const sample = await runOnce(target, scenario, timed ? `r${i - warmup}` : `w${i}`, phases);
         if (timed) run.samples.push(sample);
       } catch (err) {
         if (signal?.aborted) break;
@@ -137,15 +191,21 @@ export async function runScenario(
         progressLine(`${scenario.name} on ${target.id} FAILED (${run.error})`);
       }
     }
+    const done = i - warmup + 1;
+    if (timed && done >= MIN_REPS && done < reps && performance.now() - started > plan.budgetMs) {
+      result.stoppedAfter = done;
+      break;
+    }
   }
   for (const run of runs.values()) {
     if (run.samples.length === 0) continue;
     run.summary = summarize(run.samples.map((s) => s.ms));
     run.settle = summarize(run.samples.map((s) => s.settleMs));
   }
+  result.elapsedMs = performance.now() - started;
   const line = result.runs
     .map((r) => `${r.target} ${r.summary ? `${r.summary.median.toFixed(1)} ms` : "FAILED"}`)
     .join(", ");
-  progressLine(`${scenario.name.padEnd(28)} ${line}`);
+  progressLine(`${scenario.name.padEnd(28)} ${line} (${(result.elapsedMs / 1000).toFixed(0)} s)`);
   return result;
 }

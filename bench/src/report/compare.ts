@@ -87,16 +87,19 @@ function addMachineDrift(lines: CompareLine[]): void {
   }
 }
 
-/** Compares `after` with `before`. */
+/**
+ * Compares `after` with `before`, scenario by scenario by name: a name says the work's size
+ * ("create 200 files" in a quick run), so a quick run's lines never meet a full run's.
+ */
 export function compareRuns(before: FsBenchDocument, after: FsBenchDocument): Comparison {
-  const oldRows = new Map(runRows(before).map((r) => [r.id, r]));
+  const oldRows = new Map(runRows(before).map((r) => [r.name, r]));
   const newRows = runRows(after);
   const lines: CompareLine[] = [];
   for (const row of newRows) {
-    const old = oldRows.get(row.id);
+    const old = oldRows.get(row.name);
     const places = [...new Set([...placesOf(row), ...(old ? placesOf(old) : [])])];
     for (const place of places) lines.push(compareAt(row.id, row.name, place, old, row));
-    oldRows.delete(row.id);
+    oldRows.delete(row.name);
   }
   for (const old of oldRows.values())
     for (const place of placesOf(old)) lines.push(compareAt(old.id, old.name, place, old, undefined));

@@ -4,6 +4,7 @@
  * of every scenario over all the runs given.
  */
 import type { FsBenchDocument } from "../fs-bench/document.ts";
+import { COUNTERS_LEGEND } from "./counters-cell.ts";
 import { ratioChart } from "./ratio-chart.ts";
 import { runRows, type ScenarioRow } from "./run-rows.ts";
 import { RUN_TABLE_HEADER, runFacts, runTableRows } from "./run-table.ts";
@@ -42,12 +43,15 @@ function tableHtml(doc: FsBenchDocument): string {
   return `<table>\n${head}\n${body}\n</table>`;
 }
 
-/** The scenarios of all runs, in the latest run's order, then any the latest lacks. */
+/**
+ * The scenarios of all runs, in the latest run's order, then any the latest lacks; by name,
+ * which says the work's size (a quick run's "create 200 files" is a trend of its own).
+ */
 function scenarioOrder(rowsPerRun: ScenarioRow[][]): { id: string; name: string }[] {
   const seen = new Map<string, string>();
   for (const rows of [...rowsPerRun].reverse())
-    for (const r of rows) if (!seen.has(r.id)) seen.set(r.id, r.name);
-  return [...seen].map(([id, name]) => ({ id, name }));
+    for (const r of rows) if (!seen.has(r.name)) seen.set(r.name, r.id);
+  return [...seen].map(([name, id]) => ({ id, name }));
 }
 
 /** The page for `docs` (at least one, oldest first). */
@@ -59,7 +63,7 @@ export function htmlReport(docs: readonly FsBenchDocument[]): string {
   const chart = ratioChart(latestRows, `Ratios of run ${runLabel(latest)} (log scale; red: target)`);
   const trends = scenarioOrder(rowsPerRun).map(({ id, name }) => {
     const points: TrendPoint[] = docs.map((doc, i) => {
-      const row = rowsPerRun[i]?.find((r) => r.id === id);
+      const row = rowsPerRun[i]?.find((r) => r.name === name);
       return { label: runLabel(doc).slice(5), ...(row ? { row } : {}) };
     });
     return `<div class="chart trend" data-scenario="${escapeHtml(id)}">${trendChart(name, points)}</div>`;
@@ -78,6 +82,7 @@ export function htmlReport(docs: readonly FsBenchDocument[]): string {
 <div class="chart ratios">${chart ?? "<p>No scenario has a ratio in this run.</p>"}</div>
 <h2>Latest run: every scenario</h2>
 ${tableHtml(latest)}
+<p class="facts">Counters: ${escapeHtml(COUNTERS_LEGEND)}</p>
 <h2>Trend over ${docs.length} run${docs.length === 1 ? "" : "s"} (median ms per place)</h2>
 <p class="facts">Runs: ${docs.map((d) => `${escapeHtml(runLabel(d))} (${escapeHtml(d.source.commit.slice(0, 8))})`).join(", ")}</p>
 <div class="trends">

@@ -1,6 +1,7 @@
 /** The Markdown report of one run: the facts of the run and its table (GFM, markdown-table). */
 import { markdownTable } from "markdown-table";
 import type { FsBenchDocument } from "../fs-bench/document.ts";
+import { COUNTERS_LEGEND } from "./counters-cell.ts";
 import { RUN_TABLE_HEADER, runFacts, runTableRows } from "./run-table.ts";
 
 const escapeCell = (cell: string) => cell.replaceAll("|", "\\|");
@@ -18,7 +19,7 @@ export function markdownReport(doc: FsBenchDocument, chartFile?: string): string
     }),
     "",
     "Times in ms (median of the repetitions); ratios: the mount's (or the fleet's) median over tmpfs's and disk's of the same run.",
-    "Counters: FUSE requests of the timed part by type, mirror SQL statements until the fence, bytes the mirror grew by; fleet: sync batches/changes of computerd's fence, RPC round trips of the runtime.",
+    `Counters: ${COUNTERS_LEGEND}`,
     ...(chartFile ? ["", `![ratios to tmpfs and disk](${chartFile})`] : []),
     "",
   ].join("\n");

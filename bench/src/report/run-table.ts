@@ -6,6 +6,7 @@
 import type { FsBenchDocument } from "../fs-bench/document.ts";
 import { summarize } from "../stats.ts";
 import { formatMs } from "../table-format.ts";
+import { countersCell } from "./counters-cell.ts";
 import { placesOf, runRows, type ScenarioRow } from "./run-rows.ts";
 
 export const RUN_TABLE_HEADER = [
@@ -22,37 +23,6 @@ export const RUN_TABLE_HEADER = [
   "met",
   "counters (medians)",
 ] as const;
-
-const count = new Intl.NumberFormat("en-US");
-
-function bytes(n: number): string {
-  if (Math.abs(n) < 1024) return `${n} B`;
-  if (Math.abs(n) < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / (1 << 20)).toFixed(1)} MiB`;
-}
-
-/** "FUSE 2,010 (lookup 1,000, create 1,000, ...), SQL 1,203, stored +4.0 KiB" or the fleet's details. */
-export function countersCell(counters: Record<string, number>): string {
-  const parts: string[] = [];
-  if (counters.fuse !== undefined) {
-    const ops = Object.entries(counters)
-      .filter(([name]) => name.startsWith("fuse."))
-      .sort((a, b) => b[1] - a[1]);
-    const top = ops.slice(0, 4).map(([name, n]) => `${name.slice(5)} ${count.format(Math.round(n))}`);
-    parts.push(
-      `FUSE ${count.format(Math.round(counters.fuse))}${top.length ? ` (${top.join(", ")}${ops.length > 4 ? ", ..." : ""})` : ""}`,
-    );
-  }
-  if (counters.sql !== undefined) parts.push(`SQL ${count.format(Math.round(counters.sql))}`);
-  if (counters.storedBytes !== undefined) parts.push(`stored ${bytes(Math.round(counters.storedBytes))}`);
-  for (const [name, n] of Object.entries(counters)) {
-    if (name === "fuse" || name === "sql" || name === "storedBytes" || name.startsWith("fuse.")) continue;
-    parts.push(
-      `${name} ${name.endsWith("Bytes") ? bytes(Math.round(n)) : count.format(Math.round(n * 10) / 10)}`,
-    );
-  }
-  return parts.join(", ");
-}
 
 function ratio(n: number | undefined): string {
   return n === undefined ? "" : `${n.toFixed(n < 10 ? 2 : 1)}x`;

@@ -45,7 +45,8 @@ function scenarioResult(id: string, spec: SyntheticScenario): ScenarioResult {
   const scenario = SCENARIOS.find((s) => s.id === id);
   if (!scenario) throw new Error(`no shell scenario ${id}`);
   const runs = (Object.entries(spec) as [TargetId, number[] | string][]).map(([t, v]) => targetRun(t, v));
-  const run: ScenarioRun = { scenario, runs, orders: [] };
+  const phases = { prepare: 0, setup: 0, run: 0, settle: 0, check: 0, cleanup: 0 };
+  const run: ScenarioRun = { scenario, runs, orders: [], elapsedMs: 0, phases };
   return {
     name: scenario.name,
     id,
@@ -72,8 +73,10 @@ export function syntheticRun(spec: SyntheticSpec): FsBenchDocument {
     },
     host: { kernel: "6.1.0-test", cpuCount: 2, cpuModel: "synthetic", benchNode: "v24.0.0" },
     options: {
+      size: "full",
       reps: 5,
       warmup: 1,
+      budgetS: 90,
       targets: ["computerd", "tmpfs", "disk"],
       mountVia: "driver",
       diskDir: "/var/tmp",
@@ -91,7 +94,9 @@ export function syntheticRun(spec: SyntheticSpec): FsBenchDocument {
               const scenario = FLEET_SCENARIOS.find((s) => s.id === id);
               if (!scenario) throw new Error(`no fleet scenario ${id}`);
               const base = { name: scenario.name, id, timed: scenario.timed, targetMs: scenario.targetMs };
-              if (typeof value === "string") return { ...base, samples: [], restarts: 0, error: value };
+              const spent = { elapsedMs: 0, prepareMs: 0 };
+              if (typeof value === "string")
+                return { ...base, ...spent, samples: [], restarts: 0, error: value };
               return {
                 ...base,
                 ...(scenario.baseline ? { baseline: scenario.baseline } : {}),
@@ -99,6 +104,7 @@ export function syntheticRun(spec: SyntheticSpec): FsBenchDocument {
                 samples: value.map((ms) => ({ ms, detail: { batches: 3 } })),
                 summary: summarize(value),
                 restarts: 0,
+                ...spent,
               };
             }),
           },
