@@ -15,8 +15,8 @@ base=$(images/base/build-base.sh)
 inputs_hash() {
   {
     echo "$base"
-    sha256sum images/computerd/Dockerfile images/computerd/packages.txt .dockerignore package.json
-    git ls-files -co --exclude-standard -- vfs/src computerd/src computerd/bin computerd/native/fuse3.c \
+    sha256sum images/computerd/Dockerfile images/computerd/packages.txt .dockerignore package.json sdk/package.json
+    git ls-files -co --exclude-standard -- vfs/src sdk/src/contract computerd/src computerd/bin computerd/native/fuse3.c \
       | grep -v -E '(\.test\.ts|/testing\.ts)$' | sort | xargs -r sha256sum
     for pkg in $(grep -E '^!node_modules/' .dockerignore | cut -c2-); do
       if [[ -f $pkg/package.json ]]; then echo "$pkg $(node -p "require('./$pkg/package.json').version")"; fi

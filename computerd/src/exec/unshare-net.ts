@@ -16,9 +16,12 @@ const LOOPBACK_UP = [
 
 /**
  * `command` (an absolute path first) in a network namespace of its own with only a loopback,
- * up. A daemon that is not root gets a user namespace too, which owns the network one.
+ * up. The namespace is owned by a new user namespace (root: root mapped to itself; otherwise the
+ * daemon's user), whose root may set the loopback up even where the container's root lacks
+ * CAP_NET_ADMIN (docker's default set). A root daemon's commands join only the network one, and
+ * stay in the container's user namespace (sandbox-network.ts).
  */
 export function unshareNetArgv(command: readonly string[]): [string, ...string[]] {
-  const user = process.getuid?.() === 0 ? [] : ["--user", "--map-current-user"];
-  return ["unshare", "--net", ...user, "--", "python3", "-c", LOOPBACK_UP, ...command];
+  const user = process.getuid?.() === 0 ? "--map-root-user" : "--map-current-user";
+  return ["unshare", "--user", user, "--net", "--", "python3", "-c", LOOPBACK_UP, ...command];
 }
