@@ -26,7 +26,7 @@ export {
   type SqlRow,
   type SqlValue,
 } from "./sql.ts";
-export type { ByteSource } from "./streams.ts";
+export { type ByteSource, byteChunks } from "./streams.ts";
 export { fromMs, toIso, toMs } from "./time.ts";
 export type { TreePage, TreeRecord } from "./transfer.ts";
 // Every public type of the filesystem, by name (types.ts holds nothing else; docs/STYLE.md).

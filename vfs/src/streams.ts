@@ -15,7 +15,8 @@ import type { ReadOptions, WriteOptions } from "./types.ts";
 /** Anything a body can come from. */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
-async function* iterate(source: ByteSource): AsyncGenerator<Uint8Array> {
+/** The chunks of a body, whichever kind it is (a web stream is read with its reader and released). */
+export async function* byteChunks(source: ByteSource): AsyncGenerator<Uint8Array> {
   if (Symbol.asyncIterator in source) {
     yield* source as AsyncIterable<Uint8Array>;
     return;
@@ -70,7 +71,7 @@ export async function writeStream(
     pending = new Uint8Array(CHUNK_SIZE);
     filled = 0;
   };
-  for await (const piece of iterate(source)) {
+  for await (const piece of byteChunks(source)) {
     let offset = 0;
     while (offset < piece.length) {
       const take = Math.min(piece.length - offset, CHUNK_SIZE - filled);

@@ -54,19 +54,19 @@ function flags(body: JsonObject): XattrFlags {
 
 /** The xattr ops, merged into FS_OPS. */
 export const XATTR_OPS = {
+  listxattr: {
+    writes: false,
+    run(vfs: Vfs, body: JsonObject) {
+      const p = path(body);
+      return { path: p, names: vfs.listxattr(p, follow(body)) };
+    },
+  },
   getxattr: {
     writes: false,
     run(vfs: Vfs, body: JsonObject) {
       const p = path(body);
       const name = attributeName(body, false);
       return { path: p, name, value: toBase64(vfs.getxattr(p, name, follow(body))) };
-    },
-  },
-  listxattr: {
-    writes: false,
-    run(vfs: Vfs, body: JsonObject) {
-      const p = path(body);
-      return { path: p, names: vfs.listxattr(p, follow(body)) };
     },
   },
   setxattr: {

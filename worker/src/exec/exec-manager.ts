@@ -155,13 +155,7 @@ export class ExecManager {
         this.#journal.discard(live.id);
         throw err;
       }
-      const message = err instanceof Error ? err.message : String(err);
-      this.#end(live, {
-        status: "failed",
-        exitCode: null,
-        sync: { status: "none", conflicts: [] },
-        error: { code: "EIO", message },
-      });
+      this.#fail(live, err);
       return { id: live.id, finished: live.finished };
     }
     live.handle = handle;
@@ -182,16 +176,21 @@ export class ExecManager {
       },
       (err: unknown) => {
         clearTimeout(timer);
-        const message = err instanceof Error ? err.message : String(err);
-        this.#end(live, {
-          status: "failed",
-          exitCode: null,
-          sync: { status: "none", conflicts: [] },
-          error: { code: "EIO", message },
-        });
+        this.#fail(live, err);
       },
     );
     return { id: live.id, finished: live.finished };
+  }
+
+  /** Ends `live` as failed with EIO: the runtime could not start it or lost it (`err` says why). */
+  #fail(live: LiveExec, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.#end(live, {
+      status: "failed",
+      exitCode: null,
+      sync: { status: "none", conflicts: [] },
+      error: { code: "EIO", message },
+    });
   }
 
   #output(live: LiveExec, stream: OutputStream, data: string): void {

@@ -3,6 +3,8 @@
  * the fetch its egress policy allows, so a computer without egress cannot clone. The HTTP
  * client is isomorphic-git's `http/web` client with the fetch injected instead of the global.
  */
+
+import { byteChunks } from "@computer/vfs";
 import {
   type GitHttpRequest,
   type GitHttpResponse,
@@ -31,17 +33,7 @@ async function collect(body: AsyncIterableIterator<Uint8Array>): Promise<Uint8Ar
 }
 
 async function* chunks(body: ReadableStream<Uint8Array> | null): AsyncIterableIterator<Uint8Array> {
-  if (body === null) return;
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
+  if (body !== null) yield* byteChunks(body);
 }
 
 /** An isomorphic-git HttpClient over `fetch`. Request bodies are small (want/have lists) and sent whole. */

@@ -11,7 +11,12 @@ import { egressEnabled, policyFetch } from "../egress/egress-policy.ts";
 import { type ComputerGit, computerGit, type GitContext } from "../git/api.ts";
 import { runGit } from "../git/cli.ts";
 import { vfsGitFs } from "../git/vfs-git-fs.ts";
-import type { GuestCallResult, GuestCommandResult, GuestServicesApi } from "./guest-wire.ts";
+import {
+  GIT_FUNCTIONS,
+  type GuestCallResult,
+  type GuestCommandResult,
+  type GuestServicesApi,
+} from "./guest-wire.ts";
 
 /** What `computer:artifacts` and the shell's `publish` ask for. */
 export interface PublishRequest {
@@ -44,17 +49,8 @@ export interface GuestServicesDeps {
   artifacts?: ArtifactPublisher;
 }
 
-const GIT_METHODS = new Set<keyof ComputerGit>([
-  "init",
-  "add",
-  "commit",
-  "log",
-  "status",
-  "diff",
-  "clone",
-  "branch",
-  "checkout",
-]);
+/** The git methods a guest may call: what `computer:git` exports (and nothing else of ComputerGit). */
+const GIT_METHODS = new Set<keyof ComputerGit>(GIT_FUNCTIONS);
 
 function isGitMethod(name: string): name is keyof ComputerGit {
   return (GIT_METHODS as Set<string>).has(name);

@@ -5,7 +5,9 @@
  * `computer:git`, `computer:artifacts`. workerd resolves an unknown scheme like `computer:` as
  * a relative path, so those two are also placed in every directory that holds a module.
  */
+
 import { isFsError, type Vfs } from "@computer/vfs";
+import { lexicalPath } from "../guest/lexical-path.ts";
 import { ARTIFACT_FUNCTIONS, FS_PROMISES_FUNCTIONS, GIT_FUNCTIONS } from "./guest-wire.ts";
 
 /** Name of the guest runtime module in the map. */
@@ -51,14 +53,9 @@ function dirOf(name: string): string {
   return name.slice(0, name.lastIndexOf("/"));
 }
 
+/** A module name: the lexical path without its leading slash. */
 function normalize(path: string): string {
-  const names: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") names.pop();
-    else names.push(part);
-  }
-  return names.join("/");
+  return lexicalPath(path).slice(1);
 }
 
 /** The module name `specifier` (imported from module `from`) resolves to, if it is in the computer. */

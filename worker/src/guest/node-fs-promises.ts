@@ -4,6 +4,7 @@
  * (Buffer, Stats, Dirent) and errors (`code`, `errno`, `syscall`, `path`). Relative paths start
  * at the exec's cwd; the computer is `/workspace`, anything outside it does not exist (ENOENT).
  */
+
 import { Buffer } from "node:buffer";
 import type {
   FS_PROMISES_FUNCTIONS,
@@ -14,6 +15,7 @@ import type {
 } from "../guest-hosting/guest-wire.ts";
 import { encodeText, isEncoding } from "./encoding.ts";
 import { type FsClient, fsError } from "./fs-client.ts";
+import { lexicalPath } from "./lexical-path.ts";
 import { Dirent, Stats } from "./node-stats.ts";
 
 const WORKSPACE = "/workspace";
@@ -39,16 +41,6 @@ export const constants = Object.freeze({
   S_IFDIR: 0o040000,
   S_IFLNK: 0o120000,
 });
-
-function normalize(path: string): string {
-  const names: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") names.pop();
-    else names.push(part);
-  }
-  return `/${names.join("/")}`;
-}
 
 function option<T>(options: Options | undefined, key: string): T | undefined {
   return typeof options === "object" && options !== null ? (options[key] as T | undefined) : undefined;
@@ -88,7 +80,7 @@ export function createFsPromises(client: FsClient, cwd: string) {
       throw Object.assign(new TypeError("path must not contain null bytes"), {
         code: "ERR_INVALID_ARG_VALUE",
       });
-    return normalize(text.startsWith("/") ? text : `${cwd}/${text}`);
+    return lexicalPath(text.startsWith("/") ? text : `${cwd}/${text}`);
   };
   /** The vfs path of a guest path, or undefined outside the workspace. */
   const inside = (path: string): string | undefined => {

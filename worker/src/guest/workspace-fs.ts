@@ -10,6 +10,7 @@
  * deferred and rides along with the content write — one round trip and one storage commit
  * instead of two.
  */
+
 import type {
   ByteString,
   CpOptions,
@@ -22,6 +23,7 @@ import type {
 import type { GuestDirEntry, GuestFsError, GuestFsOp, GuestStat } from "../guest-hosting/guest-wire.ts";
 import { bytesToLatin1, decodeBytes, encodeText, isEncoding, type TextEncodingName } from "./encoding.ts";
 import { type FsClient, fsError } from "./fs-client.ts";
+import { lexicalPath } from "./lexical-path.ts";
 
 type ReadOptions = Parameters<IFileSystem["readFile"]>[1];
 type WriteOptions = Parameters<IFileSystem["writeFile"]>[2];
@@ -72,16 +74,6 @@ function toFsStat(stat: Pick<GuestStat, "type" | "mode" | "size" | "mtimeMs" | "
 
 function joinChild(dir: string, name: string): string {
   return dir === "/" ? `/${name}` : `${dir}/${name}`;
-}
-
-function normalize(path: string): string {
-  const names: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") names.pop();
-    else names.push(part);
-  }
-  return `/${names.join("/")}`;
 }
 
 /** The computer's files as just-bash sees them under `mountPoint`. */
@@ -142,7 +134,7 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async #write(op: "writeFile" | "appendFile", path: string, content: FileContent, options: WriteOptions) {
-    const p = normalize(path);
+    const p = lexicalPath(path);
     const data = this.#data(content, options);
     this.#listed.clear();
     this.#lastExists = undefined;
@@ -162,7 +154,7 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async #bytes(path: string): Promise<Uint8Array> {
-    return this.#call<Uint8Array>({ op: "readFile", path: normalize(path) }, "open", path);
+    return this.#call<Uint8Array>({ op: "readFile", path: lexicalPath(path) }, "open", path);
   }
 
   async readFile(path: string, options?: ReadOptions): Promise<string> {
@@ -193,7 +185,7 @@ export class WorkspaceFs implements IFileSystem {
 
   /** Answered by a stat, so the kind of the path is learnt on the way. */
   async exists(path: string): Promise<boolean> {
-    const p = normalize(path);
+    const p = lexicalPath(path);
     try {
       const stat = await this.#call<GuestStat>({ op: "stat", path: p }, "access", path);
       this.#learn(p, kindOf(stat.type));
@@ -207,7 +199,7 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async stat(path: string): Promise<FsStat> {
-    const p = normalize(path);
+    const p = lexicalPath(path);
     const known = this.#remembered(p);
     if (known !== undefined && !known.isSymbolicLink) return known;
     const justChecked = this.#lastExists;
@@ -220,14 +212,14 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async lstat(path: string): Promise<FsStat> {
-    const p = normalize(path);
+    const p = lexicalPath(path);
     const known = this.#remembered(p);
     if (known !== undefined) return known;
     return toFsStat(await this.#call<GuestStat>({ op: "lstat", path: p }, "lstat", path));
   }
 
   async mkdir(path: string, options?: MkdirOptions): Promise<void> {
-    const p = normalize(path);
+    const p = lexicalPath(path);
     const recursive = options?.recursive === true;
     // `mkdir -p` of a directory known to exist changes nothing: no round trip.
     if (recursive && this.#kind(p) === "dir") return;
@@ -236,7 +228,7 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async #list(path: string): Promise<GuestDirEntry[]> {
-    const p = normalize(path);
+    const p = lexicalPath(path);
     const entries = await this.#call<GuestDirEntry[]>({ op: "readdir", path: p }, "scandir", path);
     const at = Date.now();
     this.#learn(p, "dir");
@@ -264,7 +256,7 @@ export class WorkspaceFs implements IFileSystem {
   async rm(path: string, options?: RmOptions): Promise<void> {
     const op: GuestFsOp = {
       op: "rm",
-      path: normalize(path),
+      path: lexicalPath(path),
       recursive: options?.recursive === true,
       force: options?.force === true,
       emptyDirs: true,
@@ -275,19 +267,24 @@ export class WorkspaceFs implements IFileSystem {
   async cp(src: string, dest: string, options?: CpOptions): Promise<void> {
     const op: GuestFsOp = {
       op: "copy",
-      from: normalize(src),
-      to: normalize(dest),
+      from: lexicalPath(src),
+      to: lexicalPath(dest),
       recursive: options?.recursive === true,
     };
     await this.#restructure(op, "cp", src, dest);
   }
 
   async mv(src: string, dest: string): Promise<void> {
-    await this.#restructure({ op: "rename", from: normalize(src), to: normalize(dest) }, "rename", src, dest);
+    await this.#restructure(
+      { op: "rename", from: lexicalPath(src), to: lexicalPath(dest) },
+      "rename",
+      src,
+      dest,
+    );
   }
 
   resolvePath(base: string, path: string): string {
-    return path.startsWith("/") ? normalize(path) : normalize(`${base}/${path}`);
+    return path.startsWith("/") ? lexicalPath(path) : lexicalPath(`${base}/${path}`);
   }
 
   /** Empty on purpose: the tree is never listed up front (globs walk directories instead). */
@@ -296,30 +293,30 @@ export class WorkspaceFs implements IFileSystem {
   }
 
   async chmod(path: string, mode: number): Promise<void> {
-    await this.#mutate({ op: "chmod", path: normalize(path), mode }, "chmod", path);
+    await this.#mutate({ op: "chmod", path: lexicalPath(path), mode }, "chmod", path);
   }
 
   async symlink(target: string, linkPath: string): Promise<void> {
-    await this.#restructure({ op: "symlink", target, path: normalize(linkPath) }, "symlink", linkPath);
+    await this.#restructure({ op: "symlink", target, path: lexicalPath(linkPath) }, "symlink", linkPath);
   }
 
   async link(existingPath: string, newPath: string): Promise<void> {
-    const op: GuestFsOp = { op: "link", existing: normalize(existingPath), path: normalize(newPath) };
+    const op: GuestFsOp = { op: "link", existing: lexicalPath(existingPath), path: lexicalPath(newPath) };
     await this.#restructure(op, "link", existingPath, newPath);
   }
 
   readlink(path: string): Promise<string> {
-    return this.#call<string>({ op: "readlink", path: normalize(path) }, "readlink", path);
+    return this.#call<string>({ op: "readlink", path: lexicalPath(path) }, "readlink", path);
   }
 
   realpath(path: string): Promise<string> {
-    return this.#call<string>({ op: "realpath", path: normalize(path) }, "realpath", path);
+    return this.#call<string>({ op: "realpath", path: lexicalPath(path) }, "realpath", path);
   }
 
   async utimes(path: string, atime: Date, mtime: Date): Promise<void> {
     const op: GuestFsOp = {
       op: "utimes",
-      path: normalize(path),
+      path: lexicalPath(path),
       atimeMs: atime.getTime(),
       mtimeMs: mtime.getTime(),
     };

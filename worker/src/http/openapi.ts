@@ -5,6 +5,7 @@
  * route without a description is a compile error and no path is listed twice.
  */
 import { ROUTE_NAMES, ROUTES, type RouteName } from "@computer/sdk/contract";
+import { FS_OPS } from "../computer/fs-ops.ts";
 import { ARTIFACT_OPERATIONS, ARTIFACT_SCHEMAS } from "./openapi-artifacts.ts";
 import { LIVE_OPERATIONS, LIVE_SCHEMAS } from "./openapi-live.ts";
 import { CORE_OPERATIONS } from "./openapi-operations.ts";
@@ -97,28 +98,7 @@ const schemas: Schema = {
       'removexattr {path, name, follow?}. utimes times: milliseconds, ISO-8601, {sec, nsec}, "now" or "omit".',
     properties: {
       op: {
-        enum: [
-          "mkdir",
-          "rename",
-          "symlink",
-          "link",
-          "chmod",
-          "chown",
-          "utimes",
-          "truncate",
-          "rm",
-          "stat",
-          "readdir",
-          "readlink",
-          "realpath",
-          "du",
-          "find",
-          "grep",
-          "listxattr",
-          "getxattr",
-          "setxattr",
-          "removexattr",
-        ],
+        enum: Object.keys(FS_OPS),
       },
       path: str,
       from: str,
