@@ -3,7 +3,9 @@
  * working tree and `.git` directory, and one object cache shared by the calls of a command.
  * Also `init` and finding the repository a path is in.
  */
+
 import { findRoot, init as gitInit } from "isomorphic-git";
+import { lexicalPath } from "../guest/lexical-path.ts";
 import type { GitFs } from "./git-fs.ts";
 import { type IsomorphicGitFs, isomorphicGitFs } from "./node-fs.ts";
 
@@ -32,13 +34,7 @@ export interface Repo {
 /** Normalises an absolute path: collapses `//`, `.` and `..`, drops a trailing slash. */
 export function normalizeAbsolute(path: string): string {
   if (!path.startsWith("/")) throw new GitError(`not an absolute path: ${path}`);
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return `/${out.join("/")}`;
+  return lexicalPath(path);
 }
 
 /** Resolves `path` against `cwd` (absolute) into a normalised absolute path. */

@@ -1,6 +1,7 @@
 /**
- * A path resolved lexically, as the guests and the js module loader need it before anything
- * is looked up: empty and `.` names dropped, `..` takes the name before it (never above `/`).
+ * A path resolved lexically, before anything is looked up (the guests' filesystems, the js
+ * module loader, git): empty and `.` names dropped, `..` takes the name before it (never above
+ * `/`). Unlike the vfs's normalizePath it checks nothing: the call that uses the path does.
  */
 
 /** `path` as an absolute path of plain names ("/" for the root). */
