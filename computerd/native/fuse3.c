@@ -29,7 +29,7 @@ enum op {
   OP_INIT, OP_LOOKUP, OP_FORGET, OP_GETATTR, OP_SETATTR, OP_READLINK, OP_MKNOD, OP_MKDIR,
   OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
-  OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT
+  OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE
 };
 
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
@@ -221,6 +221,17 @@ static void ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
   r->s1 = dup_str(name); enqueue(sess(req), r);
 }
 
+/* copy_file_range(2) in one request: the daemon shares chunks (or copies) instead of the
+   kernel splicing 64 KiB reads and writes through it. */
+static void ll_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in, struct fuse_file_info *fi_in,
+                               fuse_ino_t ino_out, off_t off_out, struct fuse_file_info *fi_out, size_t len,
+                               int flags) {
+  struct request *r = make(req, OP_COPY_FILE_RANGE);
+  PUSH(r, ino_in); PUSH(r, fi_in->fh); PUSH(r, off_in); PUSH(r, ino_out); PUSH(r, fi_out->fh); PUSH(r, off_out);
+  PUSH(r, len); PUSH(r, flags);
+  enqueue(sess(req), r);
+}
+
 static const struct fuse_lowlevel_ops ops = {
   .init = ll_init, .lookup = ll_lookup, .forget = ll_forget, .forget_multi = ll_forget_multi,
   .getattr = ll_getattr, .setattr = ll_setattr, .readlink = ll_readlink, .mknod = ll_mknod, .mkdir = ll_mkdir,
@@ -229,6 +240,7 @@ static const struct fuse_lowlevel_ops ops = {
   .fsync = ll_fsync, .opendir = ll_opendir, .readdir = ll_readdir, .releasedir = ll_releasedir,
   .fsyncdir = ll_fsyncdir, .statfs = ll_statfs, .setxattr = ll_setxattr, .getxattr = ll_getxattr,
   .listxattr = ll_listxattr, .removexattr = ll_removexattr, .create = ll_create,
+  .copy_file_range = ll_copy_file_range,
 };
 
 /* ---- JS side ---- */

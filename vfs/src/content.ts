@@ -85,7 +85,7 @@ export function readFile(ctx: Context, path: string, options: ReadOptions = {}):
   return readRange(ctx, node, offset, length, path);
 }
 
-function requireFile(node: NodeRow, syscall: string, path: string): NodeRow {
+export function requireFile(node: NodeRow, syscall: string, path: string): NodeRow {
   if (node.type === "dir") throw new FsError("EISDIR", syscall, path);
   if (node.type !== "file") throw new FsError("EINVAL", syscall, path, `not a regular file (${node.type})`);
   return node;
@@ -127,7 +127,7 @@ export function openForWrite(
  * Commits new content of a file inode: size, allocated bytes, mtime/ctime = now; charges
  * the quota for the growth and records the change under every name of the inode.
  */
-function commitContent(
+export function commitContent(
   ctx: Context,
   loc: Location & { node: NodeRow },
   size: number,

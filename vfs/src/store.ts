@@ -201,6 +201,10 @@ export class Store {
     );
   }
 
+  deleteChunk(ino: number, idx: number): void {
+    this.sql.exec("DELETE FROM chunks WHERE ino = ? AND idx = ?", ino, idx);
+  }
+
   deleteChunksFrom(ino: number, fromIdx: number): void {
     this.sql.exec("DELETE FROM chunks WHERE ino = ? AND idx >= ?", ino, fromIdx);
   }

@@ -7,6 +7,7 @@ import * as attributes from "./attributes.ts";
 import * as checkpoints from "./checkpoints.ts";
 import * as content from "./content.ts";
 import { Context, type VfsOptions } from "./context.ts";
+import { copyRange } from "./copy-range.ts";
 import { FsError } from "./errors.ts";
 import { exchange } from "./exchange.ts";
 import { changes } from "./feed.ts";
@@ -163,6 +164,21 @@ export class Vfs {
   }
   pwrite(path: string, offset: number, data: Uint8Array | string): Stat {
     return toStat(content.pwrite(this.ctx, path, offset, data));
+  }
+  /**
+   * copy_file_range(2): copies up to `length` bytes of `from` at `fromOffset` into `to` at
+   * `toOffset` (stopping at the source's end) and answers the count, which can be short: call
+   * again for the rest. Chunk-aligned ranges share chunks instead of copying bytes.
+   */
+  copyRange(
+    from: string,
+    fromOffset: number,
+    to: string,
+    toOffset: number,
+    length: number,
+  ): { copied: number; stat: Stat } {
+    const { copied, node } = copyRange(this.ctx, from, fromOffset, to, toOffset, length);
+    return { copied, stat: toStat(node) };
   }
   appendFile(path: string, data: Uint8Array | string, options?: WriteOptions): Stat {
     return toStat(content.appendFile(this.ctx, path, data, options));

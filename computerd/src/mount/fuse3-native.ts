@@ -40,6 +40,7 @@ export const OP = {
   removexattr: 27,
   create: 28,
   exit: 29,
+  copy_file_range: 30,
 } as const;
 
 /** An opaque fuse_req_t; answer it exactly once with one of the reply functions. */

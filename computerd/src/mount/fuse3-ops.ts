@@ -327,6 +327,14 @@ export function fuse3Listener(
         addon.replyWrite(req, fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2)));
         return;
       }
+      case OP.copy_file_range: {
+        // The kernel refuses flags itself today; any it passes later are not ours to ignore.
+        if (n(7) !== 0) throw new FsError("EINVAL", "copy_file_range", `#${n(0)}`);
+        const from = { fh: n(1), path: nodes.pathOf(n(0)) ?? "", offset: n(2) };
+        const to = { fh: n(4), path: nodes.pathOf(n(3)) ?? "", offset: n(5) };
+        addon.replyWrite(req, fs.copyRange(from, to, n(6)));
+        return;
+      }
       case OP.flush:
         fs.flush(n(1));
         addon.replyErr(req, 0);

@@ -69,6 +69,13 @@ export interface LocalFsOptions extends Partial<WriteBackOptions> {
   now?: () => Timespec;
 }
 
+/** One side of a copyRange: an open handle, the file's path and the offset. */
+export interface RangeEnd {
+  fh: number;
+  path: string;
+  offset: number;
+}
+
 /** POSIX operations over the mirror, with caches and write-back. */
 export class LocalFs {
   readonly vfs: Vfs;
@@ -192,6 +199,24 @@ export class LocalFs {
   write(fh: number, path: string, data: Uint8Array, offset: number): number {
     const ino = this.files.inoOf(fh) ?? this.stat(path, "write").ino;
     return this.files.write(ino, path, data, offset, () => this.storedSize(ino, path));
+  }
+
+  /**
+   * copy_file_range: copies in the mirror (chunk-aligned ranges share chunks, so `cp` of a big
+   * file is a few rows, not its bytes twice through FUSE). Buffered writes of both files are
+   * stored first. Answers the bytes copied (short counts: the kernel's caller loops).
+   */
+  copyRange(from: RangeEnd, to: RangeEnd, length: number): number {
+    const source = this.files.inoOf(from.fh) ?? this.stat(from.path, "copy_file_range").ino;
+    const target = this.files.inoOf(to.fh) ?? this.stat(to.path, "copy_file_range").ino;
+    this.files.flush(source);
+    this.files.flush(target);
+    const { copied, stat } = this.vfs.copyRange(from.path, from.offset, to.path, to.offset, length);
+    this.files.dropChunks(target);
+    this.meta.setStat(stat);
+    // The source was read, as splice would have read it.
+    this.accessed(source, from.path);
+    return copied;
   }
 
   private storedSize(ino: number, path: string): number {

@@ -282,7 +282,12 @@ export class WriteBack {
       const growth = file.growth;
       try {
         const data = file.flushPage(idx, this.target);
-        if (data) this.chunks.set(ino, idx, data);
+        if (data) {
+          this.chunks.set(ino, idx, data);
+          // The stored allocation grew: cached attributes would undercount st_blocks (and cp
+          // would take the file for sparse).
+          this.onFlushed(ino);
+        }
         this.dirtyBytes += file.bytes - before;
         this.dirtyGrowth += file.growth - growth;
       } catch (err) {

@@ -19,6 +19,7 @@ export const MARKERS: Record<string, Record<Caller, string[]>> = {
     root: ["1000:2000\n0:0\n1234 755", "['user.size']", "fifo 644"],
     user: ["4242:4242\n4242:4242\n4242 755", "['user.size']", "fifo 644"],
   },
+  "copies.sh": both("gap is zeros True", "overlapping EINVAL", "source still open 2097159", "cp-equal"),
   "data.sh": both("binary-ran", "script ran with arg", "copy-equal"),
   "deep.sh": both(
     "relative path bytes: 4095\nopen O_CREAT ok\nmkdir ok\nmkfifo ok\nmknod ok\nsymlink ok\nlink ok\nrename ok",
