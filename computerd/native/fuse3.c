@@ -600,7 +600,7 @@ static napi_value js_reply_none(napi_env env, napi_callback_info info) {
 /* Kernel notifications, run on the thread pool. */
 struct notify {
   struct session *s;
-  int kind; /* 0 inode, 1 entry */
+  int kind; /* 0 inode (attributes and pages), 1 entry, 2 attributes only */
   fuse_ino_t ino;
   char *name;
   int result;
@@ -613,6 +613,7 @@ static void notify_execute(napi_env env, void *data) {
   struct notify *n = data;
   if (!n->s->se || !n->s->running) { n->result = -ENOTCONN; return; }
   if (n->kind == 0) n->result = fuse_lowlevel_notify_inval_inode(n->s->se, n->ino, 0, 0);
+  else if (n->kind == 2) n->result = fuse_lowlevel_notify_inval_inode(n->s->se, n->ino, -1, 0);
   else n->result = fuse_lowlevel_notify_inval_entry(n->s->se, n->ino, n->name, strlen(n->name));
 }
 
@@ -627,7 +628,8 @@ static void notify_complete(napi_env env, napi_status status, void *data) {
   free(n);
 }
 
-/* notifyInvalInode(session, ino) / notifyInvalEntry(session, parent, name) -> Promise<errno result> */
+/* notifyInvalInode(session, ino) / notifyInvalEntry(session, parent, name) / notifyInvalAttr(session, ino)
+   -> Promise<errno result> */
 static napi_value notify(napi_env env, napi_callback_info info, int kind) {
   size_t argc = 3;
   napi_value argv[3];
@@ -651,6 +653,7 @@ static napi_value notify(napi_env env, napi_callback_info info, int kind) {
 }
 static napi_value js_notify_inode(napi_env env, napi_callback_info info) { return notify(env, info, 0); }
 static napi_value js_notify_entry(napi_env env, napi_callback_info info) { return notify(env, info, 1); }
+static napi_value js_notify_attr(napi_env env, napi_callback_info info) { return notify(env, info, 2); }
 
 NAPI_MODULE_INIT() {
   /* A real-time signal nobody handles yet, without SA_RESTART, so a read it hits fails with EINTR. */
@@ -684,6 +687,7 @@ NAPI_MODULE_INIT() {
     {"replyNone", NULL, js_reply_none, NULL, NULL, NULL, napi_enumerable, NULL},
     {"notifyInvalInode", NULL, js_notify_inode, NULL, NULL, NULL, napi_enumerable, NULL},
     {"notifyInvalEntry", NULL, js_notify_entry, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"notifyInvalAttr", NULL, js_notify_attr, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

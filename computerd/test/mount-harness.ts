@@ -76,6 +76,7 @@ export function unexpectedAddon(): Fuse3Addon {
     replyNone: unexpected,
     notifyInvalInode: unexpected,
     notifyInvalEntry: unexpected,
+    notifyInvalAttr: unexpected,
   };
 }
 

@@ -6,8 +6,9 @@
  * unaligned copy, a partial chunk the target extends past) is copied as bytes, at most
  * BYTE_COPY_MAX per call, so the caller loops on a short count like any copy_file_range.
  */
-import type { Context } from "./context.ts";
+
 import { checkFilePosition, checkOffset, commitContent, readRange, requireFile, writeAt } from "./content.ts";
+import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { CHUNK_SIZE } from "./limits.ts";
 import { resolveExisting } from "./resolve.ts";

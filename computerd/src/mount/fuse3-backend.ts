@@ -110,9 +110,6 @@ export async function mountFuse3(
   const exit = new Promise<void>((resolve) => {
     exited = resolve;
   });
-  const { listener, nodes } = fuse3Listener(addon, fs, log, counters, settings, () => exited());
-  const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
-  let mounted = true;
   // Notifications in flight: unmount waits for them while the loop still answers requests
   // (a notification can wait on a directory lock held by a request not yet answered).
   const notifying = new Set<Promise<unknown>>();
@@ -120,6 +117,22 @@ export async function mountFuse3(
     notifying.add(notification);
     void notification.finally(() => notifying.delete(notification));
     return notification;
+  };
+  // Set once the session exists: the listener is built before it.
+  let attributesChanged: (ino: number) => void = () => {};
+  const { listener, nodes } = fuse3Listener(
+    addon,
+    fs,
+    log,
+    counters,
+    settings,
+    () => exited(),
+    (ino) => attributesChanged(ino),
+  );
+  const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
+  let mounted = true;
+  attributesChanged = (ino) => {
+    if (mounted) void track(addon.notifyInvalAttr(session, ino));
   };
   await raiseReadahead(mountPoint).catch(() => {});
   return {

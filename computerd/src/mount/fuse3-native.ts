@@ -108,6 +108,8 @@ export interface Fuse3Addon {
   replyNone(req: RequestHandle): void;
   notifyInvalInode(session: SessionHandle, ino: number): Promise<number>;
   notifyInvalEntry(session: SessionHandle, parent: number, name: string): Promise<number>;
+  /** Drops the kernel's cached attributes of `ino` (its page cache stays). */
+  notifyInvalAttr(session: SessionHandle, ino: number): Promise<number>;
 }
 
 /** Where `npm run build:native -w computerd` puts the addon. */

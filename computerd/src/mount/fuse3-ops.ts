@@ -65,6 +65,8 @@ export function fuse3Listener(
   counters: Record<string, number>,
   timeouts: Fuse3Timeouts,
   onExit: () => void,
+  /** Told when the daemon changed attributes the kernel caches without knowing (an atime). */
+  attributesChanged: (ino: number) => void = () => {},
 ): { listener: RequestListener; nodes: NodeTable } {
   const nodes = new NodeTable();
   const attr = new Float64Array(14);
@@ -332,7 +334,11 @@ export function fuse3Listener(
         if (n(7) !== 0) throw new FsError("EINVAL", "copy_file_range", `#${n(0)}`);
         const from = { fh: n(1), path: nodes.pathOf(n(0)) ?? "", offset: n(2) };
         const to = { fh: n(4), path: nodes.pathOf(n(3)) ?? "", offset: n(5) };
-        addon.replyWrite(req, fs.copyRange(from, to, n(6)));
+        const copied = fs.copyRange(from, to, n(6));
+        // The kernel drops a file's cached atime after reads it sends, not after a copy.
+        const read = copied > 0 && fs.accessed(n(0), from.path);
+        addon.replyWrite(req, copied);
+        if (read) attributesChanged(n(0));
         return;
       }
       case OP.flush:

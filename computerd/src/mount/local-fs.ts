@@ -173,21 +173,23 @@ export class LocalFs {
    * Records an access (a read, a readdir, a symlink followed) with the relatime rule: most
    * accesses cost a cached-attribute check; a due one one grouped SQL write. `path` is only
    * needed when the attributes are not cached ("" for a file without a name: then nothing).
+   * Answers whether the atime changed.
    */
-  accessed(ino: number, path: string): void {
+  accessed(ino: number, path: string): boolean {
     let stat = this.meta.stat(ino);
     if (!stat) {
-      if (path === "") return;
+      if (path === "") return false;
       stat = this.vfs.lstat(path);
-      if (stat.ino !== ino) return;
+      if (stat.ino !== ino) return false;
       this.meta.setStat(stat);
     }
     const current = this.files.overlay(stat);
     const now = this.now();
-    if (!atimeDue(current, now)) return;
+    if (!atimeDue(current, now)) return false;
     const time = accessTime(current, now);
     this.storeAtime(ino, time);
     this.meta.setStat({ ...stat, atime: time });
+    return true;
   }
 
   /** True when the next access of `ino` would update its atime (open drops the page cache then). */
@@ -214,8 +216,6 @@ export class LocalFs {
     const { copied, stat } = this.vfs.copyRange(from.path, from.offset, to.path, to.offset, length);
     this.files.dropChunks(target);
     this.meta.setStat(stat);
-    // The source was read, as splice would have read it.
-    this.accessed(source, from.path);
     return copied;
   }
 
