@@ -95,6 +95,10 @@ static void ll_init(void *userdata, struct fuse_conn_info *conn) {
   (void)userdata;
   if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC) conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
   conn->want &= ~FUSE_CAP_WRITEBACK_CACHE;
+  /* The kernel would drop a file's pages whenever a getattr shows an mtime or size it had not
+     cached — after every write of its own (it keeps no mtime without the writeback cache).
+     The daemon decides at each open instead (FOPEN_KEEP_CACHE) and notifies remote changes. */
+  conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
   conn->max_write = 1 << 20;
   conn->max_read = 0;
   conn->max_readahead = 1 << 20;

@@ -15,6 +15,7 @@ import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
+import { PageCachePolicy } from "./page-cache.ts";
 
 /** Kernel cache lifetimes (seconds), page-cache policy and owner map, as in FuseTuning. */
 export interface Fuse3Timeouts {
@@ -74,7 +75,7 @@ export function fuse3Listener(
   let scratch = Buffer.alloc(1 << 20);
   const orphans = new Orphans();
   removeStaleOrphans(fs);
-  const seenAtOpen = new Map<number, string>();
+  const pageCache = new PageCachePolicy(timeouts.pageCache);
   const dirs = new Map<number, { names: string[]; inos: number[]; modes: number[] }>();
   let nextDir = 1;
 
@@ -197,7 +198,10 @@ export function fuse3Listener(
             time(flags, SET_MTIME, SET_MTIME_NOW, n(8), n(9)),
           );
         }
-        addon.replyAttr(req, fill(fs.stat(path)), timeouts.attrTimeout);
+        const changed = fs.stat(path);
+        // The kernel cuts its own pages of a truncate; times it set are what it shows.
+        pageCache.changedByKernel(changed);
+        addon.replyAttr(req, fill(changed), timeouts.attrTimeout);
         return;
       }
       case OP.readlink: {
@@ -291,6 +295,7 @@ export function fuse3Listener(
         const path = childPath(n(0), s(3));
         const { fh } = fs.create(path, n(1));
         const stat = own(path, uid, gid);
+        pageCache.opened(stat, fh, n(2));
         orphans.opened(stat.ino);
         nodes.looked(stat.ino, n(0), s(3));
         addon.replyCreate(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
@@ -303,16 +308,13 @@ export function fuse3Listener(
         // O_TRUNC marks mtime and ctime even when there is nothing to cut (POSIX open).
         if (wasEmpty) fs.utimens(path, "omit", "now");
         const stat = fs.stat(path);
-        const version = `${stat.mtime.sec}.${stat.mtime.nsec}:${stat.size}`;
-        // Reads served from the page cache never reach us: when this open's first read is due
-        // to update atime (relatime.ts), the cache goes so that read arrives.
-        const reads = (n(1) & O_ACCMODE) !== O_WRONLY;
-        const keep =
-          (timeouts.pageCache === "keep" || seenAtOpen.get(stat.ino) === version) &&
-          !(reads && fs.accessDue(stat.ino, path));
-        seenAtOpen.set(stat.ino, version);
+        const keep = pageCache.opened(stat, fh, n(1));
+        // Reads the kept cache serves never reach us: an open for reading is the read that
+        // updates atime when one is due (relatime.ts; docs/mount.md, chosen differences).
+        const accessed = keep && (n(1) & O_ACCMODE) !== O_WRONLY && fs.accessed(stat.ino, path);
         orphans.opened(n(0));
         addon.replyOpen(req, fh, keep);
+        if (accessed) attributesChanged(stat.ino);
         return;
       }
       case OP.read: {
@@ -335,17 +337,24 @@ export function fuse3Listener(
         const from = { fh: n(1), path: nodes.pathOf(n(0)) ?? "", offset: n(2) };
         const to = { fh: n(4), path: nodes.pathOf(n(3)) ?? "", offset: n(5) };
         const copied = fs.copyRange(from, to, n(6));
+        // The kernel drops the target's pages of the range itself.
+        pageCache.changedByKernel(fs.stat(to.path));
         // The kernel drops a file's cached atime after reads it sends, not after a copy.
         const read = copied > 0 && fs.accessed(n(0), from.path);
         addon.replyWrite(req, copied);
         if (read) attributesChanged(n(0));
         return;
       }
-      case OP.flush:
+      case OP.flush: {
+        // What the kernel wrote is in its page cache: the size and mtime it leaves are its own.
+        const written = pageCache.writes(n(1)) ? fs.lookup(nodes.pathOf(n(0)) ?? "/") : undefined;
+        if (written?.ino === n(0)) pageCache.changedByKernel(written);
         fs.flush(n(1));
         addon.replyErr(req, 0);
         return;
+      }
       case OP.release:
+        pageCache.released(n(1));
         try {
           fs.release(n(1));
         } finally {
@@ -443,7 +452,10 @@ export function fuse3Listener(
     counters[name] = (counters[name] ?? 0) + 1;
     if (op === OP.forget) {
       nodes.forget(args[0] as number, args[1] as number);
-      if (!nodes.has(args[0] as number)) orphans.forgotten(args[0] as number);
+      if (!nodes.has(args[0] as number)) {
+        orphans.forgotten(args[0] as number);
+        pageCache.forgotten(args[0] as number);
+      }
       return;
     }
     if (op === OP.exit) {
