@@ -54,6 +54,8 @@ struct session {
   long pending;    /* requests handed to JS and not answered yet (atomic) */
   int destroying;  /* destroy was called: the last answer destroys the session */
   int released;    /* JS dropped the handle: free once destroyed */
+  int no_caps;     /* no file has security.capability: the loop answers its probes (atomic) */
+  long loop_answers; /* requests the loop answered itself (atomic) */
 };
 
 /* Interrupts the loop thread's read of /dev/fuse on unmount (0: no signal was free). */
@@ -211,6 +213,14 @@ static void ll_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const 
   enqueue(sess(req), r);
 }
 static void ll_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size) {
+  /* The kernel asks for security.capability before every write syscall; while JS says no file
+     has one, the answer needs no trip to JS. */
+  struct session *s = sess(req);
+  if (__atomic_load_n(&s->no_caps, __ATOMIC_ACQUIRE) && strcmp(name, "security.capability") == 0) {
+    __atomic_add_fetch(&s->loop_answers, 1, __ATOMIC_RELAXED);
+    fuse_reply_err(req, ENODATA);
+    return;
+  }
   struct request *r = make(req, OP_GETXATTR); PUSH(r, ino); PUSH(r, size); r->s1 = dup_str(name);
   enqueue(sess(req), r);
 }
@@ -412,6 +422,28 @@ static napi_value js_destroy(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* setNoCapabilities(session, bool): whether the loop answers security.capability probes itself. */
+static napi_value js_set_no_caps(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  struct session *s = get_session(env, argv[0]);
+  bool none = false;
+  napi_get_value_bool(env, argv[1], &none);
+  if (s) __atomic_store_n(&s->no_caps, none ? 1 : 0, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/* loopAnswers(session) -> number of requests the loop answered without JS. */
+static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], v;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  struct session *s = get_session(env, argv[0]);
+  napi_create_double(env, s ? (double)__atomic_load_n(&s->loop_answers, __ATOMIC_RELAXED) : 0, &v);
+  return v;
+}
+
 static fuse_req_t get_req(napi_env env, napi_value v) {
   void *p = NULL;
   napi_get_value_external(env, v, &p);
@@ -604,7 +636,8 @@ static napi_value js_reply_none(napi_env env, napi_callback_info info) {
 /* Kernel notifications, run on the thread pool. */
 struct notify {
   struct session *s;
-  int kind; /* 0 inode (attributes and pages), 1 entry, 2 attributes only */
+  int kind; /* 0 inode (attributes and pages), 1 entry, 2 inode range (off -1: attributes only) */
+  double off, len;
   fuse_ino_t ino;
   char *name;
   int result;
@@ -617,7 +650,7 @@ static void notify_execute(napi_env env, void *data) {
   struct notify *n = data;
   if (!n->s->se || !n->s->running) { n->result = -ENOTCONN; return; }
   if (n->kind == 0) n->result = fuse_lowlevel_notify_inval_inode(n->s->se, n->ino, 0, 0);
-  else if (n->kind == 2) n->result = fuse_lowlevel_notify_inval_inode(n->s->se, n->ino, -1, 0);
+  else if (n->kind == 2) n->result = fuse_lowlevel_notify_inval_inode(n->s->se, n->ino, (off_t)n->off, (off_t)n->len);
   else n->result = fuse_lowlevel_notify_inval_entry(n->s->se, n->ino, n->name, strlen(n->name));
 }
 
@@ -632,11 +665,11 @@ static void notify_complete(napi_env env, napi_status status, void *data) {
   free(n);
 }
 
-/* notifyInvalInode(session, ino) / notifyInvalEntry(session, parent, name) / notifyInvalAttr(session, ino)
-   -> Promise<errno result> */
+/* notifyInvalInode(session, ino) / notifyInvalEntry(session, parent, name) /
+   notifyInvalRange(session, ino, offset, length) -> Promise<errno result> */
 static napi_value notify(napi_env env, napi_callback_info info, int kind) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct notify *n = calloc(1, sizeof *n);
   n->s = get_session(env, argv[0]);
@@ -648,6 +681,7 @@ static napi_value notify(napi_env env, napi_callback_info info, int kind) {
     n->name = malloc(len + 1);
     napi_get_value_string_utf8(env, argv[2], n->name, len + 1, &len);
   }
+  if (kind == 2) { n->off = num(env, argv[2]); n->len = num(env, argv[3]); }
   napi_value promise, name;
   CHECK(napi_create_promise(env, &n->deferred, &promise));
   napi_create_string_utf8(env, "computerd-fuse3-notify", NAPI_AUTO_LENGTH, &name);
@@ -657,7 +691,7 @@ static napi_value notify(napi_env env, napi_callback_info info, int kind) {
 }
 static napi_value js_notify_inode(napi_env env, napi_callback_info info) { return notify(env, info, 0); }
 static napi_value js_notify_entry(napi_env env, napi_callback_info info) { return notify(env, info, 1); }
-static napi_value js_notify_attr(napi_env env, napi_callback_info info) { return notify(env, info, 2); }
+static napi_value js_notify_range(napi_env env, napi_callback_info info) { return notify(env, info, 2); }
 
 NAPI_MODULE_INIT() {
   /* A real-time signal nobody handles yet, without SA_RESTART, so a read it hits fails with EINTR. */
@@ -691,7 +725,9 @@ NAPI_MODULE_INIT() {
     {"replyNone", NULL, js_reply_none, NULL, NULL, NULL, napi_enumerable, NULL},
     {"notifyInvalInode", NULL, js_notify_inode, NULL, NULL, NULL, napi_enumerable, NULL},
     {"notifyInvalEntry", NULL, js_notify_entry, NULL, NULL, NULL, napi_enumerable, NULL},
-    {"notifyInvalAttr", NULL, js_notify_attr, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"notifyInvalRange", NULL, js_notify_range, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"setNoCapabilities", NULL, js_set_no_caps, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"loopAnswers", NULL, js_loop_answers, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -76,7 +76,9 @@ export function unexpectedAddon(): Fuse3Addon {
     replyNone: unexpected,
     notifyInvalInode: unexpected,
     notifyInvalEntry: unexpected,
-    notifyInvalAttr: unexpected,
+    notifyInvalRange: unexpected,
+    setNoCapabilities: unexpected,
+    loopAnswers: unexpected,
   };
 }
 

@@ -210,6 +210,10 @@ export class Vfs {
   ): void {
     xattrs.setxattr(this.ctx, path, name, value, flags, follow);
   }
+  /** True when any file has an extended attribute named `name` (a mount answers misses without asking). */
+  xattrInUse(name: string): boolean {
+    return xattrs.xattrInUse(this.ctx, name);
+  }
   listxattr(path: string, follow = true): string[] {
     return xattrs.listxattr(this.ctx, path, follow);
   }

@@ -18,6 +18,11 @@ function checkXattrName(name: string, path: string): void {
   }
 }
 
+/** True when any inode has an attribute named `name`. */
+export function xattrInUse(ctx: Context, name: string): boolean {
+  return ctx.store.sql.exec("SELECT 1 FROM xattrs WHERE name = ? LIMIT 1", name).length > 0;
+}
+
 export function getxattr(ctx: Context, path: string, name: string, follow: boolean): Uint8Array {
   const loc = resolveExisting(ctx, path, "getxattr", follow);
   const row = ctx.store.sql.exec<{ value: Uint8Array }>(

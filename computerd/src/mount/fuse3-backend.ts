@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { isFsError } from "@computer/vfs";
 import type { ErrorLogger } from "./errno.ts";
 import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
-import { fuse3Listener } from "./fuse3-ops.ts";
+import { CAPABILITY_XATTR, fuse3Listener, type KernelHooks } from "./fuse3-ops.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
@@ -63,6 +63,9 @@ export function fuse3OptionString(tuning: Pick<FuseTuning, "allowOther" | "debug
   if (tuning.debug) options.push("debug");
   return options.join(",");
 }
+
+/** The kernel's page size (x86-64, arm64 with 4 KiB pages). */
+const PAGE = 4096;
 
 /** How often unmount wakes the FUSE loop until it has ended. */
 const WAKE_RETRY_MS = 50;
@@ -119,21 +122,33 @@ export async function mountFuse3(
     return notification;
   };
   // Set once the session exists: the listener is built before it.
-  let attributesChanged: (ino: number) => void = () => {};
-  const { listener, nodes } = fuse3Listener(
-    addon,
-    fs,
-    log,
-    counters,
-    settings,
-    () => exited(),
-    (ino) => attributesChanged(ino),
-  );
+  let kernel: Required<KernelHooks> = {
+    attributesChanged: () => {},
+    capabilityStored: () => {},
+    dropFirstPage: async () => false,
+  };
+  const { listener, nodes } = fuse3Listener(addon, fs, log, counters, settings, () => exited(), {
+    attributesChanged: (ino) => kernel.attributesChanged(ino),
+    capabilityStored: () => kernel.capabilityStored(),
+    dropFirstPage: (ino) => kernel.dropFirstPage(ino),
+  });
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
   let mounted = true;
-  attributesChanged = (ino) => {
-    if (mounted) void track(addon.notifyInvalAttr(session, ino));
+  kernel = {
+    attributesChanged: (ino) => {
+      if (mounted) void track(addon.notifyInvalRange(session, ino, -1, 0));
+    },
+    dropFirstPage: async (ino) =>
+      mounted && (await track(addon.notifyInvalRange(session, ino, 0, PAGE))) === 0,
+    capabilityStored: () => addon.setNoCapabilities(session, false),
   };
+  // The loop answers the capability probes while no file has one (checked again after remote changes).
+  const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
+  checkCapabilities();
+  Object.defineProperty(counters, "getxattr (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session),
+  });
   await raiseReadahead(mountPoint).catch(() => {});
   return {
     mountPoint,
@@ -160,6 +175,7 @@ export async function mountFuse3(
         if (stat && nodes.has(stat.ino)) pending.push(track(addon.notifyInvalInode(session, stat.ino)));
       }
       await Promise.all(pending);
+      checkCapabilities();
     },
     async unmount() {
       if (!mounted) return;

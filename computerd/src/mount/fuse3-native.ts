@@ -108,8 +108,18 @@ export interface Fuse3Addon {
   replyNone(req: RequestHandle): void;
   notifyInvalInode(session: SessionHandle, ino: number): Promise<number>;
   notifyInvalEntry(session: SessionHandle, parent: number, name: string): Promise<number>;
-  /** Drops the kernel's cached attributes of `ino` (its page cache stays). */
-  notifyInvalAttr(session: SessionHandle, ino: number): Promise<number>;
+  /**
+   * Drops the kernel's cached attributes of `ino` and its cached pages of [offset, offset +
+   * length) (length 0: to the end; offset -1: attributes only).
+   */
+  notifyInvalRange(session: SessionHandle, ino: number, offset: number, length: number): Promise<number>;
+  /**
+   * Whether no file has a `security.capability` attribute: then the loop answers the kernel's
+   * probe for it (before every write syscall) with ENODATA itself. Off at mount.
+   */
+  setNoCapabilities(session: SessionHandle, none: boolean): void;
+  /** Requests the loop answered without the listener (the capability probes). */
+  loopAnswers(session: SessionHandle): number;
 }
 
 /** Where `npm run build:native -w computerd` puts the addon. */

@@ -58,6 +58,19 @@ const OP_NAMES = Object.fromEntries(Object.entries(OP).map(([name, code]) => [co
   string
 >;
 
+/** What the handlers tell the kernel side (the backend, once the session exists). */
+export interface KernelHooks {
+  /** The daemon changed attributes the kernel caches without knowing (an atime). */
+  attributesChanged?(ino: number): void;
+  /** A `security.capability` attribute is about to be stored: the loop must stop answering its probes. */
+  capabilityStored?(): void;
+  /** Drops the kernel's cached first page of `ino` (its attributes too); false when it could not. */
+  dropFirstPage?(ino: number): Promise<boolean>;
+}
+
+/** The attribute the kernel probes before every write syscall. */
+export const CAPABILITY_XATTR = "security.capability";
+
 /** Builds the listener the addon calls for every request. */
 export function fuse3Listener(
   addon: Fuse3Addon,
@@ -66,9 +79,9 @@ export function fuse3Listener(
   counters: Record<string, number>,
   timeouts: Fuse3Timeouts,
   onExit: () => void,
-  /** Told when the daemon changed attributes the kernel caches without knowing (an atime). */
-  attributesChanged: (ino: number) => void = () => {},
+  kernel: KernelHooks = {},
 ): { listener: RequestListener; nodes: NodeTable } {
+  const attributesChanged = kernel.attributesChanged ?? (() => {});
   const nodes = new NodeTable();
   const attr = new Float64Array(14);
   const miss = new Float64Array(14);
@@ -309,12 +322,18 @@ export function fuse3Listener(
         if (wasEmpty) fs.utimens(path, "omit", "now");
         const stat = fs.stat(path);
         const keep = pageCache.opened(stat, fh, n(1));
-        // Reads the kept cache serves never reach us: an open for reading is the read that
-        // updates atime when one is due (relatime.ts; docs/mount.md, chosen differences).
-        const accessed = keep && (n(1) & O_ACCMODE) !== O_WRONLY && fs.accessed(stat.ino, path);
         orphans.opened(n(0));
-        addon.replyOpen(req, fh, keep);
-        if (accessed) attributesChanged(stat.ino);
+        // Reads the kept cache serves never reach us: when this open's first read is due to
+        // update atime (relatime.ts), the cached first page goes (only it), so a read from the
+        // start arrives; if that cannot be done, the whole cache goes.
+        const due = keep && (n(1) & O_ACCMODE) !== O_WRONLY && fs.accessDue(stat.ino, path);
+        if (!due) addon.replyOpen(req, fh, keep);
+        else if (!kernel.dropFirstPage) addon.replyOpen(req, fh, false);
+        else
+          void kernel.dropFirstPage(stat.ino).then(
+            (dropped) => addon.replyOpen(req, fh, dropped),
+            () => addon.replyOpen(req, fh, false),
+          );
         return;
       }
       case OP.read: {
@@ -412,6 +431,7 @@ export function fuse3Listener(
           return;
         }
         const flags = n(1);
+        if (s(2) === CAPABILITY_XATTR) kernel.capabilityStored?.();
         fs.setxattr(pathOf(n(0)), s(2), new Uint8Array(a[3] as Buffer), {
           create: (flags & XATTR_CREATE) !== 0,
           replace: (flags & XATTR_REPLACE) !== 0,

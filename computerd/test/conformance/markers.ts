@@ -142,7 +142,7 @@ export const MARKERS: Record<string, Record<Caller, string[]>> = {
   "unlinked.sh": both("after unlink: nlink=0 size=6", "names while open: 0", "cwd nlink 0"),
   "writers.sh": both("600\n", "b'line4\\n'"),
   "xattrs.sh": {
-    root: ["big len 60000", "create existing EEXIST"],
-    user: ["big len 60000", "setxattr EACCES"],
+    root: ["big len 60000", "create existing EEXIST", "capability set: True\nafter a write: False"],
+    user: ["big len 60000", "setxattr EACCES", "capability Operation not permitted\nafter a write: False"],
   },
 };

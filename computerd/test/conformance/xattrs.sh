@@ -36,6 +36,19 @@ attempt("too long name", lambda: os.setxattr("f", "user." + "n" * 256, b"v"))
 PY
 $h getxattr f user.many03; ln f hard; mv f renamed; $h getxattr hard user.many03; $h getxattr renamed user.a >/dev/null && echo kept
 rm renamed hard; echo x > f; $h listxattr f
+echo "-- file capabilities: stored for root only, dropped by a write"
+python3 - <<'PY'
+import os, struct
+open("capped", "w").write("x")
+try:
+    os.setxattr("capped", "security.capability", struct.pack("<IIIII", 0x02000001, 1 << 13, 0, 0, 0))
+    print("capability set:", "security.capability" in os.listxattr("capped"))
+except OSError as e:
+    print("capability", os.strerror(e.errno))
+with open("capped", "a") as f:
+    f.write("more")
+print("after a write:", "security.capability" in os.listxattr("capped"))
+PY
 echo "-- others' files"
 cd "$OTHERS" || exit 1
 $h getxattr rootfile user.none; $h setxattr rootfile user.k v; $h removexattr rootfile user.k
