@@ -3,9 +3,12 @@
  * SVG, the HTML page opened in headless Chromium), the regression gate, options — and the
  * nightly workflow's file. Timings are never asserted here; bench/ measures them.
  */
+
+import { sourceConditionPlugin } from "@computer/sdk/source-condition";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  plugins: [sourceConditionPlugin()],
   test: {
     name: "bench",
     environment: "node",

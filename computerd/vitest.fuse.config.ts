@@ -3,9 +3,12 @@
  * It mounts real filesystems, so files run one at a time; it skips only when
  * /dev/fuse is absent.
  */
+
+import { sourceConditionPlugin } from "@computer/sdk/source-condition";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  plugins: [sourceConditionPlugin()],
   test: {
     name: "computerd-fuse",
     root: import.meta.dirname,

@@ -1,5 +1,6 @@
+import { SOURCE_CONDITION } from "@computer/sdk/source-condition";
 import { describe, expect, it } from "vitest";
-import { checkImports, importSpecifiers, type Workspace } from "./check-boundaries.ts";
+import { checkImports, importSpecifiers, sourceFile, type Workspace } from "./check-boundaries.ts";
 
 const root: Workspace = {
   dir: "",
@@ -95,5 +96,23 @@ describe("checkImports", () => {
   it("leaves relative strings that name no file (a module in a test's source text) alone", () => {
     const text = 'const source = `import a from "../../vfs/src/missing.ts";`;';
     expect(checkImports("bench/src/a.ts", text, workspaces, exists)).toEqual([]);
+  });
+});
+
+describe("sourceFile", () => {
+  it("answers a plain target, the source condition's file, or the default's", () => {
+    expect(sourceFile("./src/index.ts")).toBe("./src/index.ts");
+    expect(
+      sourceFile({
+        [SOURCE_CONDITION]: "./src/index.ts",
+        types: "./dist/index.d.ts",
+        default: "./dist/index.js",
+      }),
+    ).toBe("./src/index.ts");
+    expect(sourceFile({ default: "./dist/index.js" })).toBe("./dist/index.js");
+  });
+
+  it("refuses conditions that name no file for the repo", () => {
+    expect(() => sourceFile({ types: "./dist/index.d.ts" })).toThrow(/neither/);
   });
 });

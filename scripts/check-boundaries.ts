@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { posix } from "node:path";
+import { SOURCE_CONDITION } from "@computer/sdk/source-condition";
 
 /** What the check needs to know of one workspace. */
 export interface Workspace {
@@ -95,13 +96,27 @@ export function checkImports(
   return offences;
 }
 
+/** An export target: a file, or files by condition (`{ "computer-source": ..., default: ... }`). */
+type ExportTarget = string | Record<string, string>;
+
 interface PackageJson {
   name?: string;
   workspaces?: string[];
-  exports?: string | Record<string, string>;
+  exports?: string | Record<string, ExportTarget>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+}
+
+/**
+ * The file an in-repo import of an export reaches: the target itself, or under conditions the
+ * repo's source condition's (@computer/sdk's dist/ build is for consumers outside the repo).
+ */
+export function sourceFile(target: ExportTarget): string {
+  if (typeof target === "string") return target;
+  const file = target[SOURCE_CONDITION] ?? target.default;
+  if (file === undefined) throw new Error(`an export has neither "${SOURCE_CONDITION}" nor "default"`);
+  return file;
 }
 
 function workspaceOf(repoRoot: string, dir: string): Workspace {
@@ -109,7 +124,8 @@ function workspaceOf(repoRoot: string, dir: string): Workspace {
   const json = pkg as PackageJson;
   const exports = new Map<string, string>();
   const raw = typeof json.exports === "string" ? { ".": json.exports } : (json.exports ?? {});
-  for (const [subpath, file] of Object.entries(raw)) exports.set(subpath, posix.join(dir, file));
+  for (const [subpath, target] of Object.entries(raw))
+    exports.set(subpath, posix.join(dir, sourceFile(target)));
   const dependsOn = new Set([
     ...Object.keys(json.dependencies ?? {}),
     ...Object.keys(json.devDependencies ?? {}),

@@ -62,6 +62,17 @@ if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules
   fi
 fi
 
+# @computer/sdk's published build (sdk/dist: JavaScript and .d.ts), what the `computer` bin and
+# Node scripts outside vitest run; rebuilt when a source is newer (sdk/scripts/build.ts decides).
+# npm links a bin only when its file exists, so a fresh install links `computer` after the build.
+pinned=node_modules/node/bin/node
+[[ -x $pinned ]] || pinned=node
+"$pinned" sdk/scripts/build.ts
+if [[ ! -e node_modules/.bin/computer ]]; then
+  echo "ensure-deps: linking the computer bin"
+  run_npm rebuild @computer/sdk --ignore-scripts --no-audit --no-fund >/dev/null
+fi
+
 # computerd's FUSE 3 addon, the mount backend of computerd serve and computerd host (without
 # it they refuse to mount unless --mount-backend/--mount none is given, and the FUSE tests fail). Rebuilt when missing or older than its source.
 addon=computerd/native/build/Release/fuse3.node

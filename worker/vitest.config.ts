@@ -5,6 +5,7 @@
  */
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { buildConsole } from "@computer/console/build";
+import { sourceConditionPlugin } from "@computer/sdk/source-condition";
 import { defineConfig } from "vitest/config";
 import { buildGuests } from "./scripts/build-guests.ts";
 
@@ -13,6 +14,7 @@ buildConsole();
 
 export default defineConfig({
   plugins: [
+    sourceConditionPlugin(),
     cloudflareTest({
       wrangler: { configPath: "./wrangler.jsonc" },
       // The host launcher is off (a worker/.dev.vars written by `make dev` must not leak in).

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ProcessGroup, Supervised } from "@computer/fleet/process-group";
 import { REPO_ROOT, startWranglerDev, waitForHealthy } from "@computer/fleet/wrangler-dev";
+import { WORKER_BUILD_CONDITIONS } from "@computer/sdk/source-condition";
 
 const WORKER_DIR = fileURLToPath(new URL("../workerd/", import.meta.url));
 const CONFIG = join(WORKER_DIR, "wrangler.jsonc");
@@ -119,7 +120,7 @@ async function bundleWorker(outDir: string): Promise<void> {
     format: "esm",
     platform: "neutral",
     target: "es2023",
-    conditions: ["workerd", "worker", "browser"],
+    conditions: [...WORKER_BUILD_CONDITIONS],
     external: ["node:*", "cloudflare:*"],
     logLevel: "warning",
   });

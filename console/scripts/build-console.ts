@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SOURCE_CONDITION } from "@computer/sdk/source-condition";
 import { buildSync } from "esbuild";
 
 const CONSOLE_DIR = fileURLToPath(new URL("..", import.meta.url));
@@ -25,6 +26,8 @@ export function buildConsole(): void {
     bundle: true,
     format: "esm",
     platform: "browser",
+    // The SDK from its sources; "module" is what esbuild adds when no conditions are given.
+    conditions: [SOURCE_CONDITION, "module"],
     target: "es2022",
     jsx: "automatic",
     jsxImportSource: "preact",

@@ -3,6 +3,7 @@
  * `make dev` (scripts/dev.ts) and the end-to-end fleet (fleet/src/fleet.ts).
  */
 import { fileURLToPath } from "node:url";
+import { WORKER_BUILD_CONDITIONS } from "@computer/sdk/source-condition";
 import type { ProcessGroup, Supervised } from "./process-group.ts";
 
 /** The repository root (absolute, no trailing slash). */
@@ -13,7 +14,8 @@ export const WORKER_CONFIG = `${REPO_ROOT}/worker/wrangler.jsonc`;
 
 /**
  * The environment every wrangler invocation gets: no metrics, no request-metadata fetch,
- * and wrangler's own config (login, telemetry consent) kept in the git-ignored `.config/`.
+ * wrangler's own config (login, telemetry consent) kept in the git-ignored `.config/`, and the
+ * Worker bundled from the SDK's sources (@computer/sdk/source-condition).
  */
 export function wranglerEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return {
@@ -21,6 +23,7 @@ export function wranglerEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proce
     WRANGLER_SEND_METRICS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",
     XDG_CONFIG_HOME: `${REPO_ROOT}/.config`,
+    WRANGLER_BUILD_CONDITIONS: WORKER_BUILD_CONDITIONS.join(","),
   };
 }
 

@@ -4,6 +4,7 @@
  * secret, `wrangler delete` it on destroy, and put the benchmark report into R2. Secrets
  * reach wrangler only through the environment: no file, argument or log line holds one.
  */
+import { WORKER_BUILD_CONDITIONS } from "@computer/sdk/source-condition";
 
 /** Quotes `value` as one POSIX shell word. */
 export function shellQuote(value: string): string {
@@ -39,6 +40,8 @@ export function deployScript(options: DeployScriptOptions, extraArgs: readonly s
     throw new Error("the config contains the here-document end");
   const dir = shellQuote(options.dir);
   const command = [
+    // The Worker bundled from the SDK's sources, as under `wrangler dev` (fleet's wranglerEnv).
+    `WRANGLER_BUILD_CONDITIONS=${WORKER_BUILD_CONDITIONS.join(",")}`,
     ...options.wrangler.map(shellQuote),
     "deploy",
     "--config",

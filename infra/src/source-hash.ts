@@ -44,6 +44,8 @@ export const BUNDLE_SOURCES = [
   "worker/scripts",
   "worker/package.json",
   "vfs/src",
+  "sdk/src",
+  "sdk/package.json",
   "package-lock.json",
 ] as const;
 
@@ -55,6 +57,8 @@ export const IMAGE_SOURCES = [
   "computerd/src",
   "computerd/package.json",
   "vfs/src",
+  "sdk/src/contract",
+  "sdk/package.json",
   "package-lock.json",
 ] as const;
 

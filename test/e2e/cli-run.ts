@@ -27,14 +27,14 @@ export function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...env };
 }
 
-/** Runs `computer ...args`; `input` is written to its stdin (closed either way). */
+/** Runs `computer ...args` (or `bin`); `input` is written to its stdin (closed either way). */
 export function runCli(
   args: string[],
   env: Record<string, string>,
-  options: { input?: Buffer | string; cwd?: string } = {},
+  options: { input?: Buffer | string; cwd?: string; bin?: string } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(CLI, args, { env: cliEnv(env), cwd: options.cwd ?? REPO_ROOT });
+    const child = spawn(options.bin ?? CLI, args, { env: cliEnv(env), cwd: options.cwd ?? REPO_ROOT });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
