@@ -2,10 +2,10 @@
  * Node-only transfers between the local disk and a computer: a file or a whole folder each
  * way, streamed (never held in memory), with a byte-count callback for progress displays.
  */
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, readlink, rename, rm, stat, symlink } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { type FileHandle, mkdir, open, readdir, readlink, rename, rm, stat, symlink } from "node:fs/promises";
 import { dirname, join, posix } from "node:path";
-import { Readable, Writable } from "node:stream";
+import { Readable } from "node:stream";
 import type { Computer } from "../computer.ts";
 import type { WrittenFile } from "../contract/types.ts";
 import type { Signal } from "../files.ts";
@@ -55,9 +55,23 @@ export async function uploadFile(
   return uploadStream(computer, body, remote, { ...options, total: info.size, mode: info.mode & 0o7777 });
 }
 
+/** How many bytes a download gathers before it writes them (one writev). */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/** Writes `chunks` (`size` bytes in all) at the file's position, however short the writes. */
+async function writeAll(out: FileHandle, chunks: Uint8Array[], size: number): Promise<void> {
+  let written = (await out.writev(chunks)).bytesWritten;
+  if (written === size) return;
+  const rest = Buffer.concat(chunks).subarray(written);
+  while (written < size) written += (await out.write(rest, written - (size - rest.byteLength))).bytesWritten;
+}
+
 /**
  * Downloads `remote` into local file `local`: written to a temporary name beside it and renamed
- * when complete, so a failed download leaves no half file.
+ * when complete, so a failed download leaves no half file. The body's chunks (~64 KiB each) go
+ * to the file a WRITE_BATCH_BYTES batch per writev: no web-to-Node stream bridge and no write per
+ * chunk, which cost more than the download itself (docs/BENCH.md). The signal aborts the fetch,
+ * which ends the read.
  */
 export async function downloadFile(
   computer: Computer,
@@ -67,14 +81,29 @@ export async function downloadFile(
 ): Promise<number> {
   const file = await computer.files.open(remote, options);
   const partial = `${local}.part-${process.pid}`;
+  const out = await open(partial, "w");
   try {
-    await file.body
-      .pipeThrough(counting(file.size, options.onProgress))
-      .pipeTo(Writable.toWeb(createWriteStream(partial)) as WritableStream<Uint8Array>, {
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
+    const reader = file.body.getReader();
+    let batch: Uint8Array[] = [];
+    let batched = 0;
+    let done = 0;
+    for (let chunk = await reader.read(); ; chunk = await reader.read()) {
+      if (!chunk.done) {
+        batch.push(chunk.value);
+        batched += chunk.value.byteLength;
+      }
+      if (batched > 0 && (chunk.done || batched >= WRITE_BATCH_BYTES)) {
+        await writeAll(out, batch, batched);
+        done += batched;
+        options.onProgress?.(done, file.size);
+        [batch, batched] = [[], 0];
+      }
+      if (chunk.done) break;
+    }
+    await out.close();
     await rename(partial, local);
   } catch (err) {
+    await out.close().catch(() => undefined);
     await rm(partial, { force: true });
     throw err;
   }

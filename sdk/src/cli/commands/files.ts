@@ -9,6 +9,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Command } from "commander";
 import type { EntryJson } from "../../contract/types.ts";
+import { isComputerError } from "../../error.ts";
 import { downloadFile, downloadTree, uploadFile, uploadStream, uploadTree } from "../../node/transfer.ts";
 import { contextOf } from "../context.ts";
 import { answer, CliError, formatBytes, printJson, printTable } from "../output.ts";
@@ -89,12 +90,10 @@ export function addFileCommands(program: Command): void {
         const files = await uploadTree(computer, local, to);
         return answer(ctx.json, { path: to, files }, `uploaded ${files} files to ${to}`);
       }
-      const size = (
-        await localStat(local).catch(() => {
-          throw new CliError("local", `put: ${local}: no such file`);
-        })
-      ).size;
-      const bar = progressBar(`put ${basename(local)}`, size);
+      await localStat(local).catch(() => {
+        throw new CliError("local", `put: ${local}: no such file`);
+      });
+      const bar = await progressBar(`put ${basename(local)}`);
       try {
         const written = await uploadFile(computer, local, into(remote, basename(local), posix.join), bar);
         if (ctx.json) printJson(written);
@@ -121,12 +120,14 @@ export function addFileCommands(program: Command): void {
           const files = await downloadTree(computer, remote, to);
           return answer(ctx.json, { path: to, files }, `downloaded ${files} files to ${to}`);
         }
-        const head = await computer.files.head(remote);
-        if (head.type === "dir") throw new CliError("usage", `get: ${remote} is a directory (use -r)`);
-        const bar = progressBar(`get ${name}`, head.size);
+        const bar = await progressBar(`get ${name}`);
         try {
           const size = await downloadFile(computer, remote, to, bar);
           if (ctx.json) printJson({ path: to, size });
+        } catch (err) {
+          if (isComputerError(err) && err.code === "EISDIR")
+            throw new CliError("usage", `get: ${remote} is a directory (use -r)`);
+          throw err;
         } finally {
           bar.done();
         }
