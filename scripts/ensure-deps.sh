@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 # pkg-config build computerd's FUSE 3 addon; the conformance suite compiles a C helper (gcc,
 # libc6-dev), runs python3 and git, and switches users with setpriv (util-linux); the pdf-report
 # example's test reads its PDF with pdftotext (poppler-utils); bench's report test opens the HTML
-# report in headless chromium).
-APT_PACKAGES=(curl fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils chromium)
+# report in headless chromium; the CLI's test loads its zsh completion in zsh).
+APT_PACKAGES=(curl fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils chromium zsh)
 # The image also needs Debian's docker engine and debootstrap; `make bench-host` runs the image
 # under docker compose (Debian ships compose as the standalone docker-compose).
 if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap docker-compose); fi

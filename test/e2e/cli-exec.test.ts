@@ -102,6 +102,28 @@ describe("exec", () => {
     );
   });
 
+  it("--detach, logs, logs -f and kill answer their --json shapes", async () => {
+    const detached = await cli(["exec", "--runtime", "shell", "--detach", "--json", "--", "echo up; exit 4"]);
+    const { id } = JSON.parse(detached.stdout) as { id: string };
+    expect(id).toMatch(/^ex_[0-9a-f]{24}$/);
+    const followed = await cli(["logs", "-f", id, "--json"]);
+    expect(followed.code).toBe(4);
+    expect(JSON.parse(followed.stdout)).toMatchObject({ id, status: "failed", exitCode: 4, stdout: "up\n" });
+    expect(JSON.parse((await cli(["logs", id, "--json"])).stdout)).toMatchObject({ id, stdout: "up\n" });
+    const running = (await cli(["exec", "--runtime", "shell", "-d", "--", "sleep 30"])).stdout.trim();
+    expect(JSON.parse((await cli(["kill", running, "--json"])).stdout)).toMatchObject({
+      id: running,
+      status: "killed",
+    });
+  });
+
+  it("--timeout ends the command and exits 124, the CLI's one line after the command's stderr", async () => {
+    const run = await cli(["exec", "--runtime", "shell", "--timeout", "1s", "--", "echo begun; sleep 30"]);
+    expect(run).toMatchObject({ code: 124, stdout: "begun\n" });
+    // just-bash reports the abort on the command's own stderr first ("bash: execution aborted").
+    expect(run.stderr).toMatch(/(^|\n)computer: ETIMEDOUT: ex_[0-9a-f]{24} ran past its timeout\n$/);
+  });
+
   it("kill ends a running exec", async () => {
     const id = (await cli(["exec", "--runtime", "shell", "-d", "--", "echo up; sleep 30"])).stdout.trim();
     // Its first output, live.

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Fleet, freePort, startFleet } from "@computer/fleet";
@@ -178,6 +178,37 @@ describe("files", () => {
     expect(await demo.files.exists("tree")).toBe(false);
   });
 
+  it("get, mkdir, mv and rm answer their --json shapes", async () => {
+    await demo.files.write("j/one.txt", "one");
+    const json = async (args: string[]) => {
+      const run = await cli([...args, "--json"]);
+      expect(run.code, run.stderr).toBe(0);
+      return JSON.parse(run.stdout);
+    };
+    expect(await json(["get", "j/one.txt", "one.txt"])).toEqual({ path: "one.txt", size: 3 });
+    const made = (await json(["mkdir", "-p", "j/a/b", "j/c"])) as {
+      created: { path: string; type: string }[];
+    };
+    expect(made.created).toMatchObject([
+      { path: "/j/a/b", type: "dir" },
+      { path: "/j/c", type: "dir" },
+    ]);
+    expect(await json(["mv", "j/one.txt", "j/two.txt"])).toMatchObject({
+      path: "/j/two.txt",
+      type: "file",
+      size: 3,
+    });
+    expect(await json(["rm", "-r", "j/a", "j/two.txt"])).toEqual({ removed: ["j/a", "j/two.txt"] });
+    expect((await demo.files.list("j")).entries.map((e) => e.name)).toEqual(["c"]);
+    const folder = await cli(["get", "j"]);
+    expect(folder).toMatchObject({
+      code: 2,
+      stdout: "",
+      stderr: "computer: get: j is a directory (use -r)\n",
+    });
+    expect(readdirSync(dir).filter((name) => name === "j" || name.startsWith("j.part-"))).toEqual([]);
+  });
+
   it("put -r and get -r copy a folder tree", async () => {
     execFileSync("bash", ["-c", "mkdir -p src/lib && echo a > src/a.txt && echo b > src/lib/b.txt"], {
       cwd: dir,
@@ -193,6 +224,8 @@ describe("files", () => {
 describe("bad input: one line, the documented exit code, nothing changed", () => {
   it("a missing computer, a missing file and a bad path", async () => {
     expectFailure(await cli(["--computer", "no-such-computer", "ls"]), "ENOENT", 3);
+    expectFailure(await cli(["--computer", "no-such-computer", "put", "-", "x.txt"], "x"), "ENOENT", 3);
+    expect((await admin.computers.list()).computers.map((c) => c.id)).not.toContain("no-such-computer");
     const missing = await cli(["cat", "notes/x.txt"]);
     expectFailure(missing, "ENOENT", 3);
     expect(missing.stderr).toBe("computer: ENOENT: no such file or directory: notes/x.txt\n");
@@ -229,9 +262,26 @@ describe("bad input: one line, the documented exit code, nothing changed", () =>
       run = await runCli(["ls"], { ...env, COMPUTER_TOKEN: short.token });
     } while (run.code === 0 && Date.now() < deadline);
     expectFailure(run, "EUNAUTHORIZED", 4);
+    const expiredWrite = await runCli(
+      ["put", "-", "keep.txt"],
+      { ...env, COMPUTER_TOKEN: short.token },
+      { input: "x" },
+    );
+    expectFailure(expiredWrite, "EUNAUTHORIZED", 4);
     const rw = JSON.parse((await cli(["token", "create", "--json"])).stdout) as { token: string };
     expect((await cli(["token", "revoke"])).stdout).toBe("revoked the tokens of cli-demo\n");
+    expect(JSON.parse((await cli(["token", "revoke", "--json"])).stdout)).toEqual({
+      computer: "cli-demo",
+      revoked: true,
+    });
     expectFailure(await runCli(["ls"], { ...env, COMPUTER_TOKEN: rw.token }), "EUNAUTHORIZED", 4);
+    const nowhereWrite = await runCli(
+      ["put", "-", "keep.txt"],
+      { ...env, COMPUTER_URL: `http://127.0.0.1:${await freePort()}` },
+      { input: "x" },
+    );
+    expectFailure(nowhereWrite, "ECONNREFUSED", 5);
+    expect(await demo.files.readText("keep.txt")).toBe("original");
   });
 
   it("no configuration at all is a usage error (exit 2)", async () => {
@@ -252,14 +302,24 @@ describe("history and publishing", () => {
       checkpoints: { name: string }[];
     };
     expect(list.checkpoints.map((c) => c.name)).toEqual(["v1"]);
-    expect((await cli(["checkpoint", "restore", "v1"])).code).toBe(0);
+    expect((await cli(["checkpoint", "restore", "v1"])).stdout).toMatch(/^restored v1 \(rev \d+\)\n$/);
     expect(await demo.files.readText("h.txt")).toBe("one");
+    expect(JSON.parse((await cli(["checkpoint", "restore", "v1", "--json"])).stdout)).toMatchObject({
+      name: "v1",
+      rev: expect.any(Number),
+    });
     expectFailure(await cli(["checkpoint", "create", "v1"]), "EEXIST", 1);
     expect((await cli(["fork", "cli-fork", "--json"])).code).toBe(0);
     expect(await admin.computer("cli-fork").files.readText("h.txt")).toBe("one");
     const url = (await cli(["publish", "h.txt", "--name", "cli-h"])).stdout.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/a\/cli-h\/1\//);
     expect(await (await fetch(url)).text()).toBe("one");
+    const again = JSON.parse((await cli(["publish", "h.txt", "--name", "cli-h", "--json"])).stdout);
+    expect(again).toMatchObject({
+      name: "cli-h",
+      version: "2",
+      url: expect.stringMatching(/\/a\/cli-h\/2\//),
+    });
   });
 });
 
@@ -277,6 +337,13 @@ describe("login, use and completion", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: fleet.url, token: fleet.adminToken });
     expect((await runCli(["use", "cli-demo"], bare)).stdout).toBe("using cli-demo\n");
+    expect(JSON.parse((await runCli(["use", "cli-demo", "--json"], bare)).stdout)).toEqual({
+      computer: "cli-demo",
+    });
+    const relogin = await runCli(["login", "--url", fleet.url, "--token-stdin", "--json"], bare, {
+      input: `${fleet.adminToken}\n`,
+    });
+    expect(JSON.parse(relogin.stdout)).toEqual({ url: fleet.url, computer: null, config: file });
     expect((await runCli(["cat", "keep.txt"], bare)).stdout).toBe("original");
   });
 
@@ -295,9 +362,36 @@ describe("login, use and completion", () => {
     );
     expect(complete("computer checkpoint ''")).toEqual(expect.arrayContaining(["create", "list", "restore"]));
     expect(complete("computer --computer x exec --r")).toEqual(["--runtime"]);
-    const zsh = (await cli(["completion", "zsh"])).stdout;
-    expect(zsh).toContain("bashcompinit");
     expect((await cli(["completion", "fish"])).code).toBe(2);
+  });
+
+  it("zsh completion registers through bashcompinit and completes as zsh runs it", async () => {
+    writeFileSync(join(dir, "completion.zsh"), (await cli(["completion", "zsh"])).stdout);
+    // What zsh's _bash_complete does on TAB: COMP_WORDS/COMP_CWORD from the line, then
+    // bashcompinit's compgen -F; compadd then keeps the candidates with the typed prefix.
+    const complete = (...line: string[]) => {
+      const words = line.map((w) => `'${w}'`).join(" ");
+      const script = [
+        'autoload -U compinit && compinit -u -d "$ZDOTDIR/.zcompdump"',
+        `source ${join(dir, "completion.zsh")}`,
+        'print -r -- "registered: ${_comps[computer]}"',
+        `words=(${words}); CURRENT=${line.length}`,
+        'COMP_WORDS=("${words[@]}"); COMP_CWORD=$((CURRENT - 1))',
+        'compgen -o default -F _computer_complete -- "${words[CURRENT]}"',
+      ].join("\n");
+      const [first, ...rest] = execFileSync("zsh", ["-fc", script], { env: { ...cliEnv(env), ZDOTDIR: dir } })
+        .toString()
+        .trim()
+        .split("\n");
+      return { registered: first, candidates: rest.filter((c) => c.startsWith(line.at(-1) ?? "")) };
+    };
+    const top = complete("computer", "ch");
+    expect(top.registered).toBe("registered: _bash_complete -o default -F _computer_complete");
+    expect(top.candidates).toEqual(expect.arrayContaining(["checkpoint", "chmod"]));
+    expect(complete("computer", "checkpoint", "").candidates).toEqual(
+      expect.arrayContaining(["create", "list", "restore"]),
+    );
+    expect(complete("computer", "--computer", "x", "exec", "--r").candidates).toEqual(["--runtime"]);
   });
 });
 
@@ -321,6 +415,11 @@ describe("computer preview", () => {
     expect((await on(["preview", "--list"])).stdout).toContain(url);
     expectFailure(await on(["preview", "3000", "--private"]), "EEXIST", 1);
     expect((await on(["preview", "3000", "--close"])).stdout).toBe("closed the preview of port 3000\n");
+    await on(["preview", "3001"]);
+    expect(JSON.parse((await on(["preview", "3001", "--close", "--json"])).stdout)).toEqual({
+      port: 3001,
+      closed: true,
+    });
     expectFailure(await on(["preview", "3000", "--close"]), "ENOENT", 3);
     expect((await fetch(url)).status).toBe(404);
     for (const bad of [["preview", "0"], ["preview", "70000"], ["preview"], ["preview", "x"]]) {

@@ -216,6 +216,17 @@ describe("files", () => {
     await expectCode(c.files.rename("z.txt", "src"), "EISDIR");
   });
 
+  it("a conditional write (If-Match) of a file changed since is ESTALE and changes nothing", async () => {
+    await c.files.write("cond.txt", "one");
+    const read = (await c.files.head("cond.txt")).etag;
+    expect(read).toBeDefined();
+    await c.files.write("cond.txt", "two");
+    await expectCode(c.files.write("cond.txt", "three", { ifMatch: read }), "ESTALE", "/cond.txt");
+    expect(await c.files.readText("cond.txt")).toBe("two");
+    const current = (await c.files.head("cond.txt")).etag;
+    expect(await c.files.write("cond.txt", "three", { ifMatch: current })).toMatchObject({ size: 5 });
+  });
+
   it("a write past the quota is ENOSPC and leaves nothing", async () => {
     const small = await fresh({ quotaBytes: 64 * 1024 });
     await expectCode(small.files.write("big.bin", new Uint8Array(128 * 1024)), "ENOSPC");

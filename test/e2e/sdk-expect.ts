@@ -17,7 +17,6 @@ export const UNREACHABLE = {
   EMLINK: "the link count limit is out of reach of a test's time",
   EIO: "our own fault: no request provokes it on purpose",
   ETIMEDOUT: "exec timeouts are results (status: timeout), not HTTP errors",
-  ESTALE: "a feed cursor goes stale only past an hour's retention and the vfs's GC",
   EFBIG: "the largest file is 2^53 - 1 bytes, the largest length a request can name",
   ECONNREFUSED:
     "a preview answers it from a container runtime, which this fleet has none of (previews.test.ts meets it)",
