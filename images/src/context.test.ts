@@ -28,11 +28,20 @@ describe("the computerd image's build context", () => {
     }
   });
 
-  it("copies every @computer/sdk module computerd's code loads", () => {
+  it("copies every @computer/sdk module computerd's code loads (the built file Node resolves)", () => {
     const dockerfile = readFileSync(`${REPO_ROOT}/images/computerd/Dockerfile`, "utf8");
-    const exports = (
-      JSON.parse(readFileSync(`${REPO_ROOT}/sdk/package.json`, "utf8")) as { exports: Record<string, string> }
+    const targets = (
+      JSON.parse(readFileSync(`${REPO_ROOT}/sdk/package.json`, "utf8")) as {
+        exports: Record<string, string | { default: string }>;
+      }
     ).exports;
+    // The image's Node sets no export condition: it loads each export's "default", in sdk/dist/.
+    const exports = Object.fromEntries(
+      Object.entries(targets).map(([subpath, target]) => [
+        subpath,
+        typeof target === "string" ? target : target.default,
+      ]),
+    );
     const sources = readdirSync(`${REPO_ROOT}/computerd/src`, { recursive: true, encoding: "utf8" })
       .filter((path) => path.endsWith(".ts") && !path.endsWith(".test.ts"))
       .map((path) => readFileSync(`${REPO_ROOT}/computerd/src/${path}`, "utf8"));
