@@ -211,7 +211,7 @@ async function main(): Promise<number> {
   const memory: Record<string, number> = {};
   try {
     const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
-    await client.computers.create(COMPUTER_ID, { quotaBytes: 16 * 1024 ** 3 });
+    await client.computers.create(COMPUTER_ID, { quotaBytes: 8 * 1024 ** 3 });
     const computer = client.computer(COMPUTER_ID);
     if (unavailable === undefined) assertSynced(await containerExec(computer, "true"));
     memory.before = workerdRss();
