@@ -188,6 +188,47 @@ export function writeFile(
   });
 }
 
+/**
+ * setChunks: the file at `path` holds exactly `chunks` (one sha-256 per CHUNK_SIZE slot, ""
+ * for a hole) and `size` bytes, in one transaction, reusing blobs already stored under those
+ * hashes: nothing is read, copied or hashed again (sync's receiver, after the sender's blobs
+ * arrived). EINVAL when a blob is missing, larger than a chunk, or a chunk lies past `size`.
+ */
+export function setChunks(
+  ctx: Context,
+  path: string,
+  chunks: readonly string[],
+  size: number,
+  options: WriteOptions = {},
+): NodeRow {
+  checkFilePosition(size, "write", path, "size");
+  if (chunks.length > Math.ceil(size / CHUNK_SIZE))
+    throw new FsError("EINVAL", "write", path, "chunks past the end of the file");
+  return ctx.mutate(() => {
+    const sizes = new Map<string, number>();
+    const rows: { idx: number; hash: string; size: number }[] = [];
+    chunks.forEach((hash, idx) => {
+      if (hash === "") return;
+      let bytes = sizes.get(hash);
+      if (bytes === undefined) {
+        bytes = ctx.store.blobSize(hash);
+        if (bytes === undefined) throw new FsError("EINVAL", "write", path, `missing blob ${hash}`);
+        if (bytes > CHUNK_SIZE) throw new FsError("EINVAL", "write", path, `blob ${hash} exceeds a chunk`);
+        sizes.set(hash, bytes);
+      }
+      rows.push({ idx, hash, size: bytes });
+    });
+    const loc = openForWrite(ctx, path, options, "write");
+    ctx.store.deleteChunksFrom(loc.node.ino, 0);
+    let allocated = 0;
+    for (const row of rows) {
+      ctx.store.setChunk(loc.node.ino, row.idx, row.hash, row.size);
+      allocated += row.size;
+    }
+    return commitContent(ctx, loc, size, allocated, "write");
+  });
+}
+
 /** Writes `data` at `offset` into an inode, rewriting only the chunks it overlaps. */
 export function writeAt(
   ctx: Context,

@@ -213,6 +213,11 @@ export class Store {
     return this.sql.exec<{ data: Uint8Array }>("SELECT data FROM blobs WHERE hash = ?", hash)[0]?.data;
   }
 
+  /** Bytes of the blob stored under `hash`, or undefined when there is none. */
+  blobSize(hash: string): number | undefined {
+    return this.sql.exec<{ size: number }>("SELECT size FROM blobs WHERE hash = ?", hash)[0]?.size;
+  }
+
   hasBlob(hash: string): boolean {
     return this.sql.exec("SELECT 1 FROM blobs WHERE hash = ?", hash).length > 0;
   }

@@ -162,6 +162,10 @@ export class Vfs {
   writeFile(path: string, data: Uint8Array | string, options?: WriteOptions): Stat {
     return toStat(content.writeFile(this.ctx, path, data, options));
   }
+  /** The file holds exactly these stored chunks (by hash, "" = hole) and `size` bytes; see content.setChunks. */
+  setChunks(path: string, chunks: readonly string[], size: number, options?: WriteOptions): Stat {
+    return toStat(content.setChunks(this.ctx, path, chunks, size, options));
+  }
   pwrite(path: string, offset: number, data: Uint8Array | string): Stat {
     return toStat(content.pwrite(this.ctx, path, offset, data));
   }

@@ -12,18 +12,23 @@ import type { DirAttributes } from "./local.ts";
 import { fromHex, type PathState, readXattrs, sameContent } from "./state.ts";
 import type { Xattr } from "./wire.ts";
 
-/**
- * Reads a stored blob by hash (from `known` first: blobs that came inside the batch); throws
- * when it is missing (the batch then rolls back).
- */
-export function blobReader(
-  vfs: Vfs,
-  known: ReadonlyMap<string, Uint8Array> = new Map(),
-): (hash: string) => Uint8Array {
-  return (hash) => {
-    const data = known.get(hash) ?? vfs.getBlob(hash);
-    if (!data) throw new FsError("EINVAL", "sync", undefined, `missing blob ${hash}`);
-    return data;
+/** Where a batch's content comes from: blobs stored here, and small ones that came inside the batch. */
+export interface BlobSource {
+  /** A blob's bytes (the batch's own first); throws when it is missing (the batch then rolls back). */
+  read(hash: string): Uint8Array;
+  /** True for a blob that came inside the batch and is not stored yet (writing its file stores it). */
+  inline(hash: string): boolean;
+}
+
+/** The blobs of `vfs`, and `known`: a batch's inline blobs that are verified but not stored. */
+export function blobReader(vfs: Vfs, known: ReadonlyMap<string, Uint8Array> = new Map()): BlobSource {
+  return {
+    read(hash) {
+      const data = known.get(hash) ?? vfs.getBlob(hash);
+      if (!data) throw new FsError("EINVAL", "sync", undefined, `missing blob ${hash}`);
+      return data;
+    },
+    inline: (hash) => known.has(hash),
   };
 }
 
@@ -66,16 +71,28 @@ function plainContent(state: PathState, readBlob: (hash: string) => Uint8Array):
  * Rewrites a file's content from its chunk list: same offsets, same chunks, then the exact size.
  * Returns the file's attributes afterwards.
  */
-function writeContent(
-  vfs: Vfs,
-  path: string,
-  state: PathState,
-  readBlob: (hash: string) => Uint8Array,
-): Stat {
-  const plain = plainContent(state, readBlob);
-  if (plain) return vfs.writeFile(path, plain);
-  vfs.truncate(path, 0);
+function writeContent(vfs: Vfs, path: string, state: PathState, blobs: BlobSource, fresh: boolean): Stat {
   const chunks = state.chunks ?? [];
+  // Every chunk already stored (all but small inline blobs): point the file at them, nothing
+  // is read or hashed again and no whole-file buffer is built.
+  if (!chunks.some((hash) => hash !== "" && blobs.inline(hash))) {
+    return vfs.setChunks(
+      path,
+      chunks,
+      state.stat.size,
+      fresh ? { mode: state.stat.mode, exclusive: true } : {},
+    );
+  }
+  const readBlob = (hash: string) => blobs.read(hash);
+  const plain = plainContent(state, readBlob);
+  if (fresh) {
+    const written = vfs.writeFile(path, plain ?? new Uint8Array(0), {
+      mode: state.stat.mode,
+      exclusive: true,
+    });
+    if (plain) return written;
+  } else if (plain) return vfs.writeFile(path, plain);
+  vfs.truncate(path, 0);
   chunks.forEach((hash, idx) => {
     if (hash !== "") vfs.pwrite(path, idx * CHUNK_SIZE, readBlob(hash));
   });
@@ -127,7 +144,7 @@ export function materialize(
   path: string,
   state: PathState,
   current: PathState | undefined,
-  readBlob: (hash: string) => Uint8Array,
+  blobs: BlobSource,
 ): void {
   let existing = current;
   if (existing && mustRecreate(existing, state)) {
@@ -142,11 +159,8 @@ export function materialize(
       if (!existing) vfs.mkdir(path, { mode: stat.mode });
       break;
     case "file":
-      if (!existing) {
-        const plain = plainContent(state, readBlob);
-        written = vfs.writeFile(path, plain ?? new Uint8Array(0), { mode: stat.mode, exclusive: true });
-        if (!plain) written = writeContent(vfs, path, state, readBlob);
-      } else if (!sameContent(existing, state)) written = writeContent(vfs, path, state, readBlob);
+      if (!existing) written = writeContent(vfs, path, state, blobs, true);
+      else if (!sameContent(existing, state)) written = writeContent(vfs, path, state, blobs, false);
       break;
     case "symlink":
       if (!existing) vfs.symlink(state.target ?? "", path);

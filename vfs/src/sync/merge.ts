@@ -9,7 +9,7 @@ import { isFsError } from "../errors.ts";
 import { childPath } from "../paths.ts";
 import type { Stat } from "../types.ts";
 import { AbsentNames } from "./absent-names.ts";
-import { blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
+import { type BlobSource, blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
 import { involvesLinks, settleLink } from "./hard-links.ts";
 import type { LocalSide } from "./local.ts";
@@ -22,7 +22,7 @@ export class Merge {
   /** Paths this batch left holding exactly the state agreed on (see Ledger.recordEchoes). */
   readonly echoes: string[] = [];
   private readonly local: LocalSide;
-  private readonly readBlob: (hash: string) => Uint8Array;
+  private readonly readBlob: BlobSource;
   /** Whether this side's own version wins conflicts. */
   private readonly localWins: boolean;
   /** Paths known to be real directories in this batch (forgotten whenever something is removed). */

@@ -139,12 +139,14 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
   }
   return local.sql.transaction((): ApplyResult => {
     // Inline blobs: small ones are only checked here (writing the files that use them stores
-    // them, one statement less per small file); larger ones are stored at once.
+    // them, one statement less per small file); larger ones are stored at once and the files
+    // that use them point at them (Vfs.setChunks).
     const inline = new Map<string, Uint8Array>();
     for (const blob of batch.blobs ?? []) {
-      const hash = blob.data.length <= VERIFY_ONLY_BYTES ? local.sha256(blob.data) : vfs.putBlob(blob.data);
+      const small = blob.data.length <= VERIFY_ONLY_BYTES;
+      const hash = small ? local.sha256(blob.data) : vfs.putBlob(blob.data);
       if (hash !== blob.hash) throw invalid(`blob ${blob.hash} does not match its content`);
-      inline.set(hash, blob.data);
+      if (small) inline.set(hash, blob.data);
     }
     const missing = missingBlobHashes(
       local.sql,
