@@ -83,14 +83,27 @@ function apiRows(fleet: Fleet, dir: string, mib: number, reps: number): Row[] {
   ];
 }
 
-/** A new file PUT through the API, then the container's first exec (`true`) and its first read. */
-async function seenRows(computer: Computer, mib: number, reps: number): Promise<Row[]> {
+/**
+ * A new file PUT through the API (curl: a long-idle pooled connection of Node's fetch can be
+ * closed by the server under it), then the container's first exec (`true`) and its first read.
+ */
+async function seenRows(
+  fleet: Fleet,
+  dir: string,
+  computer: Computer,
+  mib: number,
+  reps: number,
+): Promise<Row[]> {
   const first: number[] = [];
   const read: number[] = [];
   for (let i = 0; i < reps; i++) {
     const payload = randomBytes(mib * MiB);
     const name = `seen-${i}.bin`;
-    await computer.files.write(name, payload);
+    const file = join(dir, name);
+    writeFileSync(file, payload);
+    const url = `${fleet.url}/v1/computers/${COMPUTER_ID}/files/${name}`;
+    curl(["-H", `Authorization: Bearer ${fleet.adminToken}`, "-T", file, "-o", "/dev/null", url]);
+    rmSync(file);
     progress(`container: first exec after a ${mib} MiB PUT (${i + 1}/${reps})`);
     const [ms, result] = await timedAsync(() => containerExec(computer, "true"));
     assertSynced(result);
@@ -218,7 +231,7 @@ async function main(): Promise<number> {
     const peak = sampleWorkerdPeak();
     for (const mib of parsed.sizesMiB) rows.push(...apiRows(fleet, dir, mib, parsed.reps));
     if (unavailable === undefined) {
-      rows.push(...(await seenRows(computer, parsed.containerMiB, parsed.reps)));
+      rows.push(...(await seenRows(fleet, dir, computer, parsed.containerMiB, parsed.reps)));
       rows.push(...(await writeRows(computer, parsed.containerMiB, parsed.reps)));
     }
     memory.peak = peak.stop();
