@@ -95,6 +95,7 @@ async function seenRows(
   reps: number,
 ): Promise<Row[]> {
   const first: number[] = [];
+  const firstMetrics: Record<string, number>[] = [];
   const read: number[] = [];
   for (let i = 0; i < reps; i++) {
     const payload = randomBytes(mib * MiB);
@@ -108,6 +109,7 @@ async function seenRows(
     const [ms, result] = await timedAsync(() => containerExec(computer, "true"));
     assertSynced(result);
     first.push(ms);
+    firstMetrics.push(result.metrics);
     const [readMs, sum] = await timedAsync(() => containerExec(computer, `sha256sum ${name}`));
     assertSynced(sum);
     if (!sum.stdout.startsWith(sha256(payload))) throw new Error(`the container read other bytes of ${name}`);
@@ -124,6 +126,12 @@ async function seenRows(
   ];
 }
 
+/** The median of each counter over repetitions (the DO's `X-Exec-Metrics`). */
+function medians(samples: readonly Record<string, number>[]): Record<string, number> {
+  const keys = new Set(samples.flatMap((s) => Object.keys(s)));
+  return Object.fromEntries([...keys].map((k) => [k, summarize(samples.map((s) => s[k] ?? 0)).median]));
+}
+
 /** Waits until the exec's sync is complete (the DO retries a pending one); answers when. */
 async function syncComplete(computer: Computer, result: ExecResult): Promise<void> {
   let current = result;
@@ -138,13 +146,18 @@ async function syncComplete(computer: Computer, result: ExecResult): Promise<voi
 /** A command writing `mib` MiB in the container: until "done", until its exec returns, until synced. */
 async function writeRows(computer: Computer, mib: number, reps: number): Promise<Row[]> {
   const done: number[] = [];
+  const writeMetrics: Record<string, number>[] = [];
   const returned: number[] = [];
   const synced: number[] = [];
   for (let i = 0; i < reps; i++) {
     const name = `written-${i}.bin`;
     progress(`container: a command writing ${mib} MiB (${i + 1}/${reps})`);
     const started = performance.now();
-    const events = await containerArrivals(computer, `head -c ${mib}M /dev/urandom > ${name} && echo done`);
+    const { events, metrics } = await containerArrivals(
+      computer,
+      `head -c ${mib}M /dev/urandom > ${name} && echo done`,
+    );
+    writeMetrics.push(metrics);
     const exit = events.at(-1);
     if (exit?.type !== "exit" || exit.result.exitCode !== 0)
       throw new Error(`write failed: ${JSON.stringify(exit)}`);
@@ -160,7 +173,12 @@ async function writeRows(computer: Computer, mib: number, reps: number): Promise
   const bytes = mib * MiB;
   return [
     { what: `container: command writing ${mib} MiB, its own output`, bytes, summary: summarize(done) },
-    { what: `container: ... until the exec returns`, bytes, summary: summarize(returned) },
+    {
+      what: `container: ... until the exec returns`,
+      bytes,
+      summary: summarize(returned),
+      detail: medians(writeMetrics),
+    },
     { what: `container: ... until sync is complete`, bytes, summary: summarize(synced) },
   ];
 }
@@ -178,6 +196,16 @@ function diskRow(mib: number, reps: number): Row {
   }
 }
 
+/** The DO's SQL statements and sync round trips of a row, when it has them. */
+function counters(detail: Record<string, number> | undefined): string {
+  if (!detail) return "";
+  const wanted = ["doSql", "doSyncCalls", "doSyncChanges"];
+  return wanted
+    .filter((k) => detail[k] !== undefined)
+    .map((k) => `${k} ${detail[k]}`)
+    .join(", ");
+}
+
 function table(rows: Row[], memory: Record<string, number>): string {
   const body = rows.map((r) => [
     r.what,
@@ -185,6 +213,7 @@ function table(rows: Row[], memory: Record<string, number>): string {
     formatMs(r.summary.min),
     formatMs(r.summary.max),
     (r.bytes / MiB / (r.summary.median / 1000)).toFixed(1),
+    counters(r.detail),
   ]);
   const mem = Object.entries(memory).map(([k, v]) => [
     `workerd RSS ${k}`,
