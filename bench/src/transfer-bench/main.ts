@@ -34,6 +34,21 @@ interface Row {
   detail?: Record<string, number>;
 }
 
+/**
+ * fetch, sent again once when the connection it reused was already closed by the server (EPIPE
+ * or ECONNRESET before any answer): the SDK's pooled connection sits idle while curl moves the
+ * large files, and workerd closes idle ones, which Node's fetch does not retry for a POST.
+ */
+const freshFetch: typeof fetch = async (input, init) => {
+  try {
+    return await fetch(input, init);
+  } catch (err) {
+    const code = (err as { cause?: { code?: string } }).cause?.code;
+    if (code !== "EPIPE" && code !== "ECONNRESET") throw err;
+    return await fetch(input, init);
+  }
+};
+
 function progress(message: string): void {
   process.stderr.write(`transfer-bench: ${message}\n`);
 }
@@ -252,7 +267,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const memory: Record<string, number> = {};
   try {
-    const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
+    const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken, fetch: freshFetch });
     await client.computers.create(COMPUTER_ID, { quotaBytes: 8 * 1024 ** 3 });
     const computer = client.computer(COMPUTER_ID);
     if (unavailable === undefined) assertSynced(await containerExec(computer, "true"));
