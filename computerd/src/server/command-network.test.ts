@@ -96,6 +96,24 @@ describe.skipIf(!capable)("an allow-list's command network", () => {
     }
   });
 
+  test("the relay is the namespace's, started with it before any command and gone with it", async () => {
+    const config = testConfig({ execSandbox: "bwrap", egressAllow: `127.0.0.1:${fixture.allowedPort}` });
+    chmodSync(config.mountPoint, 0o755);
+    const net = await startCommandNetwork(config);
+    const network = net.network;
+    if (network === undefined) throw new Error("no namespace");
+    const before = await network.connect(3128);
+    before.destroy();
+    const out = await run(
+      net,
+      config,
+      `python3 -c "import socket; socket.socket().bind(('127.0.0.1', 3128))" 2>&1 | grep -o 'Address already in use'`,
+    );
+    expect(out).toBe("Address already in use\n");
+    await net.close();
+    await expect(network.connect(3128)).rejects.toMatchObject({ code: "EUNAVAILABLE" });
+  });
+
   test("egress none without an allow-list and no sandbox: the daemon's network (the platform confines it)", async () => {
     const net = await startCommandNetwork(testConfig());
     expect(net.network).toBeUndefined();
