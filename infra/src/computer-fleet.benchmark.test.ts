@@ -9,20 +9,21 @@ import { composeRunArgs } from "@computer/bench/compose-job";
 import type * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  ACCOUNT,
   BENCH_REPORT,
   IMAGE_TAG,
   installMocks,
   isSecretInput,
+  pick,
   plain,
   type Recorded,
   recordParents,
   registeredWithPrefix,
   resolveOutput,
+  SSH_KEY,
   waitFor,
 } from "../test/pulumi-mocks.ts";
 
-const ACCOUNT = "0123456789abcdef0123456789abcdef";
-const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbg==\n-----END OPENSSH PRIVATE KEY-----\n";
 const REPO = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const BENCH = [
   "lab-bench-image",
@@ -50,18 +51,19 @@ beforeAll(async () => {
     "lab",
     {
       accountId: ACCOUNT,
-      benchmark: { host: "nvme.example.com", user: "bench", privateKey: KEY, diskDir: "/mnt/nvme0/bench" },
+      benchmark: {
+        host: "nvme.example.com",
+        user: "bench",
+        privateKey: SSH_KEY,
+        diskDir: "/mnt/nvme0/bench",
+      },
     },
     { transformations: [recordParents] },
   );
   found = await waitFor(BENCH);
 });
 
-function get(name: string): Recorded {
-  const recorded = found.get(name);
-  if (recorded === undefined) throw new Error(`no ${name}`);
-  return recorded;
-}
+const get = (name: string): Recorded => pick(found, name);
 
 describe("ComputerFleet benchmark job", () => {
   it("adds exactly these children, typed and parented to the fleet", () => {
@@ -87,7 +89,7 @@ describe("ComputerFleet benchmark job", () => {
       expect(isSecretInput(connection.privateKey) || isSecretInput(get(name).inputs.connection), name).toBe(
         true,
       );
-      expect(plain(connection.privateKey), name).toBe(KEY);
+      expect(plain(connection.privateKey), name).toBe(SSH_KEY);
     }
   });
 

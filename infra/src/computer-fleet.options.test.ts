@@ -6,20 +6,21 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  ACCOUNT,
   installMocks,
   isSecretInput,
+  pick,
   plain,
   type Recorded,
   recordParents,
   registeredWithPrefix,
   resolveOutput,
+  SSH_KEY,
   waitFor,
 } from "../test/pulumi-mocks.ts";
 
-const ACCOUNT = "0123456789abcdef0123456789abcdef";
 const ZONE = "fedcba9876543210fedcba9876543210";
 const TOKEN = "t".repeat(40);
-const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbg==\n-----END OPENSSH PRIVATE KEY-----\n";
 
 type Fleet = typeof import("./computer-fleet.ts").ComputerFleet;
 let ComputerFleet: Fleet;
@@ -63,11 +64,7 @@ beforeAll(async () => {
   ]);
 });
 
-function get(name: string): Recorded {
-  const recorded = found.get(name);
-  if (recorded === undefined) throw new Error(`no ${name}`);
-  return recorded;
-}
+const get = (name: string): Recorded => pick(found, name);
 
 describe("ComputerFleet with a custom domain and given secrets", () => {
   it("makes no random token when one is given, and parents every child to the fleet", () => {
@@ -171,11 +168,14 @@ describe("ComputerFleet input validation", () => {
     ["customDomain", { customDomain: { hostname: "https://a.example" } }],
     ["route.pattern", { route: { pattern: "a.example", zoneId: ZONE } }],
     ["route.zoneId", { route: { pattern: "a.example/*", zoneId: "zone" } }],
-    ["benchmark.host", { benchmark: { host: "a b", user: "u", privateKey: KEY } }],
-    ["benchmark.user", { benchmark: { host: "h.example", user: "Root", privateKey: KEY } }],
-    ["benchmark.port", { benchmark: { host: "h.example", user: "u", privateKey: KEY, port: 0 } }],
+    ["benchmark.host", { benchmark: { host: "a b", user: "u", privateKey: SSH_KEY } }],
+    ["benchmark.user", { benchmark: { host: "h.example", user: "Root", privateKey: SSH_KEY } }],
+    ["benchmark.port", { benchmark: { host: "h.example", user: "u", privateKey: SSH_KEY, port: 0 } }],
     ["benchmark.privateKey", { benchmark: { host: "h.example", user: "u", privateKey: "ssh-rsa AAA" } }],
-    ["benchmark.workDir", { benchmark: { host: "h.example", user: "u", privateKey: KEY, workDir: "rel" } }],
+    [
+      "benchmark.workDir",
+      { benchmark: { host: "h.example", user: "u", privateKey: SSH_KEY, workDir: "rel" } },
+    ],
   ])("throws at construction on a bad %s, registering nothing", (input, args) => {
     const before = registeredWithPrefix("bad");
     expect(() => new ComputerFleet("bad", { accountId: ACCOUNT, ...args })).toThrow(

@@ -7,9 +7,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  ACCOUNT,
   DEPLOY_STDOUT,
   installMocks,
   isSecretInput,
+  pick,
   plain,
   RANDOM_TOKEN,
   type Recorded,
@@ -19,7 +21,6 @@ import {
   waitFor,
 } from "../test/pulumi-mocks.ts";
 
-const ACCOUNT = "0123456789abcdef0123456789abcdef";
 const REPO = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
 /** The wrangler config embedded in a deploy script's here-document. */
@@ -53,11 +54,7 @@ beforeAll(async () => {
   children = await waitFor(["fleet", ...NAMES]);
 });
 
-function child(name: string): Recorded {
-  const found = children.get(name);
-  if (found === undefined) throw new Error(`no ${name}`);
-  return found;
-}
+const child = (name: string): Recorded => pick(children, name);
 
 describe("ComputerFleet (workers.dev)", () => {
   it("is a computer:index:ComputerFleet whose children are exactly these, each parented to it", () => {

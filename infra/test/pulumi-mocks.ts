@@ -38,6 +38,9 @@ export const DEPLOY_STDOUT = "Uploaded fleet\nDeployed fleet triggers\n  https:/
 export const IMAGE_TAG = "computer/computerd:0123456789abcdef";
 export const BENCH_REPORT = '{"schema":"computer.fs-bench/1"}';
 export const RANDOM_TOKEN = "r".repeat(48);
+/** A Cloudflare account id and an SSH private key of the right shapes. */
+export const ACCOUNT = "0123456789abcdef0123456789abcdef";
+export const SSH_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbg==\n-----END OPENSSH PRIVATE KEY-----\n";
 
 const registered: Map<string, Recorded> = new Map();
 const parents: Map<string, pulumi.Resource | undefined> = new Map();
@@ -95,6 +98,13 @@ export async function waitFor(names: readonly string[]): Promise<Map<string, Rec
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return new Map(names.map((name) => [name, registered.get(name) as Recorded]));
+}
+
+/** The resource `name` of what waitFor resolved with (throws when it is not there). */
+export function pick(found: ReadonlyMap<string, Recorded>, name: string): Recorded {
+  const recorded = found.get(name);
+  if (recorded === undefined) throw new Error(`no ${name}`);
+  return recorded;
 }
 
 /** Every resource registered so far whose name starts with `prefix`. */
