@@ -19,6 +19,6 @@ export {
   type WriteData,
 } from "./files.ts";
 export { type PreviewAccess, type PreviewInfo, type PreviewRequest, Previews } from "./previews.ts";
-export { type TerminalInfo, type TerminalRequest, Terminals } from "./terminals.ts";
+export { Terminals } from "./terminals.ts";
 export type { CallOptions, ClientOptions } from "./transport.ts";
 export type { WatchOptions } from "./watch.ts";

@@ -3,32 +3,9 @@
  * terminal's bytes flow over a WebSocket; `attachUrl` names it for a WebSocket client (with the
  * token as the `bearer.<token>` subprotocol).
  */
+import type { TerminalInfo, TerminalRequest } from "./contract/types.ts";
 import type { Signal } from "./files.ts";
 import type { Transport } from "./transport.ts";
-
-/** `POST .../terminals` body. */
-export interface TerminalRequest {
-  runtime?: "container" | "shell";
-  cols: number;
-  rows: number;
-  cwd?: string;
-  env?: Record<string, string>;
-  idleTimeoutSeconds?: number;
-}
-
-/** A terminal's state. */
-export interface TerminalInfo {
-  id: string;
-  runtime: "container" | "shell";
-  cols: number;
-  rows: number;
-  createdAt: string;
-  status: "running" | "exited";
-  exitCode: number | null;
-  signal?: string;
-  /** Viewers attached right now. */
-  attached: number;
-}
 
 /** The terminals of one computer. */
 export class Terminals {

@@ -6,6 +6,7 @@
  * workerd suite (worker/test/exec-contract.test.ts) and the wrangler dev suite
  * (test/e2e/exec-contract.test.ts) share it.
  */
+import type { ExecResult } from "@computer/sdk/contract";
 import { expect } from "vitest";
 import { dataOf, type Frame, FrameReader } from "./sse.ts";
 
@@ -16,18 +17,7 @@ export type ContractRuntime = "container" | "shell" | "js";
 export type ContractFetch = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** The result object of docs/API.md. */
-export interface ContractResult {
-  id: string;
-  runtime: string;
-  status: string;
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  value?: unknown;
-  durationMs: number;
-  lastSeq: number;
-}
+export type ContractResult = ExecResult;
 
 /** One computer and one runtime, as a case sees them. */
 export class ContractClient {

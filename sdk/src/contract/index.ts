@@ -49,6 +49,8 @@ export type {
   RuntimeName,
   StatJson,
   SyncInfo,
+  TerminalInfo,
+  TerminalRequest,
   TimeInput,
   Timespec,
   TokenRequest,

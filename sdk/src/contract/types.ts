@@ -342,3 +342,27 @@ export interface ChangesPage {
   cursor: string;
   more: boolean;
 }
+
+/** `POST .../terminals` body. */
+export interface TerminalRequest {
+  runtime?: "container" | "shell";
+  cols: number;
+  rows: number;
+  cwd?: string;
+  env?: Record<string, string>;
+  idleTimeoutSeconds?: number;
+}
+
+/** A terminal's state. */
+export interface TerminalInfo {
+  id: string;
+  runtime: "container" | "shell";
+  cols: number;
+  rows: number;
+  createdAt: string;
+  status: "running" | "exited";
+  exitCode: number | null;
+  signal?: string;
+  /** Viewers attached right now. */
+  attached: number;
+}

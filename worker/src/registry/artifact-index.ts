@@ -4,6 +4,7 @@
  * writer (the single Registry instance) makes "reserve the next version" atomic; the files
  * themselves live in the ARTIFACTS bucket.
  */
+import type { ArtifactSummary } from "@computer/sdk/contract";
 import { ApiError } from "../http/errors.ts";
 
 /** A reservation older than this whose publish never finished is abandoned and may be taken over. */
@@ -18,16 +19,6 @@ export interface ArtifactVersionInfo {
   bytes: number;
   /** The path a link opens: the file of a file artifact, "" (the index) for a directory. */
   entry: string;
-}
-
-/** One artifact name with its newest version. */
-export interface ArtifactSummary {
-  name: string;
-  /** The computer that owns the name. */
-  computer: string;
-  latest: string;
-  versions: number;
-  updatedAt: string;
 }
 
 /** What a finished publish records. */

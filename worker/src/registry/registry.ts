@@ -5,14 +5,10 @@
  * published artifacts (artifact-index.ts), where one writer makes version reservation atomic.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { ArtifactSummary } from "@computer/sdk/contract";
 import { capture, type RpcResult } from "../computer/rpc-result.ts";
 import type { Env } from "../env.ts";
-import {
-  type ArtifactCommit,
-  ArtifactIndex,
-  type ArtifactSummary,
-  type ArtifactVersionInfo,
-} from "./artifact-index.ts";
+import { type ArtifactCommit, ArtifactIndex, type ArtifactVersionInfo } from "./artifact-index.ts";
 
 /** The name of the single Registry instance. */
 export const REGISTRY_NAME = "global";

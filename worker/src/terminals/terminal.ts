@@ -8,11 +8,11 @@
  * "data"}` for text input), to the viewer `{"type":"exit","exitCode","signal"?}` before the
  * socket closes and `{"type":"error","code","message"}` for a bad message.
  */
-import type { RuntimeName } from "../exec/runtime.ts";
+import type { TerminalInfo } from "@computer/sdk/contract";
 import { Scrollback } from "./scrollback.ts";
 
 /** The runtimes a terminal can run in. */
-export type TerminalRuntime = Extract<RuntimeName, "container" | "shell">;
+export type TerminalRuntime = TerminalInfo["runtime"];
 
 /** What a backend tells its terminal. */
 export interface TerminalEvents {
@@ -28,19 +28,8 @@ export interface TerminalBackend {
   close(): void;
 }
 
-/** A terminal as the API lists it. */
-export interface TerminalJson {
-  id: string;
-  runtime: TerminalRuntime;
-  cols: number;
-  rows: number;
-  createdAt: string;
-  status: "running" | "exited";
-  exitCode: number | null;
-  signal?: string;
-  /** Viewers attached right now. */
-  attached: number;
-}
+/** A terminal as the API lists it (the contract's TerminalInfo). */
+export type TerminalJson = TerminalInfo;
 
 const encoder = new TextEncoder();
 
