@@ -109,6 +109,7 @@ echo done`;
         const check = await containerExec(
           computer,
           `cd /workspace/app && ${bashScript(`${CHECK_PRELUDE}\n${checkNpmInstall(project)}\nls -A node_modules | wc -l`)}`,
+          WARM_TIMEOUT_MS,
         );
         assertSynced(check);
         const inContainer = Number(check.stdout.trim().split("\n").at(-1));

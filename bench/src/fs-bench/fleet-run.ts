@@ -175,9 +175,37 @@ async function runOne(
   return run;
 }
 
+/** A fleet started for the run, or why there is none. */
+export interface LaunchedFleet {
+  fleet?: Fleet;
+  /** Starting wrangler dev and computerd host (and the root filesystem's first build). */
+  startMs?: number;
+  unavailable?: string;
+  skipped?: string;
+}
+
 /**
- * Runs `scenarios` on a fresh fleet. `onStop` receives the fleet's stop function as soon as
- * the fleet exists, so an interrupted bench can stop it.
+ * Starts the fleet the fleet scenarios run on. fs-bench starts it beside the shell scenarios'
+ * preparations, before anything is timed, so the two waits overlap; it then sits idle until
+ * the shell scenarios are done.
+ */
+export async function launchFleet(): Promise<LaunchedFleet> {
+  const unavailable = fleetUnavailable();
+  if (unavailable) return { unavailable };
+  const started = performance.now();
+  try {
+    const { startFleet } = await import("@computer/fleet");
+    const fleet = await startFleet({ computerdHost: true });
+    return { fleet, startMs: performance.now() - started };
+  } catch (err) {
+    return { skipped: `the fleet did not start: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/**
+ * Runs `scenarios` on `launched` (default: a fleet started here), then stops it. `onStop`
+ * receives the fleet's stop function as soon as the fleet exists, so an interrupted bench can
+ * stop it.
  */
 export async function runFleet(
   scenarios: readonly FleetScenario[],
@@ -186,33 +214,26 @@ export async function runFleet(
   onStop: (stop: () => Promise<void>) => void,
   /** The first fleet scenario's number among all of the run's scenarios, and their count. */
   position = { first: 1, total: scenarios.length },
+  launched?: Promise<LaunchedFleet>,
 ): Promise<FleetReport> {
   const report: FleetReport = { runs: [] };
   if (scenarios.length === 0) return report;
-  const unavailable = fleetUnavailable();
-  if (unavailable) {
-    report.unavailable = unavailable;
-    return report;
-  }
-  progressStep("starting the fleet (wrangler dev + computerd host)");
-  let started = performance.now();
-  let fleet: Fleet;
-  try {
-    const { startFleet } = await import("@computer/fleet");
-    fleet = await startFleet({ computerdHost: true });
-  } catch (err) {
-    report.skipped = `the fleet did not start: ${err instanceof Error ? err.message : String(err)}`;
+  if (!launched) progressStep("starting the fleet (wrangler dev + computerd host)");
+  const { fleet, startMs, unavailable, skipped } = await (launched ?? launchFleet());
+  if (!fleet) {
+    if (unavailable) report.unavailable = unavailable;
+    if (skipped) report.skipped = skipped;
     return report;
   }
   onStop(() => fleet.stop());
-  report.startMs = performance.now() - started;
+  if (startMs !== undefined) report.startMs = startMs;
   try {
     // Loaded here, like the fleet: the computerd image, where fs-bench also runs, has no SDK.
     const { ComputerClient } = await import("@computer/sdk");
     const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
     await client.computers.create(COMPUTER_ID);
     const computer = client.computer(COMPUTER_ID);
-    started = performance.now();
+    const started = performance.now();
     assertSynced(await containerExec(computer, "true"));
     report.coldStartMs = performance.now() - started;
     const context: FleetContext = {

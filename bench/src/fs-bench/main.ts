@@ -13,12 +13,12 @@ import { progressDone, progressScenario, progressStep } from "../progress.ts";
 import { fileTimestamp } from "../report.ts";
 import { sourceFacts, treeHash } from "../source-facts.ts";
 import { FS_BENCH_SCHEMA, type FsBenchDocument } from "./document.ts";
-import { type FleetReport, runFleet } from "./fleet-run.ts";
+import { type FleetReport, type LaunchedFleet, launchFleet, runFleet } from "./fleet-run.ts";
 import { startMountTarget } from "./mount-target.ts";
 import { type FsBenchOptions, parseFsBenchOptions, USAGE } from "./options.ts";
 import { REFERENCE } from "./reference.ts";
 import { formatFsReport, TARGET_VS_DISK, verdictOf } from "./report.ts";
-import { runScenario, type ScenarioRun } from "./runner.ts";
+import { type Prepared, prepareAll, runScenario, type ScenarioRun } from "./runner.ts";
 import { commandExists, scenarioEnv } from "./shell.ts";
 import { directoryTarget, type FsTarget } from "./target.ts";
 import { formatTimeSpent, type RunTiming } from "./time-spent.ts";
@@ -133,22 +133,40 @@ async function main(): Promise<number> {
   const runnable = options.scenarios.filter((s) => !skipped.some((k) => k.id === s.id));
   const total = runnable.length + options.fleet.length;
   let fatal: string | undefined;
+  let prepared = new Map<string, Promise<Prepared>>();
+  let launched: Promise<LaunchedFleet> | undefined;
   try {
+    // Before anything is timed, side by side: the preparations (npm's cache), the fleet's start
+    // (wrangler dev, computerd host, the root filesystem's first build) and the mount.
+    prepared = prepareAll(runnable);
+    if (options.fleet.length > 0 && !abort.signal.aborted) {
+      progressStep("starting the fleet (wrangler dev + computerd host) and the preparations");
+      launched = launchFleet();
+      void launched.then(({ fleet }) => fleet && fleetStops.push(() => fleet.stop()));
+    }
     if (runnable.length > 0) {
       const mountMs = await startTargets(options, targets);
       if (mountMs !== undefined) timing.mountStartMs = mountMs;
     }
+    await Promise.all([...prepared.values(), launched]);
+    timing.setupMs = performance.now() - t0;
     for (const [i, scenario] of runnable.entries()) {
       if (abort.signal.aborted) break;
       progressScenario(i + 1, total, scenario.name);
-      const plan = { reps: options.reps, warmup: options.warmup, budgetMs: options.budgetS * 1000 };
+      const plan = {
+        reps: options.reps,
+        warmup: options.warmup,
+        budgetMs: options.budgetS * 1000,
+        prepared: prepared.get(scenario.id),
+      };
       runs.push(await runScenario(scenario, targets, plan, abort.signal));
     }
   } catch (err) {
     fatal = err instanceof Error ? err.message : String(err);
     process.stderr.write(`fs-bench: ${fatal}\n`);
   } finally {
-    await stopAll();
+    // The mount only: the fleet, started beside the preparations, runs next.
+    await Promise.allSettled(targets.map((t) => t.stop()));
   }
   if (runnable.length > 0) timing.shellMs = performance.now() - t0;
   // After the mount is gone, so the two do not compete for the machine.
@@ -159,8 +177,10 @@ async function main(): Promise<number> {
       options.fleet,
       { reps: options.reps, warmup: options.warmup, budgetMs: options.budgetS * 1000 },
       abort.signal,
-      (stop) => fleetStops.push(stop),
+      // Registered when it was launched.
+      () => {},
       { first: runnable.length + 1, total },
+      launched,
     );
   if (fleet) timing.fleetMs = performance.now() - fleetStarted;
   timing.totalMs = performance.now() - t0;

@@ -35,14 +35,14 @@ describe("parseFsBenchOptions", () => {
     expect(names(quick?.scenarios)).toEqual(
       expect.arrayContaining([
         "create 200 files",
-        "find tree (10x10x2)",
+        "find tree (10x5x2)",
         "write 16 MiB",
-        "git status, 2,000 files (dirty)",
-        "npm install (82 packages)",
+        "git status, 1,000 files (dirty)",
+        "npm install (81 packages)",
       ]),
     );
     expect(names(quick?.fleet)).toEqual(
-      expect.arrayContaining(["sync fence after 2,000 files", "npm install (82 packages), synced"]),
+      expect.arrayContaining(["sync fence after 2,000 files", "npm install (81 packages), synced"]),
     );
     const named = parse("--quick", "--scenario", "npm-install,npm-install-fleet");
     expect(ids(named?.scenarios)).toEqual(["npm-install"]);

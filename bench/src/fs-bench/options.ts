@@ -14,7 +14,7 @@ export interface FsBenchOptions {
   size: "full" | "quick";
   reps: number;
   warmup: number;
-  /** Seconds after which a scenario with 3 timed repetitions starts no more (runner.ts). */
+  /** Seconds after which a scenario starts no more repetitions (runner.ts). */
   budgetS: number;
   scenarios: ShellScenario[];
   /** Fleet scenarios (fleet-scenarios.ts): run after the shell scenarios, on a local fleet. */
@@ -29,15 +29,16 @@ export interface FsBenchOptions {
   report: boolean;
 }
 
-/** A scenario's time budget: about the slowest one's (stat 1000 files) 5 repetitions on a quiet machine. */
-const DEFAULT_BUDGET_S = 90;
+/** A scenario's time budget: the slowest one's (stat 1000 files) warm-up and 4 repetitions on a quiet machine. */
+const DEFAULT_BUDGET_S = 60;
 
 export const USAGE = `Usage: npm run bench:fs -- [options]
 
   --reps N          timed repetitions per scenario and target (default 5; --quick: 1)
   --warmup N        untimed repetitions before them (default 1; --quick: 0)
-  --budget S        a scenario that has run S seconds (default 90) with 3 timed repetitions
-                    starts no more: fewer samples of the slowest scenarios on a slow machine
+  --budget S        a scenario that has run S seconds (default 60) starts no more
+                    repetitions (it has 1 at least): fewer samples of the slowest scenarios
+                    on a slow or busy machine instead of a run several times as long
   --scenario LIST   comma-separated ids or names (default: all), in BENCH.md order:
                     ${SCENARIOS.map((s) => s.id).join(", ")}
                     and on the local fleet (wrangler dev + computerd host):
@@ -47,7 +48,7 @@ export const USAGE = `Usage: npm run bench:fs -- [options]
   --mount HOW       driver (default): the computerd mount code with a counters/fence channel;
                     cli: \`computerd mount\` itself (no per-run counters; settle = 250 ms pause)
   --quick           CI's smoke pass: every scenario once (1 repetition, no warm-up) with
-                    about a fifth of the work (200 files, 16 MiB, an 82-package npm install;
+                    about a fifth of the work (200 files, 16 MiB, an 81-package npm install;
                     the names say the sizes)
   --disk-dir DIR    the real disk: disk target and the mount's state dir (default /var/tmp)
   --tmpfs-dir DIR   the tmpfs target (default /dev/shm)

@@ -19,14 +19,17 @@ const copyProject = (project: NpmProject) =>
   `cp ${project.dir}/package.json ${project.dir}/package-lock.json .`;
 
 /**
- * Fills `cache` for `project` in the current directory (an online `npm ci`, quick when the
- * cache is already warm), proves an offline install works and removes the install again.
+ * Proves an offline install of the project in the current directory works from `cache`, filling
+ * the cache first (an online `npm ci`) only when it does not; removes the install again.
  */
 export function warmNpmCache(cache: string): string {
   return `mkdir -p ${cache}
-npm ci --prefer-offline ${NPM_CI_FLAGS} --cache ${cache} > /dev/null
-rm -rf node_modules
-${npmCi(cache)}
+if ! ${npmCi(cache)} 2> /dev/null; then
+  rm -rf node_modules
+  npm ci --prefer-offline ${NPM_CI_FLAGS} --cache ${cache} > /dev/null
+  rm -rf node_modules
+  ${npmCi(cache)}
+fi
 rm -rf node_modules`;
 }
 

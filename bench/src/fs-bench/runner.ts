@@ -134,15 +134,47 @@ export interface RepetitionPlan {
   /** Untimed ones before them. */
   warmup: number;
   /**
-   * Once a scenario has run this long (preparation and warm-ups included) and has MIN_REPS
-   * timed repetitions, it starts no more: slow scenarios on a slow machine get fewer samples
-   * instead of making the run twice as long. Infinity: always `reps`.
+   * Once a scenario has run this long (warm-ups included) and has MIN_REPS timed repetitions,
+   * it starts no more: slow scenarios on a slow (or busy) machine get fewer samples instead of
+   * making the run several times as long. On a quiet machine every scenario gets 3 or more,
+   * what the compare gate needs to judge it. Infinity: always `reps`.
    */
   budgetMs: number;
+  /** The scenario's preparation, started already (prepareAll); else it is run first. */
+  prepared?: Promise<Prepared>;
 }
 
-/** The fewest timed repetitions the budget leaves: what the compare gate needs to judge. */
-export const MIN_REPS = 3;
+/** How a preparation went. */
+export interface Prepared {
+  ms: number;
+  error?: string;
+}
+
+/**
+ * Starts the preparations of `scenarios` (npm's cache, ...: network and disk, nothing timed)
+ * at once, side by side, so a run waits for the longest instead of their sum.
+ */
+export function prepareAll(scenarios: readonly ShellScenario[]): Map<string, Promise<Prepared>> {
+  const started = new Map<string, Promise<Prepared>>();
+  for (const scenario of scenarios) {
+    if (!scenario.prepare) continue;
+    const t0 = performance.now();
+    started.set(
+      scenario.id,
+      prepare(scenario.prepare).then(
+        () => ({ ms: performance.now() - t0 }),
+        (err: unknown) => ({
+          ms: performance.now() - t0,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      ),
+    );
+  }
+  return started;
+}
+
+/** The fewest timed repetitions the budget leaves. */
+export const MIN_REPS = 1;
 
 /**
  * Runs `scenario` on `targets`: `plan.warmup` untimed and up to `plan.reps` timed repetitions
@@ -160,7 +192,11 @@ export async function runScenario(
   const phases: Phases = { prepare: 0, setup: 0, run: 0, settle: 0, check: 0, cleanup: 0 };
   const result: ScenarioRun = { scenario, runs: [...runs.values()], orders: [], elapsedMs: 0, phases };
   try {
-    await timedPhase(phases, "prepare", () => prepare(scenario.prepare));
+    if (plan.prepared) {
+      const prepared = await plan.prepared;
+      phases.prepare = prepared.ms;
+      if (prepared.error) throw new Error(prepared.error);
+    } else await timedPhase(phases, "prepare", () => prepare(scenario.prepare));
   } catch (err) {
     result.error = err instanceof Error ? err.message : String(err);
     for (const run of runs.values()) run.error = `not run: ${result.error}`;

@@ -37,8 +37,8 @@ const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/${name}`
 
 /** A web application's tree (React, MUI, webpack, Babel, Jest, ESLint, TypeScript): ≈ 27,000 files, 218 MB. */
 export const NPM_WEBAPP: NpmProject = { dir: fixture("npm-webapp"), packages: 644, minFiles: 20_000 };
-/** A small server's (express, axios, lodash): 1,862 files, 13 MB. */
-export const NPM_SMALL: NpmProject = { dir: fixture("npm-small"), packages: 82, minFiles: 1_500 };
+/** A small server's (express, axios): 808 files, 7 MB. */
+export const NPM_SMALL: NpmProject = { dir: fixture("npm-small"), packages: 81, minFiles: 700 };
 
 export const FULL: BenchSizes = {
   files: 1000,
@@ -53,10 +53,10 @@ export const FULL: BenchSizes = {
 
 export const QUICK: BenchSizes = {
   files: 200,
-  tree: [10, 10, 2],
+  tree: [10, 5, 2],
   mib: 16,
   gitFiles: 200,
-  statusDirs: 20,
+  statusDirs: 10,
   npm: NPM_SMALL,
   fences: [200, 2000],
   roundTrips: 5,

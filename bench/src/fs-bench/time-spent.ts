@@ -10,8 +10,10 @@ import type { Phases, ScenarioRun } from "./runner.ts";
 /** The run's own steps outside the scenarios, in ms. */
 export interface RunTiming {
   totalMs: number;
+  /** Until the first scenario: the preparations, the fleet's start and the mount's, side by side. */
+  setupMs?: number;
   mountStartMs?: number;
-  /** From the first shell scenario's start to the mount's stop. */
+  /** From the run's start (the set-up included) to the mount's stop. */
   shellMs?: number;
   /** From the fleet's start to its stop (fleet.startMs is part of it). */
   fleetMs?: number;
@@ -38,13 +40,16 @@ export function formatTimeSpent(
   rows.sort((a, b) => b[0] - a[0]);
   const steps = [
     `total ${seconds(run.totalMs)} s`,
+    run.setupMs === undefined
+      ? ""
+      : `set-up (preparations, fleet and mount start side by side) ${seconds(run.setupMs)} s`,
     run.mountStartMs === undefined ? "" : `mount start ${seconds(run.mountStartMs)} s`,
-    run.shellMs === undefined ? "" : `shell scenarios ${seconds(run.shellMs)} s`,
+    run.shellMs === undefined ? "" : `set-up and shell scenarios ${seconds(run.shellMs)} s`,
     fleet?.startMs === undefined ? "" : `fleet start ${seconds(fleet.startMs)} s`,
     run.fleetMs === undefined ? "" : `fleet scenarios with start and stop ${seconds(run.fleetMs)} s`,
   ].filter((s) => s !== "");
   return [
-    "Time spent (s, wall; shell scenarios summed over targets, warm-ups and repetitions):",
+    "Time spent (s, wall; shell scenarios summed over targets, warm-ups and repetitions; prepare ran in the set-up):",
     renderTable(
       ["scenario", "total", ...PHASES],
       rows.map(([, cells]) => cells),

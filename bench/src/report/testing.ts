@@ -76,7 +76,7 @@ export function syntheticRun(spec: SyntheticSpec): FsBenchDocument {
       size: "full",
       reps: 5,
       warmup: 1,
-      budgetS: 90,
+      budgetS: 60,
       targets: ["computerd", "tmpfs", "disk"],
       mountVia: "driver",
       diskDir: "/var/tmp",
