@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Fleet, freePort, startFleet } from "@computer/fleet";
 import { type Computer, ComputerClient } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -67,17 +68,26 @@ describe("help and usage", () => {
     ]) {
       expect(top.stdout).toContain(name);
     }
-    for (const args of [
-      ["ls", "--help"],
-      ["exec", "--help"],
-      ["checkpoint", "create", "--help"],
-      ["help", "put"],
-    ]) {
-      const run = await cli(args);
-      expect(run.code, args.join(" ")).toBe(0);
-      expect(run.stdout).toMatch(/^Usage: computer /);
-    }
-  });
+    // Every command and subcommand its parent's help lists, walked from the top.
+    const helped: string[] = [];
+    const walk = async (path: string[], help: string) => {
+      const commands = help.split("Commands:\n")[1] ?? "";
+      for (const [, name] of commands.matchAll(/^ {2}([a-z][a-z-]*)/gm)) {
+        if (name === undefined || name === "help") continue;
+        const run = await cli([...path, name, "--help"]);
+        expect(run.code, [...path, name].join(" ")).toBe(0);
+        expect(run.stdout).toMatch(new RegExp(`^Usage: computer ${[...path, name].join(" ")} `));
+        helped.push([...path, name].join(" "));
+        await walk([...path, name], run.stdout);
+      }
+    };
+    await walk([], top.stdout);
+    expect(helped).toEqual(expect.arrayContaining(["exec", "checkpoint restore", "token revoke", "mcp"]));
+    expect(helped.length).toBeGreaterThan(30);
+    const help = await cli(["help", "put"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: computer put /);
+  }, 120_000);
 
   it("an unknown command or a missing argument is exit 2 with a one-line reason first", async () => {
     const unknown = await cli(["frobnicate"]);
@@ -367,23 +377,13 @@ describe("login, use and completion", () => {
 
   it("zsh completion registers through bashcompinit and completes as zsh runs it", async () => {
     writeFileSync(join(dir, "completion.zsh"), (await cli(["completion", "zsh"])).stdout);
-    // What zsh's _bash_complete does on TAB: COMP_WORDS/COMP_CWORD from the line, then
-    // bashcompinit's compgen -F; compadd then keeps the candidates with the typed prefix.
+    const driver = fileURLToPath(new URL("./fixtures/zsh-complete.zsh", import.meta.url));
     const complete = (...line: string[]) => {
-      const words = line.map((w) => `'${w}'`).join(" ");
-      const script = [
-        'autoload -U compinit && compinit -u -d "$ZDOTDIR/.zcompdump"',
-        `source ${join(dir, "completion.zsh")}`,
-        'print -r -- "registered: ${_comps[computer]}"',
-        `words=(${words}); CURRENT=${line.length}`,
-        'COMP_WORDS=("${words[@]}"); COMP_CWORD=$((CURRENT - 1))',
-        'compgen -o default -F _computer_complete -- "${words[CURRENT]}"',
-      ].join("\n");
-      const [first, ...rest] = execFileSync("zsh", ["-fc", script], { env: { ...cliEnv(env), ZDOTDIR: dir } })
-        .toString()
-        .trim()
-        .split("\n");
-      return { registered: first, candidates: rest.filter((c) => c.startsWith(line.at(-1) ?? "")) };
+      const out = execFileSync("zsh", ["-f", driver, join(dir, "completion.zsh"), ...line], {
+        env: { ...cliEnv(env), ZDOTDIR: dir },
+      });
+      const [registered, ...candidates] = out.toString().trim().split("\n");
+      return { registered, candidates: candidates.filter((c) => c.startsWith(line.at(-1) ?? "")) };
     };
     const top = complete("computer", "ch");
     expect(top.registered).toBe("registered: _bash_complete -o default -F _computer_complete");
