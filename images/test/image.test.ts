@@ -7,47 +7,13 @@
  * environment.
  * Needs a docker engine and the image: `make image` first (IMAGE overrides the reference).
  */
-import { execFileSync } from "node:child_process";
-import { type Fleet, startFleet } from "@computer/fleet";
-import { hostVars } from "@computer/fleet/computerd-host";
 import {
   type ContractClient,
   describeContainerContract,
   expectCompleted,
 } from "@computer/fleet/container-contract";
 import { expect, it } from "vitest";
-import { startDockerHost } from "../src/docker-host.ts";
-
-const IMAGE = process.env.IMAGE ?? "computer/computerd:latest";
-
-function imageExists(): boolean {
-  try {
-    execFileSync("docker", ["image", "inspect", IMAGE], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startDockerFleet(): Promise<Fleet> {
-  if (!imageExists()) throw new Error(`no image ${IMAGE}: run \`make image\` first`);
-  const token = `docker-host-${crypto.randomUUID()}`;
-  const echo = process.env.E2E_VERBOSE === "1";
-  const host = await startDockerHost({ image: IMAGE, token, log: echo ? console.log : undefined });
-  try {
-    const fleet = await startFleet({ vars: hostVars(host.port, token) });
-    return {
-      ...fleet,
-      async stop() {
-        await fleet.stop();
-        await host.close();
-      },
-    };
-  } catch (error) {
-    await host.close();
-    throw error;
-  }
-}
+import { startDockerFleet } from "./docker-fleet.ts";
 
 function imageTests(client: ContractClient): void {
   it("runs computerd as the image's entrypoint with the computer FUSE-mounted at /workspace", async () => {
