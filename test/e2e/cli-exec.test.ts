@@ -7,7 +7,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -179,22 +179,29 @@ describe("exec", () => {
   );
 });
 
+/** Runs `command` on a pseudo-terminal (`script` copies what the terminal showed), escapes removed. */
+async function onTerminal(command: string): Promise<string> {
+  const { stdout } = await promisify(execFile)("script", ["-qec", command, "/dev/null"], {
+    env: cliEnv(env),
+    cwd: dir,
+  });
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
+  return stdout.replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, "");
+}
+
 describe("progress bar", () => {
   const big = join(dir, "big.bin");
   beforeAll(() => writeFileSync(big, randomBytes(8 * 1024 * 1024)));
 
-  it("shows on a terminal and never in a pipe", async () => {
-    const piped = await cli(["put", big, "big.bin"]);
-    expect(piped).toMatchObject({ code: 0, stderr: "" });
-    // `script` runs the CLI on a pseudo-terminal and copies what the terminal showed.
-    const command = `"${CLI}" put "${big}" big2.bin`;
-    const { stdout } = await promisify(execFile)("script", ["-qec", command, "/dev/null"], {
-      env: cliEnv(env),
-      cwd: dir,
-    });
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
-    const screen = stdout.replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, "");
-    expect(screen, JSON.stringify(stdout)).toMatch(/put big\.bin \[=+\] 100% \| 8\.0 MiB of 8\.0 MiB/);
+  it("shows on a terminal and never in a pipe, for put and for get", async () => {
+    expect(await cli(["put", big, "big.bin"])).toMatchObject({ code: 0, stderr: "" });
+    const put = await onTerminal(`"${CLI}" put "${big}" big2.bin`);
+    expect(put).toMatch(/put big\.bin \[=+\] 100% \| 8\.0 MiB of 8\.0 MiB/);
     expect((await demo.files.head("big2.bin")).size).toBe(8 * 1024 * 1024);
+    // get's bar starts once the download says its size.
+    expect(await cli(["get", "big2.bin", "piped.bin"])).toMatchObject({ code: 0, stderr: "" });
+    const get = await onTerminal(`"${CLI}" get big2.bin back.bin`);
+    expect(get).toMatch(/get big2\.bin \[=+\] 100% \| 8\.0 MiB of 8\.0 MiB/);
+    expect(readFileSync(join(dir, "back.bin")).equals(readFileSync(big))).toBe(true);
   });
 });
