@@ -10,7 +10,7 @@ import { addChild, mkdirp } from "./namespace.ts";
 import { joinPath, splitPath } from "./paths.ts";
 import { type Location, locate, recordInode, resolveExisting } from "./resolve.ts";
 import type { ChunkRow, NodeRow } from "./store.ts";
-import type { ReadOptions, WriteOptions } from "./types.ts";
+import type { ContentOptions, ReadOptions, Timespec, WriteOptions } from "./types.ts";
 
 const encoder = new TextEncoder();
 
@@ -124,8 +124,8 @@ export function openForWrite(
 }
 
 /**
- * Commits new content of a file inode: size, allocated bytes, mtime/ctime = now; charges
- * the quota for the growth and records the change under every name of the inode.
+ * Commits new content of a file inode: size, allocated bytes, mtime/ctime = `time` (default
+ * now); charges the quota for the growth and records the change under every name of the inode.
  */
 export function commitContent(
   ctx: Context,
@@ -133,9 +133,10 @@ export function commitContent(
   size: number,
   allocated: number,
   syscall: string,
+  time?: Timespec,
 ): NodeRow {
   const node = loc.node;
-  const now = ctx.clock();
+  const now = time ?? ctx.clock();
   const fields = {
     size,
     allocated,
@@ -158,6 +159,7 @@ export function replaceContent(
   chunks: { hash: string; size: number }[],
   size: number,
   syscall: string,
+  time?: Timespec,
 ): NodeRow {
   const node = loc.node;
   ctx.store.deleteChunksFrom(node.ino, 0);
@@ -166,7 +168,7 @@ export function replaceContent(
     ctx.store.setChunk(node.ino, idx, chunk.hash, chunk.size);
     allocated += chunk.size;
   });
-  return commitContent(ctx, loc, size, allocated, syscall);
+  return commitContent(ctx, loc, size, allocated, syscall, time);
 }
 
 /** writeFile: the whole content in one transaction. */
@@ -184,7 +186,7 @@ export function writeFile(
       const slice = bytes.subarray(offset, Math.min(bytes.length, offset + CHUNK_SIZE));
       chunks.push({ hash: storeChunk(ctx, slice), size: slice.length });
     }
-    return replaceContent(ctx, loc, chunks, bytes.length, "write");
+    return replaceContent(ctx, loc, chunks, bytes.length, "write", options.mtime);
   });
 }
 
@@ -236,6 +238,7 @@ export function writeAt(
   offset: number,
   data: Uint8Array,
   syscall: string,
+  time?: Timespec,
 ): NodeRow {
   const node = loc.node;
   const end = offset + data.length;
@@ -266,17 +269,23 @@ export function writeAt(
   }
   // An empty write never extends the file (POSIX write of 0 bytes).
   const size = data.length > 0 ? Math.max(node.size, end) : node.size;
-  return commitContent(ctx, loc, size, allocated, syscall);
+  return commitContent(ctx, loc, size, allocated, syscall, time);
 }
 
 /** pwrite: writes at an offset of an existing file, extending it (the gap reads as zeros). */
-export function pwrite(ctx: Context, path: string, offset: number, data: Uint8Array | string): NodeRow {
+export function pwrite(
+  ctx: Context,
+  path: string,
+  offset: number,
+  data: Uint8Array | string,
+  options: ContentOptions = {},
+): NodeRow {
   checkFilePosition(offset, "write", path, "offset");
   const bytes = toBytes(data);
   return ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "write", true);
     requireFile(loc.node, "write", path);
-    return writeAt(ctx, loc, offset, bytes, "write");
+    return writeAt(ctx, loc, offset, bytes, "write", options.mtime);
   });
 }
 
@@ -295,7 +304,7 @@ export function appendFile(
 }
 
 /** truncate: shrinks (dropping whole chunks past the end) or grows (a hole). */
-export function truncate(ctx: Context, path: string, length: number): NodeRow {
+export function truncate(ctx: Context, path: string, length: number, options: ContentOptions = {}): NodeRow {
   checkFilePosition(length, "truncate", path, "length");
   return ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "truncate", true);
@@ -314,6 +323,6 @@ export function truncate(ctx: Context, path: string, length: number): NodeRow {
         allocated -= lastChunk.size - bytes.length;
       }
     }
-    return commitContent(ctx, { ...loc, node }, length, allocated, "truncate");
+    return commitContent(ctx, { ...loc, node }, length, allocated, "truncate", options.mtime);
   });
 }

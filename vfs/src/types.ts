@@ -77,7 +77,15 @@ export interface WriteOptions {
   mode?: number;
   /** Create missing parent directories. */
   parents?: boolean;
+  /**
+   * The modification (and change) time to record instead of now: a write-back that stores
+   * writes made earlier keeps their time (a mount's flush).
+   */
+  mtime?: Timespec;
 }
+
+/** Options of pwrite and truncate. */
+export type ContentOptions = Pick<WriteOptions, "mtime">;
 
 export interface ReadOptions {
   /** First byte to read (default 0). */

@@ -25,6 +25,7 @@ import * as transfer from "./transfer.ts";
 import type {
   ChangesPage,
   CheckpointInfo,
+  ContentOptions,
   DirEntry,
   DiskUsage,
   FileType,
@@ -149,8 +150,8 @@ export class Vfs {
   recordAccess(ino: number, atime: Timespec): void {
     attributes.recordAccess(this.ctx, ino, atime);
   }
-  truncate(path: string, length: number): Stat {
-    return toStat(content.truncate(this.ctx, path, length));
+  truncate(path: string, length: number, options?: ContentOptions): Stat {
+    return toStat(content.truncate(this.ctx, path, length, options));
   }
   readFile(path: string, options?: ReadOptions): Uint8Array {
     return content.readFile(this.ctx, path, options);
@@ -166,8 +167,8 @@ export class Vfs {
   setChunks(path: string, chunks: readonly string[], size: number, options?: WriteOptions): Stat {
     return toStat(content.setChunks(this.ctx, path, chunks, size, options));
   }
-  pwrite(path: string, offset: number, data: Uint8Array | string): Stat {
-    return toStat(content.pwrite(this.ctx, path, offset, data));
+  pwrite(path: string, offset: number, data: Uint8Array | string, options?: ContentOptions): Stat {
+    return toStat(content.pwrite(this.ctx, path, offset, data, options));
   }
   /**
    * copy_file_range(2): copies up to `length` bytes of `from` at `fromOffset` into `to` at

@@ -11,11 +11,15 @@ import { addRange, covers, cutRanges, forEachGap } from "./extents.ts";
 /** Reads stored bytes [offset, offset + length) of the file (the range is inside the stored size). */
 export type StoredReader = (offset: number, length: number) => Uint8Array;
 
-/** The vfs operations a flush needs, on the file's current path. */
+/**
+ * The vfs operations a flush needs, on the file's current path. `mtime` is the time of the
+ * last write they store (what stat showed while the data was buffered), recorded as the
+ * file's mtime and ctime instead of the flush's own time.
+ */
 export interface FlushTarget {
-  writeFile(path: string, data: Uint8Array): void;
-  pwrite(path: string, offset: number, data: Uint8Array): void;
-  truncate(path: string, length: number): void;
+  writeFile(path: string, data: Uint8Array, mtime: Timespec): void;
+  pwrite(path: string, offset: number, data: Uint8Array, mtime: Timespec): void;
+  truncate(path: string, length: number, mtime: Timespec): void;
 }
 
 interface Page {
@@ -164,7 +168,7 @@ export class DirtyFile {
     const pageStart = idx * CHUNK_SIZE;
     if (this.size < pageStart + CHUNK_SIZE) return undefined;
     const data = page.buf.subarray(0, CHUNK_SIZE);
-    target.pwrite(this.path, pageStart, data);
+    target.pwrite(this.path, pageStart, data, this.mtime);
     this.pages.delete(idx);
     this.bytes -= page.buf.length;
     // Bytes between the old stored end and this page are holes in the vfs and zeros here alike.
@@ -282,21 +286,21 @@ export class DirtyFile {
         data = whole;
       }
       // writeFile would create a missing file; pwrite fails instead, so prefer it when nothing is stored.
-      if (this.storedSize === 0) target.pwrite(this.path, 0, data);
-      else target.writeFile(this.path, data);
+      if (this.storedSize === 0) target.pwrite(this.path, 0, data, this.mtime);
+      else target.writeFile(this.path, data, this.mtime);
       written.set(0, data);
     } else {
-      if (this.storedSize > this.baseSize) target.truncate(this.path, this.baseSize);
+      if (this.storedSize > this.baseSize) target.truncate(this.path, this.baseSize, this.mtime);
       let end = this.baseSize;
       for (const idx of [...this.pages.keys()].sort((a, b) => a - b)) {
         const page = this.pages.get(idx);
         const data = page && this.pageBytes(idx, page, readStored);
         if (!data) continue;
-        target.pwrite(this.path, idx * CHUNK_SIZE, data);
+        target.pwrite(this.path, idx * CHUNK_SIZE, data, this.mtime);
         written.set(idx, data);
         end = Math.max(end, idx * CHUNK_SIZE + data.length);
       }
-      if (this.size !== end) target.truncate(this.path, this.size);
+      if (this.size !== end) target.truncate(this.path, this.size, this.mtime);
     }
     this.pages.clear();
     this.bytes = 0;

@@ -49,10 +49,6 @@ export function now(): Timespec {
   return fromMs(performance.timeOrigin + performance.now());
 }
 
-function millis(time: Timespec): number {
-  return Math.floor(time.sec * 1e3 + time.nsec / 1e6);
-}
-
 interface Handle {
   ino: number;
   flags: number;
@@ -81,8 +77,6 @@ export class WriteBack {
    */
   private readonly errors = new Map<number, unknown>();
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The mtime the vfs gave the file in the last flush operation. */
-  private stamped: Timespec | undefined;
   /** Completed pages waiting to be stored in the background: [ino, page index]. */
   private readonly fullPages: [number, number][] = [];
   private draining = false;
@@ -93,16 +87,11 @@ export class WriteBack {
     this.onFlushed = onFlushed;
     this.options = { ...DEFAULTS, ...options };
     this.chunks = new ChunkCache(this.options.chunkCacheBytes);
+    // Stored with the time of the last write: stat shows the same mtime before and after.
     this.target = {
-      writeFile: (path, data) => {
-        this.stamped = vfs.writeFile(path, data).mtime;
-      },
-      pwrite: (path, offset, data) => {
-        this.stamped = vfs.pwrite(path, offset, data).mtime;
-      },
-      truncate: (path, length) => {
-        this.stamped = vfs.truncate(path, length).mtime;
-      },
+      writeFile: (path, data, mtime) => vfs.writeFile(path, data, { mtime }),
+      pwrite: (path, offset, data, mtime) => vfs.pwrite(path, offset, data, { mtime }),
+      truncate: (path, length, mtime) => vfs.truncate(path, length, { mtime }),
     };
   }
 
@@ -369,8 +358,6 @@ export class WriteBack {
     this.files.delete(ino);
     this.dirtyBytes -= file.bytes;
     this.dirtyGrowth -= file.growth;
-    const lastWrite = file.mtime;
-    this.stamped = undefined;
     let written: Map<number, Uint8Array>;
     try {
       written = file.flush(this.target, this.storedReader(ino, file.path));
@@ -386,12 +373,6 @@ export class WriteBack {
       // A cached chunk shorter than CHUNK_SIZE means end of file, so only whole ones qualify.
       if (data.length === Math.min(CHUNK_SIZE, file.size - idx * CHUNK_SIZE)) this.chunks.set(ino, idx, data);
     }
-    // The vfs stamped the flush time. Keep the time of the last write instead (what stat showed
-    // until now), unless a single small write made them the same to the millisecond anyway.
-    const stamped = this.stamped;
-    this.stamped = undefined;
-    if (stamped && millis(stamped) !== millis(lastWrite))
-      this.vfs.utimes(file.path, "omit", lastWrite, false);
     this.onFlushed(ino);
   }
 
