@@ -10,6 +10,7 @@ import { canRun, containerMissing } from "@computer/fleet/capabilities";
 import { type Computer, ComputerError, type ExecResult } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daemonPid } from "./daemon-pid.ts";
+import { eventually } from "./eventually.ts";
 import { createComputerOn, runContainer } from "./fleet-computer.ts";
 
 const containerCapable = canRun("background processes in the container", containerMissing());
@@ -28,17 +29,6 @@ async function textOf(api: Computer, path: string): Promise<string | undefined> 
   } catch (err) {
     if (err instanceof ComputerError && err.code === "ENOENT") return undefined;
     throw err;
-  }
-}
-
-/** Polls `probe` until it returns a value, for up to `ms`. */
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -7,25 +7,16 @@
  * server's port and a port nothing listens on answer 502 ECONNREFUSED at once; a second
  * preview of a port answers the same URL; deleting the computer closes its previews.
  */
+
 import { readFileSync } from "node:fs";
 import { type Fleet, startFleet } from "@computer/fleet";
 import { containerCapable } from "@computer/fleet/capabilities";
 import { type Computer, ComputerClient, ComputerError, type PreviewInfo } from "@computer/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "./eventually.ts";
 import { createComputerOn, runContainer } from "./fleet-computer.ts";
 
 let fleet: Fleet;
-
-/** Polls `probe` until it returns a value, for up to `ms`; throws past that. */
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** The first answer of `url` that is not a refusal (the server is still starting). */
 async function whenServing(url: string): Promise<Response> {
