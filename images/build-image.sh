@@ -10,18 +10,22 @@ cd "$(dirname "$0")/.."
 images/docker-engine.sh >&2
 base=$(images/base/build-base.sh)
 
-# The image's inputs: the Dockerfile, the context filter, the base, and every file the context
-# lets in (the same list docker sends, see /.dockerignore).
+# The image's inputs: the base, the Dockerfile and the context filter, then everything the filter
+# lets in (its `!` lines, the same list docker sends): files by content (tests aside, which it
+# keeps out), installed packages by version — npm's `npm` package, the image's npm, among them —
+# and the Node binary by its version.
 inputs_hash() {
   {
     echo "$base"
-    sha256sum images/computerd/Dockerfile images/computerd/packages.txt .dockerignore package.json sdk/package.json
-    git ls-files -co --exclude-standard -- vfs/src sdk/src/contract computerd/src computerd/bin computerd/native/fuse3.c \
-      | grep -v -E '(\.test\.ts|/testing\.ts)$' | sort | xargs -r sha256sum
-    for pkg in $(grep -E '^!node_modules/' .dockerignore | cut -c2-); do
-      if [[ -f $pkg/package.json ]]; then echo "$pkg $(node -p "require('./$pkg/package.json').version")"; fi
+    sha256sum images/computerd/Dockerfile .dockerignore
+    local path
+    for path in $(grep -E '^!' .dockerignore | cut -c2-); do
+      case $path in
+        node_modules/node/bin/node) node_modules/node/bin/node --version ;;
+        node_modules/*) echo "$path $(node -p "require('./$path/package.json').version")" ;;
+        *) git ls-files -co --exclude-standard -- "$path" | grep -v -E '\.test\.ts$' | sort | xargs -r sha256sum ;;
+      esac
     done
-    node_modules/node/bin/node --version
   } | sha256sum | cut -c1-16
 }
 tag="computer/computerd:$(inputs_hash)"

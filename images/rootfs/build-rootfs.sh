@@ -2,26 +2,26 @@
 # Builds the computerd image's root filesystem as a folder, with no container engine, for
 # `computerd host` (make dev) to run commands over: the debootstrap base of images/base (the
 # same tarball as the image's BASE_IMAGE), the Debian packages of images/computerd/packages.txt
-# (the list the Dockerfile installs), Node from node_modules/node (the image's Node) and npm
-# (`npm pack`, the version below). Built once and cached as images/.cache/rootfs-<hash of its
-# inputs>; prints that folder on stdout, progress with elapsed seconds on stderr. Needs root,
-# debootstrap and bubblewrap (for apt-get inside the new root) and the Debian mirror.
-# `build-rootfs.sh --path` prints the folder without building it.
+# (the list the Dockerfile installs), Node and npm from node_modules/node and node_modules/npm
+# (root devDependencies: the image's Node and npm, one pinned version each). Built once and
+# cached as images/.cache/rootfs-<hash of its inputs>; prints that folder on stdout, progress
+# with elapsed seconds on stderr. Needs root, debootstrap and bubblewrap (for apt-get inside the
+# new root) and the Debian mirror. `build-rootfs.sh --path` prints the folder without building it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 CACHE_DIR=${IMAGE_CACHE_DIR:-images/.cache}
-NPM_VERSION=12.2.2
 PACKAGES=images/computerd/packages.txt
 started=$(date +%s)
 say() { echo "rootfs: [$(($(date +%s) - started)) s] $*" >&2; }
 
 packages() { grep -v -E '^\s*(#|$)' "$PACKAGES"; }
+npm_version() { node_modules/node/bin/node -p 'require("./node_modules/npm/package.json").version'; }
 
 base=$(images/base/build-base.sh --tarball)
 key=$({
   cat "$0" "$PACKAGES"
-  echo "$(basename "$base") npm@$NPM_VERSION"
+  echo "$(basename "$base") npm@$(npm_version)"
   sha256sum node_modules/node/bin/node
 } | sha256sum | cut -c1-16)
 mkdir -p "$CACHE_DIR"
@@ -68,11 +68,11 @@ for pkg in $(packages); do
 done
 rm -f "$work.apt.log"
 
-say "Node $(node_modules/node/bin/node --version) and npm $NPM_VERSION into /usr/local"
+# Where the image puts them too (images/computerd/Dockerfile).
+say "Node $(node_modules/node/bin/node --version) and npm $(npm_version) into /usr/local"
 install -m 0755 node_modules/node/bin/node "$work/usr/local/bin/node"
-(cd "$work/tmp" && npm pack "npm@$NPM_VERSION" --silent >/dev/null)
-mkdir -p "$work/usr/local/lib/node_modules/npm"
-tar -xzf "$work/tmp/npm-$NPM_VERSION.tgz" -C "$work/usr/local/lib/node_modules/npm" --strip-components=1 --no-same-owner
+mkdir -p "$work/usr/local/lib/node_modules"
+cp -a node_modules/npm "$work/usr/local/lib/node_modules/npm"
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$work/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$work/usr/local/bin/npx"
 in_root sh -c 'node --version && npm --version && pandoc --version | head -n 1' | while IFS= read -r line; do

@@ -1,7 +1,7 @@
 /** The image's context filter matches computerd's real production dependencies and the Dockerfile. */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { contextPackages, productionPackages, REPO_ROOT } from "./context.ts";
+import { allowed, contextPackages, productionPackages, REPO_ROOT } from "./context.ts";
 
 describe("the computerd image's build context", () => {
   it("lets in exactly computerd's production dependency closure", () => {
@@ -10,11 +10,7 @@ describe("the computerd image's build context", () => {
 
   it("copies nothing the context filter keeps out", () => {
     const dockerfile = readFileSync(`${REPO_ROOT}/images/computerd/Dockerfile`, "utf8");
-    const ignore = readFileSync(`${REPO_ROOT}/.dockerignore`, "utf8");
-    const allowed = ignore
-      .split("\n")
-      .filter((line) => line.startsWith("!"))
-      .map((line) => line.slice(1));
+    const allowedPaths = allowed();
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((match) =>
       (match[1] ?? "").split(" "),
     );
@@ -22,7 +18,7 @@ describe("the computerd image's build context", () => {
     for (const source of sources) {
       const path = source.replace(/\/$/, "");
       expect(
-        allowed.some((entry) => entry === path || entry.startsWith(`${path}/`)),
+        allowedPaths.some((entry) => entry === path || entry.startsWith(`${path}/`)),
         `${source} is copied but filtered out`,
       ).toBe(true);
     }

@@ -9,14 +9,27 @@ import { dirname, relative } from "node:path";
 /** The repository root. */
 export const REPO_ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
-/** The `node_modules/<package>` folders /.dockerignore lets into the context (the Node binary aside). */
+/**
+ * The image's Node and npm: root devDependencies (one pinned version each), let into the context
+ * beside computerd's dependencies and installed by the Dockerfile into /usr/local, as make dev's
+ * root filesystem (images/rootfs/build-rootfs.sh) installs them.
+ */
+export const TOOLCHAIN = ["node_modules/node/bin/node", "node_modules/npm"] as const;
+
+/** The `node_modules/<package>` folders /.dockerignore lets into the context (the toolchain aside). */
 export function contextPackages(dockerignore = `${REPO_ROOT}/.dockerignore`): string[] {
+  return allowed(dockerignore)
+    .filter((path) => path.startsWith("node_modules/") && !(TOOLCHAIN as readonly string[]).includes(path))
+    .sort();
+}
+
+/** Every path /.dockerignore lets into the context (its `!` lines). */
+export function allowed(dockerignore = `${REPO_ROOT}/.dockerignore`): string[] {
   return readFileSync(dockerignore, "utf8")
     .split("\n")
     .map((line) => line.trim())
-    .filter((line) => line.startsWith("!node_modules/") && line !== "!node_modules/node/bin/node")
-    .map((line) => line.slice(1))
-    .sort();
+    .filter((line) => line.startsWith("!"))
+    .map((line) => line.slice(1));
 }
 
 /**

@@ -3,10 +3,11 @@
  * container from the IMAGE (`docker run --device /dev/fuse --cap-add SYS_ADMIN`, host network)
  * through the docker host, which speaks `computerd host`'s API, and the container-runtime
  * contract runs against it (its userland included: root, the toolbox, pandoc → PDF); then what
- * the image itself promises: FUSE at /workspace, Node 24, git, and no secret in a command's
- * environment.
+ * the image itself promises: FUSE at /workspace, Node 24 with npm, git, and no secret in a
+ * command's environment.
  * Needs a docker engine and the image: `make image` first (IMAGE overrides the reference).
  */
+import { readFileSync } from "node:fs";
 import {
   type ContractClient,
   describeContainerContract,
@@ -15,6 +16,13 @@ import {
 import { expect, it } from "vitest";
 import { startDockerFleet } from "./docker-fleet.ts";
 
+/** The image's Node and npm: the root package.json's exact devDependencies. */
+const PINNED = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    devDependencies: { node: string; npm: string };
+  }
+).devDependencies;
+
 function imageTests(client: ContractClient): void {
   it("runs computerd as the image's entrypoint with the computer FUSE-mounted at /workspace", async () => {
     const result = await client.exec("pwd; grep ' /workspace ' /proc/mounts | cut -d' ' -f3; node --version");
@@ -22,7 +30,18 @@ function imageTests(client: ContractClient): void {
     const [cwd, fsType, node] = result.stdout.trim().split("\n");
     expect(cwd).toBe("/workspace");
     expect(fsType).toBe("fuse.computerd");
-    expect(node).toMatch(/^v24\./);
+    expect(node).toBe(`v${PINNED.node}`);
+  }, 120_000);
+
+  it("has npm and npx, the version the root package.json pins (make dev's root filesystem has the same)", async () => {
+    const result = await client.exec("npm --version && npx --version && command -v npm && command -v npx");
+    expectCompleted(result);
+    expect(result.stdout.trim().split("\n")).toEqual([
+      PINNED.npm,
+      PINNED.npm,
+      "/usr/local/bin/npm",
+      "/usr/local/bin/npx",
+    ]);
   }, 120_000);
 
   it("serves the mount with computerd's libfuse3 addon (nanosecond times)", async () => {
