@@ -54,7 +54,7 @@ export interface FsBenchDocument {
   /** Where the run's wall time went outside the scenarios (absent in older runs). */
   timing?: RunTiming;
   results: ScenarioResult[];
-  /** Scenarios left out because a command they run is missing here (the image has no npm). */
+  /** Scenarios left out because a command they run is missing here. */
   skipped?: { id: string; name: string; reason: string }[];
   fleet?: Omit<FleetReport, "runs"> & { runs: FleetResult[] };
 }

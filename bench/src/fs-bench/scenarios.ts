@@ -27,7 +27,7 @@ export interface ShellScenario {
   run: string;
   /** After the timed part (untimed); fails with a message on stderr if the run did not do its work. */
   check: string;
-  /** Commands the scenario runs that may be missing (the computerd image has no npm). */
+  /** Commands the scenario runs that may be missing (skipped, with the reason, where they are). */
   needs?: string[];
   /** At most this many timed repetitions and warm-ups, whatever --reps and --warmup say (heavy scenarios). */
   maxReps?: number;

@@ -1,16 +1,33 @@
 /**
  * Running a scenario's bash in a directory: a clean, fixed environment (no npm_* variables from
- * `npm run`, git identity and config pinned), stdout discarded, stderr kept for errors. The
+ * `npm run`, git identity and config pinned, only the host's way to the network kept), stdout discarded, stderr kept for errors. The
  * timed part is measured inside bash with $EPOCHREALTIME, so bash's own start-up is not in it;
  * the wall time around the whole process is recorded beside it.
  */
 import { spawn, spawnSync } from "node:child_process";
 
+/**
+ * How this machine reaches the network, kept where set: the npm scenarios warm npm's cache from
+ * the registry through the host's proxy and, behind a TLS-inspecting one, its extra CA bundle
+ * (bench/compose.yaml hands them into the image's container).
+ */
+const NETWORK_VARS = [
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "https_proxy",
+  "http_proxy",
+  "no_proxy",
+  "NODE_EXTRA_CA_CERTS",
+];
+
 /** The environment of every scenario script. HOME stays: npm's warm cache lives there. */
-export function scenarioEnv(): NodeJS.ProcessEnv {
+export function scenarioEnv(from: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const network = NETWORK_VARS.flatMap((name) => (from[name] ? [[name, from[name]] as const] : []));
   return {
+    ...Object.fromEntries(network),
     PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-    HOME: process.env.HOME ?? "/root",
+    HOME: from.HOME ?? "/root",
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
     TZ: "UTC",
