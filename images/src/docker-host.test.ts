@@ -1,10 +1,10 @@
 /**
  * The docker host's pure parts and the HTTP surface that needs no engine: the `docker run`
- * arguments (FUSE device, SYS_ADMIN, host network, secret by name only), the spec's environment
- * filter, bearer auth and unknown computers.
+ * arguments (FUSE device, SYS_ADMIN, host network, secret by name only), bearer auth and
+ * unknown computers, answered by computerd's host server like `computerd host`'s.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DockerHost, runArgs, specEnv, startDockerHost } from "./docker-host.ts";
+import { containerEnv, type DockerHost, runArgs, startDockerHost } from "./docker-host.ts";
 
 describe("runArgs", () => {
   it("runs the image with /dev/fuse, SYS_ADMIN and host networking, the secret passed by name", () => {
@@ -29,20 +29,17 @@ describe("runArgs", () => {
   });
 });
 
-describe("specEnv", () => {
-  it("keeps COMPUTERD_* variables but never the secret", () => {
-    expect(
-      specEnv({ env: { COMPUTERD_COMPUTER_ID: "c1", COMPUTERD_SECRET: "x", PATH: "/evil", COMPUTERD_N: 1 } }),
-    ).toEqual({ COMPUTERD_COMPUTER_ID: "c1" });
-    expect(specEnv(undefined)).toEqual({});
-  });
-
+describe("containerEnv", () => {
   it("passes an allow-list as EGRESS_ALLOW, and nothing for none or all", () => {
-    expect(specEnv({ egress: { allow: ["registry.npmjs.org", "*.example.com:443"] }, env: {} })).toEqual({
+    const env = { COMPUTERD_COMPUTER_ID: "c1" };
+    expect(
+      containerEnv({ egress: "none", egressAllow: ["registry.npmjs.org", "*.example.com:443"], env }),
+    ).toEqual({
+      COMPUTERD_COMPUTER_ID: "c1",
       EGRESS_ALLOW: "registry.npmjs.org,*.example.com:443",
     });
-    expect(specEnv({ egress: "none", env: {} })).toEqual({});
-    expect(specEnv({ egress: "all", env: {} })).toEqual({});
+    expect(containerEnv({ egress: "none", egressAllow: [], env: {} })).toEqual({});
+    expect(containerEnv({ egress: "all", egressAllow: [], env: {} })).toEqual({});
   });
 });
 
@@ -70,7 +67,13 @@ describe("the host's HTTP API without a container", () => {
     const headers = { Authorization: `Bearer ${token}` };
     const res = await fetch(`${base}/computers/c1`, { headers });
     expect(await res.json()).toEqual({ running: false, healthy: false });
-    expect((await fetch(`${base}/computers/..%2Fetc`, { headers })).status).toBe(404);
+    const bad = await fetch(`${base}/computers/..%2Fetc`, { headers });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("EINVAL");
+    expect((await fetch(`${base}/computers/c1/nope`, { headers })).status).toBe(404);
+    const method = await fetch(`${base}/computers/c1/ensure`, { headers });
+    expect(method.status).toBe(405);
+    expect(((await method.json()) as { error: { code: string } }).error.code).toBe("ENOTSUP");
     expect(host.containers.size).toBe(0);
   });
 });

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "./computer-root.ts";
+import { daemonHealthy } from "./daemon-api.ts";
 
 /** How to launch one daemon. */
 export interface DaemonLaunch {
@@ -48,7 +49,7 @@ export function unmountStale(path: string): Promise<void> {
   });
 }
 
-/** A running daemon. */
+/** A running daemon (the LaunchedDaemon of the bubblewrap launcher, bwrap-launcher.ts). */
 export class DaemonProcess {
   readonly computerId: string;
   readonly secret: string;
@@ -184,45 +185,9 @@ export class DaemonProcess {
     return this.#alive;
   }
 
-  /** True when `GET /health` answers 200. */
-  async healthy(): Promise<boolean> {
-    if (!this.#alive || this.url === "") return false;
-    try {
-      const res = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      return res.ok;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * When a command last ran (now while one runs; background processes do not count), from the
-   * daemon's exec list (asked with its secret): execs arrive over the link, so the host sees
-   * no request for them.
-   */
-  async lastActivity(): Promise<number> {
-    try {
-      const res = await fetch(`${this.url}/exec`, {
-        headers: { Authorization: `Bearer ${this.secret}` },
-        signal: AbortSignal.timeout(2000),
-      });
-      if (!res.ok) return 0;
-      type Row = { status?: string; startedAt?: string; durationMs?: number; detached?: boolean };
-      const body = (await res.json()) as { execs?: Row[] } | Row[];
-      const list = Array.isArray(body) ? body : (body.execs ?? []);
-      let last = 0;
-      for (const exec of list) {
-        // A background process alone keeps no container up: preview traffic does (lastUsed).
-        if (exec.detached === true) continue;
-        if (exec.status === "running") return Date.now();
-        const started = Date.parse(exec.startedAt ?? "");
-        if (Number.isFinite(started)) last = Math.max(last, started + (exec.durationMs ?? 0));
-      }
-      return last;
-    } catch {
-      return 0;
-    }
+  /** True while it runs and `GET /health` answers 200. */
+  healthy(): Promise<boolean> {
+    return this.#alive ? daemonHealthy(this.url) : Promise.resolve(false);
   }
 
   /** SIGTERM, then SIGKILL after `graceMs`; then clears a mount the daemon left. */

@@ -5,8 +5,8 @@
  */
 import type { Command } from "../main.ts";
 import { fuse3Unavailable } from "../mount/fuse3-native.ts";
+import { startHost } from "./bwrap-launcher.ts";
 import { HOST_HELP, HostConfigError, parseHostConfig } from "./host-config.ts";
-import { startHost } from "./host-server.ts";
 
 async function run(args: string[]): Promise<number> {
   let config: ReturnType<typeof parseHostConfig>;

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { isComputerId } from "@computer/sdk/computer-id";
+import { HTTP_STATUS } from "@computer/sdk/errors";
 import {
   type ForwardTarget,
   forwardHeaders,
@@ -17,7 +18,7 @@ import {
   forwardUpgrade,
   refusedBody,
 } from "../server/http-forward.ts";
-import type { DaemonProcess } from "./daemon-process.ts";
+import type { LaunchedDaemon } from "./computer-launcher.ts";
 
 const PORTS_PATH = /^\/computers\/([^/]+)\/ports\/(\d{1,5})(\/[^?]*)?(\?.*)?$/;
 
@@ -26,7 +27,7 @@ export interface HostPortsDeps {
   /** True for `Proxy-Authorization` carrying the host token. */
   authorized(header: string | undefined): boolean;
   /** The running daemon of a computer. */
-  daemon(id: string): DaemonProcess | undefined;
+  daemon(id: string): LaunchedDaemon | undefined;
 }
 
 function parse(url: string): { id: string; port: number; rest: string } | undefined {
@@ -51,7 +52,7 @@ export function hostPorts(deps: HostPortsDeps) {
   const describe = (port: number) => `port ${port} of the computer's container`;
   const target = (
     req: IncomingMessage,
-    daemon: DaemonProcess,
+    daemon: LaunchedDaemon,
     port: number,
     rest: string,
     upgrade: boolean,
@@ -75,13 +76,13 @@ export function hostPorts(deps: HostPortsDeps) {
     if (parsed === undefined) return undefined;
     if (!deps.authorized(req.headers["proxy-authorization"])) {
       const body = JSON.stringify({ error: { code: "EUNAUTHORIZED", message: "wrong proxy credentials" } });
-      return { kind: "refused", status: 401, body } as const;
+      return { kind: "refused", status: HTTP_STATUS.EUNAUTHORIZED, body } as const;
     }
     const daemon = deps.daemon(parsed.id);
     if (daemon === undefined || !daemon.alive)
       return {
         kind: "refused",
-        status: 502,
+        status: HTTP_STATUS.ECONNREFUSED,
         body: refusedBody(describe(parsed.port), "the computer's container is not running"),
       } as const;
     daemon.lastUsed = Date.now();

@@ -1,8 +1,8 @@
 /**
  * `computerd host` against real `computerd serve` children (no sandbox, so it runs anywhere):
  * ensure starts one daemon per computer on its own port with its own secret, reuses it for
- * the same spec and relaunches it for another, stop/delete, the token, the idle sweeper, and
- * the preview hop (HTTP and upgrades to a computer's port, 401/502 when it cannot).
+ * the same spec and relaunches it for another, stop/delete, the token, errors from the API's
+ * table, the idle sweeper, and the preview hop (HTTP and upgrades to a computer's port, 401/502 when it cannot).
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
@@ -10,9 +10,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
+import { HTTP_STATUS } from "@computer/sdk/errors";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startHost } from "./bwrap-launcher.ts";
 import { type HostConfig, parseHostConfig } from "./host-config.ts";
-import { type Host, startHost } from "./host-server.ts";
+import type { Host } from "./host-server.ts";
 
 const TOKEN = "host-token-0123456789";
 let dir: string;
@@ -89,6 +91,46 @@ describe("computerd host", () => {
     expect(existsSync(join(dir, "state", "c"))).toBe(true);
     expect((await call("DELETE", "/computers/c")).status).toBe(204);
     expect(existsSync(join(dir, "state", "c"))).toBe(false);
+  });
+
+  test("answers errors with the API's table (@computer/sdk/errors)", async () => {
+    const expectError = async (res: Response, status: number, code: string) => {
+      expect(res.status).toBe(HTTP_STATUS[code as keyof typeof HTTP_STATUS]);
+      expect(res.status).toBe(status);
+      expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+        code,
+        message: expect.any(String),
+      });
+    };
+    await expectError(await call("GET", "/computers/a/ensure"), 405, "ENOTSUP");
+    await expectError(await call("GET", "/computers/a/nope"), 404, "ENOENT");
+    await expectError(
+      await call("GET", "/computers/a", undefined, "wrong-token-000000000"),
+      401,
+      "EUNAUTHORIZED",
+    );
+    const malformed = await fetch(`${base}/computers/a/ensure`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}` },
+      body: "{",
+    });
+    await expectError(malformed, 400, "EINVAL");
+    // A daemon that cannot start: the computer is unavailable (503), and nothing is left running.
+    const broken = await startHost(
+      config({ computerd: [process.execPath, "-e", "process.exit(3)"] }),
+      () => undefined,
+    );
+    try {
+      const res = await fetch(`http://127.0.0.1:${broken.port}/computers/broken/ensure`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ spec: {}, specHash: "h" }),
+      });
+      await expectError(res, 503, "EUNAVAILABLE");
+      expect(broken.daemons.size).toBe(0);
+    } finally {
+      await broken.close();
+    }
   });
 
   test("stops daemons that stayed idle", async () => {
