@@ -2,7 +2,8 @@
  * One Node and one npm for the image and make dev's root filesystem: both are root
  * devDependencies pinned to an exact version (node_modules/node, node_modules/npm), the
  * Dockerfile installs them from the build context and build-rootfs.sh from the same folders,
- * into the same places; where the root filesystem is built, its npm is that version.
+ * into the same places; where the root filesystem is built, its npm is that version. The
+ * repository's own npm commands keep the developer's npm.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readlinkSync } from "node:fs";
@@ -21,6 +22,15 @@ describe("the image's Node and npm", () => {
     expect(pinned.node).toMatch(/^\d+\.\d+\.\d+$/);
     expect(version("node_modules/npm/package.json")).toBe(pinned.npm);
     expect(version("node_modules/node/package.json")).toBe(pinned.node);
+  });
+
+  it("do not shadow the developer's npm: the root postinstall unlinks npm's bins", () => {
+    // npm links every hoisted package's bins into node_modules/.bin, which `npm run` and npx put
+    // first on PATH: the image's npm would then run every nested npm command of the repository.
+    const manifest = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
+    expect(manifest.scripts.postinstall).toBe("rm -f node_modules/.bin/npm node_modules/.bin/npx");
+    expect(existsSync(`${REPO_ROOT}/node_modules/.bin/npm`)).toBe(false);
+    expect(existsSync(`${REPO_ROOT}/node_modules/.bin/npx`)).toBe(false);
   });
 
   it("enter the build context and the Dockerfile installs them into /usr/local", () => {
