@@ -44,19 +44,17 @@ beforeAll(async () => {
     COMPUTER_TOKEN: fleet.adminToken,
     COMPUTER_CONFIG_DIR: join(outside, "config"),
   };
-  const [pack] = JSON.parse(
-    npm(["pack", "--json", "--pack-destination", outside], join(REPO_ROOT, "sdk")),
-  ) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  if (pack === undefined) throw new Error("npm pack answered nothing");
-  packed = pack.files.map((file) => file.path);
-  writeFileSync(
-    join(outside, "package.json"),
-    JSON.stringify({ name: "outside", private: true, type: "module" }),
-  );
-  npm(["install", "--prefer-offline", join(outside, pack.filename)], outside);
+  // The tarball's name is npm pack's last line; its files come from tar, as any npm writes them.
+  const tarball = npm(["pack", "--pack-destination", outside], join(REPO_ROOT, "sdk"))
+    .trim()
+    .split("\n")
+    .at(-1);
+  if (tarball === undefined || !tarball.endsWith(".tgz")) throw new Error(`npm pack answered ${tarball}`);
+  packed = execFileSync("tar", ["-tzf", join(outside, tarball)], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((path) => path.replace(/^package\//, ""));
+  npm(["install", "--prefer-offline", join(outside, tarball)], outside);
 }, 600_000);
 
 afterAll(async () => {
