@@ -12,7 +12,7 @@ import {
   readJsonObject,
   requireString,
 } from "../http/json-body.ts";
-import { isRuntimeName, RUNTIME_NAMES, type RuntimeName } from "./runtime.ts";
+import { type ExecRequest, isRuntimeName, RUNTIME_NAMES } from "./runtime.ts";
 
 /** The absolute directory every runtime sees the computer at. */
 export const WORKSPACE_DIR = "/workspace";
@@ -27,15 +27,11 @@ export const DEFAULT_OUTPUT_CAP = 1024 * 1024;
 const MAX_ENV_VARS = 256;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The request body once checked; limits are applied by the exec manager per runtime. */
-export interface ExecBody {
-  runtime: RuntimeName;
-  source: string;
-  cwd: string;
-  env: Record<string, string>;
-  stdin: string | undefined;
-  input: unknown;
-  timeoutMs: number | undefined;
+/**
+ * The request body once checked: the runtime's ExecRequest before the manager gives it an id
+ * and applies the runtime's limits (the timeout is still the asked one, undefined: the default).
+ */
+export interface ExecBody extends Omit<ExecRequest, "id" | "detached" | "outputCap"> {
   /** A background process (container only): the request returns at once, no default timeout. */
   detach: boolean;
 }
