@@ -287,6 +287,10 @@ export class Vfs {
   missingBlobs(hashes: string[]): string[] {
     return hashes.filter((h) => !this.ctx.store.hasBlob(h));
   }
+  /** Bytes of the blob stored under `hash` (without reading it), or undefined. */
+  blobSize(hash: string): number | undefined {
+    return this.ctx.store.blobSize(hash);
+  }
   getBlob(hash: string): Uint8Array | undefined {
     return this.ctx.store.blob(hash);
   }

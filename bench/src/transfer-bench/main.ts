@@ -35,8 +35,8 @@ interface Row {
 }
 
 /**
- * fetch, sent again once when the connection it reused was already closed by the server (EPIPE
- * or ECONNRESET before any answer): the SDK's pooled connection sits idle while curl moves the
+ * fetch, sent again once when the connection it reused was already closed by the server (EPIPE,
+ * ECONNRESET or undici's "other side closed", before any answer): the SDK's pooled connection sits idle while curl moves the
  * large files, and workerd closes idle ones, which Node's fetch does not retry for a POST.
  */
 const freshFetch: typeof fetch = async (input, init) => {
@@ -44,7 +44,7 @@ const freshFetch: typeof fetch = async (input, init) => {
     return await fetch(input, init);
   } catch (err) {
     const code = (err as { cause?: { code?: string } }).cause?.code;
-    if (code !== "EPIPE" && code !== "ECONNRESET") throw err;
+    if (code !== "EPIPE" && code !== "ECONNRESET" && code !== "UND_ERR_SOCKET") throw err;
     return await fetch(input, init);
   }
 };

@@ -32,22 +32,39 @@ export interface DrainReport {
   rev: number | undefined;
 }
 
-/** Splits blobs into groups of at most `maxBytes` each (a single larger blob travels alone). */
-export function groupBlobs(blobs: readonly BlobData[], maxBytes: number): BlobData[][] {
-  const groups: BlobData[][] = [];
-  let group: BlobData[] = [];
+/** Splits `items` into groups of at most `maxBytes` each by `size` (a single larger item goes alone). */
+function groupBySize<T>(items: readonly T[], size: (item: T) => number, maxBytes: number): T[][] {
+  const groups: T[][] = [];
+  let group: T[] = [];
   let bytes = 0;
-  for (const blob of blobs) {
-    if (group.length > 0 && bytes + blob.data.length > maxBytes) {
+  for (const item of items) {
+    const n = size(item);
+    if (group.length > 0 && bytes + n > maxBytes) {
       groups.push(group);
       group = [];
       bytes = 0;
     }
-    group.push(blob);
-    bytes += blob.data.length;
+    group.push(item);
+    bytes += n;
   }
   if (group.length > 0) groups.push(group);
   return groups;
+}
+
+/** Splits blobs into groups of at most `maxBytes` each (a single larger blob travels alone). */
+export function groupBlobs(blobs: readonly BlobData[], maxBytes: number): BlobData[][] {
+  return groupBySize(blobs, (blob) => blob.data.length, maxBytes);
+}
+
+/** The stored blobs of `hashes`, or undefined when one is gone (its file changed and GC ran). */
+function readBlobs(vfs: SyncEndpoint["local"]["vfs"], hashes: readonly string[]): BlobData[] | undefined {
+  const blobs: BlobData[] = [];
+  for (const hash of hashes) {
+    const data = vfs.getBlob(hash);
+    if (!data) return undefined;
+    blobs.push({ hash, data });
+  }
+  return blobs;
 }
 
 /** One direction of sync between a local endpoint and a peer. */
@@ -129,27 +146,54 @@ export class SyncLink {
     }
   }
 
-  /** Sends the blobs of `batch` the peer lacks; false when one is missing locally. */
+  /**
+   * Sends the blobs of `batch` the peer lacks; false when one is missing locally. Small sets ride
+   * inside the batch; larger ones are read one group at a time while the previous group is on
+   * the wire (at most two calls in flight), so a large file never sits in memory whole.
+   */
   private async sendBlobs(batch: SyncBatch, options: DrainOptions, report: DrainReport): Promise<boolean> {
     const hashes = batchHashes(batch.changes);
     if (hashes.length === 0) return true;
+    const vfs = this.local.local.vfs;
     const missing = await this.remote.missingBlobs(hashes);
-    const blobs: BlobData[] = [];
     let bytes = 0;
     for (const hash of missing) {
-      const data = this.local.local.vfs.getBlob(hash);
-      if (!data) return false;
-      blobs.push({ hash, data });
-      bytes += data.length;
+      const size = vfs.blobSize(hash);
+      if (size === undefined) return false;
+      bytes += size;
     }
-    report.blobs += blobs.length;
+    report.blobs += missing.length;
     report.blobBytes += bytes;
     if (bytes <= (options.inlineBlobBytes ?? 1 << 20)) {
+      const blobs = readBlobs(vfs, missing);
+      if (!blobs) return false;
       if (blobs.length > 0) batch.blobs = blobs;
       return true;
     }
-    for (const group of groupBlobs(blobs, options.blobCallBytes ?? 8 << 20))
-      await this.remote.putBlobs(group);
+    const inFlight: Promise<void>[] = [];
+    try {
+      const groups = groupBySize(
+        missing,
+        (hash) => vfs.blobSize(hash) ?? 0,
+        options.blobCallBytes ?? 8 << 20,
+      );
+      for (const names of groups) {
+        const blobs = readBlobs(vfs, names);
+        if (!blobs) {
+          await Promise.allSettled(inFlight);
+          return false;
+        }
+        const call = Promise.resolve(this.remote.putBlobs(blobs));
+        // Awaited below; until then its rejection must not count as unhandled.
+        call.catch(() => undefined);
+        inFlight.push(call);
+        if (inFlight.length >= 2) await inFlight.shift();
+      }
+    } catch (err) {
+      await Promise.allSettled(inFlight);
+      throw err;
+    }
+    await Promise.all(inFlight);
     return true;
   }
 }

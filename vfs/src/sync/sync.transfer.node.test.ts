@@ -127,4 +127,17 @@ describe("property 4: content moves by hash", () => {
     expect(pair.toDo.stats.calls.putBlobs).toBe(3);
     expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
   });
+
+  test("a putBlobs call lost mid-file fails the drain; the next drain sends the rest, nothing lost", async () => {
+    const pair = newPair();
+    const data = noise(6 * CHUNK_SIZE + 5, 3);
+    pair.mirror.vfs.writeFile("/big", data);
+    pair.toDo.failNext("putBlobs", "after");
+    const options = { inlineBlobBytes: CHUNK_SIZE, blobCallBytes: 2 * CHUNK_SIZE };
+    await expect(pair.upload.drain(options)).rejects.toThrow();
+    expect(pair.do.vfs.exists("/big")).toBe(false);
+    await pair.upload.drain(options);
+    expect(pair.do.vfs.readFile("/big")).toEqual(data);
+    expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
+  });
 });
