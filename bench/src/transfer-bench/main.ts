@@ -138,6 +138,7 @@ async function seenRows(
       what: `container: first exec (true) after a ${mib} MiB PUT`,
       bytes: mib * MiB,
       summary: summarize(first),
+      detail: medians(firstMetrics),
     },
     { what: `container: then sha256sum of that file`, bytes: mib * MiB, summary: summarize(read) },
   ];
