@@ -158,6 +158,7 @@ async function main(): Promise<number> {
         warmup: options.warmup,
         budgetMs: options.budgetS * 1000,
         prepared: prepared.get(scenario.id),
+        leaveLast: i === runnable.length - 1,
       };
       runs.push(await runScenario(scenario, targets, plan, abort.signal));
     }

@@ -3,7 +3,9 @@
  * repetitions on every target, the targets' order rotating from one repetition to the next so
  * no target always runs first (or right after a heavy one). One repetition: a fresh directory,
  * setup + settle (untimed), the timed run, counters, settle (the mount's fence, timed apart),
- * the check, removal of the directory. A target that fails a scenario skips the rest of it.
+ * the check; the directory is removed (and settled) before the target's next repetition. A
+ * scenario with `shareSetup` runs all its repetitions on a target in one directory set up once.
+ * A target that fails a scenario skips the rest of it.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -85,35 +87,42 @@ async function step(what: string, body: string, dir: string): Promise<void> {
   if (result.exitCode !== 0) throw new Error(describeFailure(what, result));
 }
 
-/** One repetition of `scenario` on `target`, in a fresh directory named by `label`. */
+/**
+ * One repetition of `scenario` on `target` in `dir`: made and set up first when `fresh` (a
+ * scenario that shares its setup runs again in the directory of its first repetition).
+ */
 async function runOnce(
   target: FsTarget,
   scenario: ShellScenario,
-  label: string,
+  dir: string,
+  fresh: boolean,
   phases: Phases,
 ): Promise<Sample> {
-  const dir = join(target.root, `${scenario.id}-${label}`);
-  mkdirSync(dir);
-  try {
-    const { setup } = scenario;
-    if (setup)
-      await timedPhase(phases, "setup", async () => {
-        await step("setup", setup, dir);
-        await target.settle(dir);
-      });
-    const before = await target.counters();
-    const run = await timedPhase(phases, "run", () => runShell(scenario.run, dir, { timed: true }));
-    if (run.exitCode !== 0 || run.timedMs === undefined) throw new Error(describeFailure("run", run));
-    const afterRun = await target.counters();
-    const settled = await timedPhase(phases, "settle", () => target.settle(dir));
-    await timedPhase(phases, "check", () => step("check", `${CHECK_PRELUDE}\n${scenario.check}`, dir));
-    const sample: Sample = { ms: run.timedMs, wallMs: run.wallMs, settleMs: settled.ms };
-    if (before && afterRun) sample.timed = counterDelta(before, afterRun);
-    if (before && settled.counters) sample.withFence = counterDelta(before, settled.counters);
-    return sample;
-  } finally {
-    await timedPhase(phases, "cleanup", () => rmSync(dir, { recursive: true, force: true }));
-  }
+  if (fresh) mkdirSync(dir);
+  const { setup } = scenario;
+  if (setup && fresh)
+    await timedPhase(phases, "setup", async () => {
+      await step("setup", setup, dir);
+      await target.settle(dir);
+    });
+  const before = await target.counters();
+  const run = await timedPhase(phases, "run", () => runShell(scenario.run, dir, { timed: true }));
+  if (run.exitCode !== 0 || run.timedMs === undefined) throw new Error(describeFailure("run", run));
+  const afterRun = await target.counters();
+  const settled = await timedPhase(phases, "settle", () => target.settle(dir));
+  await timedPhase(phases, "check", () => step("check", `${CHECK_PRELUDE}\n${scenario.check}`, dir));
+  const sample: Sample = { ms: run.timedMs, wallMs: run.wallMs, settleMs: settled.ms };
+  if (before && afterRun) sample.timed = counterDelta(before, afterRun);
+  if (before && settled.counters) sample.withFence = counterDelta(before, settled.counters);
+  return sample;
+}
+
+/** Removes a repetition's directory, then settles, so the next repetition does not pay for it. */
+async function cleanup(target: FsTarget, dir: string, phases: Phases): Promise<void> {
+  await timedPhase(phases, "cleanup", async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await target.settle(target.root);
+  });
 }
 
 /** Runs a scenario's one-off preparation `script` in a scratch directory (removed after). */
@@ -142,6 +151,12 @@ export interface RepetitionPlan {
   budgetMs: number;
   /** The scenario's preparation, started already (prepareAll); else it is run first. */
   prepared?: Promise<Prepared>;
+  /**
+   * The run's last scenario on these targets: its last directories are left for the targets'
+   * stop, which removes them whole (the mount: its state directory) — minutes for the 27,000
+   * files of the npm install on the mount, one by one.
+   */
+  leaveLast?: boolean;
 }
 
 /** How a preparation went. */
@@ -207,6 +222,9 @@ export async function runScenario(
   // A heavy scenario (the real npm install) runs fewer times than the light ones.
   reps = Math.min(reps, scenario.maxReps ?? reps);
   warmup = Math.min(warmup, scenario.maxWarmup ?? warmup);
+  // Each target's last directory, removed before its next repetition (or at the end); with
+  // shareSetup, the one directory all repetitions on the target run in.
+  const left = new Map<TargetId, string>();
   for (let i = 0; i < warmup + reps; i++) {
     const timed = i >= warmup;
     const order = rotate(targets, i);
@@ -217,10 +235,18 @@ export async function runScenario(
       progressStep(
         `${target.id} · ${timed ? `rep ${i - warmup + 1}/${reps}` : `warm-up ${i + 1}/${warmup}`}`,
       );
+      let dir = left.get(target.id);
+      const fresh = dir === undefined || !scenario.shareSetup;
+      if (dir !== undefined && fresh) await cleanup(target, dir, phases);
+      if (fresh) dir = join(target.root, `${scenario.id}-${timed ? `r${i - warmup}` : `w${i}`}`);
+      if (dir === undefined) continue;
+      left.set(target.id, dir);
       try {
-        const sample = await runOnce(target, scenario, timed ? `r${i - warmup}` : `w${i}`, phases);
+        const sample = await runOnce(target, scenario, dir, fresh, phases);
         if (timed) run.samples.push(sample);
       } catch (err) {
+        await cleanup(target, dir, phases);
+        left.delete(target.id);
         if (signal?.aborted) break;
         const what = timed ? `repetition ${i - warmup + 1}` : `warm-up ${i + 1}`;
         run.error = `${what}: ${err instanceof Error ? err.message : String(err)}`;
@@ -233,6 +259,11 @@ export async function runScenario(
       break;
     }
   }
+  if (!plan.leaveLast)
+    for (const target of targets) {
+      const dir = left.get(target.id);
+      if (dir !== undefined) await cleanup(target, dir, phases);
+    }
   for (const run of runs.values()) {
     if (run.samples.length === 0) continue;
     run.summary = summarize(run.samples.map((s) => s.ms));

@@ -29,6 +29,11 @@ export interface ShellScenario {
   check: string;
   /** Commands the scenario runs that may be missing (skipped, with the reason, where they are). */
   needs?: string[];
+  /**
+   * The timed part leaves the tree as setup made it (a read like `git status`): the warm-ups
+   * and repetitions on a target run in one directory, set up once.
+   */
+  shareSetup?: boolean;
   /** At most this many timed repetitions and warm-ups, whatever --reps and --warmup say (heavy scenarios). */
   maxReps?: number;
   maxWarmup?: number;
