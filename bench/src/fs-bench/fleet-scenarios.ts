@@ -105,8 +105,8 @@ function fenceScenario(n: number, id: string): FleetScenario {
             ? {
                 computerdFenceMs: fence.ms,
                 flushMs: fence.flushMs,
-                batches: fence.batches,
-                changes: fence.changes,
+                fenceBatches: fence.batches,
+                fenceChanges: fence.changes,
               }
             : {}),
         },
