@@ -5,10 +5,10 @@
  * which `git clone <link>` accepts.
  */
 import { fileURLToPath } from "node:url";
+import { localTrust } from "@computer/fleet/local-trust";
 import type { ComputerClient, Egress } from "@computer/sdk";
 import { uploadTree } from "@computer/sdk/node";
 import { connect } from "../shared/connect.ts";
-import { localTrust } from "../shared/local-trust.ts";
 import { main, Steps, type StepTime, succeeded } from "../shared/steps.ts";
 
 const PROJECT = fileURLToPath(new URL("project", import.meta.url));

@@ -10,8 +10,9 @@
  * from its last output to the exit event, which the DO sends once it holds every file. Then the
  * DO's listing of node_modules is checked against the container's, and the computer deleted.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { localTrust } from "@computer/fleet/local-trust";
 import type { Computer } from "@computer/sdk";
 import { computerdDelta } from "./computerd-counters.ts";
 import { type Arrival, assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
@@ -21,8 +22,6 @@ import { CHECK_PRELUDE } from "./scenarios.ts";
 import type { NpmProject } from "./sizes.ts";
 
 const FILES = ["package.json", "package-lock.json"];
-/** This machine's extra TLS trust in the computer (outside app/), see localTrust. */
-const TRUST_FILE = ".bench-trust/extra-ca.pem";
 const CACHE = "/root/.npm";
 const WARM_DIR = "/tmp/npm-warm";
 /** Filling the cache downloads the whole tree (tens of MB for the web application). */
@@ -41,21 +40,9 @@ function outcome(events: Arrival[]): { stdout: string; exit: Arrival & { type: "
   return { stdout, exit };
 }
 
-/**
- * The environment that makes npm in the container trust what npm here trusts: a local fleet
- * shares this machine's network, and with it any TLS-inspecting proxy on the way to the
- * registry, whose CA (NODE_EXTRA_CA_CERTS) the image's root filesystem does not have.
- */
-async function localTrust(computer: Computer): Promise<Record<string, string>> {
-  const extra = process.env.NODE_EXTRA_CA_CERTS;
-  if (!extra || !existsSync(extra)) return {};
-  await computer.files.write(TRUST_FILE, readFileSync(extra));
-  return { NODE_EXTRA_CA_CERTS: `/workspace/${TRUST_FILE}` };
-}
-
-async function warm(computer: Computer): Promise<number> {
+async function warm(computer: Computer, apiUrl: string): Promise<number> {
   const started = performance.now();
-  const env = await localTrust(computer);
+  const env = await localTrust(computer, apiUrl);
   const script = `set -eo pipefail
 rm -rf ${WARM_DIR} && mkdir -p ${WARM_DIR} && cd ${WARM_DIR}
 cp /workspace/app/package.json /workspace/app/package-lock.json .
@@ -87,7 +74,7 @@ export function fleetNpmInstall(project: NpmProject): FleetScenario {
       try {
         for (const file of FILES)
           await computer.files.write(`app/${file}`, readFileSync(join(project.dir, file)));
-        const warmMs = await warm(computer);
+        const warmMs = await warm(computer, client.url);
         const before = fenceEvents(id).at(-1);
         const script = `set -eo pipefail
 cd /workspace/app
