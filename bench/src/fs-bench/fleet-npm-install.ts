@@ -12,7 +12,6 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { localTrust } from "@computer/fleet/local-trust";
 import type { Computer } from "@computer/sdk";
 import { computerdDelta } from "./computerd-counters.ts";
 import { type Arrival, assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
@@ -42,6 +41,9 @@ function outcome(events: Arrival[]): { stdout: string; exit: Arrival & { type: "
 
 async function warm(computer: Computer, apiUrl: string): Promise<number> {
   const started = performance.now();
+  // Loaded here, not at the top: the image's copy of bench (bench-host) runs no fleet scenario
+  // and has no @computer/fleet.
+  const { localTrust } = await import("@computer/fleet/local-trust");
   const env = await localTrust(computer, apiUrl);
   const script = `set -eo pipefail
 rm -rf ${WARM_DIR} && mkdir -p ${WARM_DIR} && cd ${WARM_DIR}
