@@ -121,7 +121,11 @@ step("pwrite", lambda: os.pwrite(fd, b"z" * 10, 0) and None)
 step("close", lambda: os.close(fd))
 `);
       // The daemon must not call into its own mount synchronously: watch the mirror instead.
-      while (!m.mirror.vfs.exists("/.go")) await new Promise((resolve) => setTimeout(resolve, 10));
+      const deadline = Date.now() + 30_000;
+      while (!m.mirror.vfs.exists("/.go")) {
+        if (Date.now() > deadline) throw new Error("the writer never created /.go");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       m.mirror.vfs.setQuota(m.mirror.vfs.usage().usedBytes + 1000);
       await sh(`rm ${m.mnt}/.go`);
       try {
