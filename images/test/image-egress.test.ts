@@ -8,10 +8,10 @@
  * another, nothing directly (no route), and cannot join the container's network again.
  * docs/deploy.md and docs/THREAT_MODEL.md cite this test. Needs a docker engine and the image.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import type { Fleet } from "@computer/fleet";
 import { ContractClient, expectCompleted } from "@computer/fleet/container-contract";
+import { createAllowListed, listenWith, portOf } from "@computer/fleet/egress-fixture";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDockerFleet } from "./docker-fleet.ts";
 
@@ -19,25 +19,14 @@ const client = new ContractClient("image-egress");
 let fleet: Fleet;
 let allowed: Server;
 let other: Server;
-const portOf = (server: Server) => (server.address() as AddressInfo).port;
-
-async function listen(text: string): Promise<Server> {
-  const server = createServer((_req, res) => res.end(text));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
 
 describe("an allow-listed computer on the image (docker host, no sandbox, as in production)", () => {
   beforeAll(async () => {
-    allowed = await listen("allowed");
-    other = await listen("other");
+    allowed = await listenWith("allowed");
+    other = await listenWith("other");
     fleet = await startDockerFleet();
     client.fleet = fleet;
-    const res = await fetch(client.url(""), {
-      method: "PUT",
-      headers: { ...client.auth(), "Content-Type": "application/json" },
-      body: JSON.stringify({ egress: { allow: [`127.0.0.1:${portOf(allowed)}`] } }),
-    });
+    const res = await createAllowListed(client, [`127.0.0.1:${portOf(allowed)}`]);
     expect(res.status).toBe(201);
   });
 

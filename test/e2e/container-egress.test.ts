@@ -5,38 +5,27 @@
  * Both servers listen on the host's 127.0.0.1. docs/THREAT_MODEL.md cites this test. Needs
  * root, /dev/fuse and bubblewrap (never skips).
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { type Fleet, startFleet } from "@computer/fleet";
 import { containerMissing } from "@computer/fleet/capabilities";
 import { ContractClient } from "@computer/fleet/container-contract";
+import { createAllowListed, listenWith, portOf } from "@computer/fleet/egress-fixture";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const client = new ContractClient("egress-allow");
 let fleet: Fleet;
 let allowed: Server;
 let other: Server;
-const portOf = (server: Server) => (server.address() as AddressInfo).port;
-
-async function listen(name: string): Promise<Server> {
-  const server = createServer((_req, res) => res.end(`hello from ${name}\n`));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
 
 describe("container egress allow-list (computerd host, bubblewrap)", () => {
   beforeAll(async () => {
     const missing = containerMissing();
     if (missing.length > 0) throw new Error(`this suite needs ${missing.join(", ")}; it does not skip`);
-    allowed = await listen("allowed");
-    other = await listen("other");
+    allowed = await listenWith("hello from allowed\n");
+    other = await listenWith("hello from other\n");
     fleet = await startFleet({ computerdHost: true });
     client.fleet = fleet;
-    const res = await fetch(client.url(""), {
-      method: "PUT",
-      headers: { ...client.auth(), "Content-Type": "application/json" },
-      body: JSON.stringify({ egress: { allow: [`127.0.0.1:${portOf(allowed)}`] } }),
-    });
+    const res = await createAllowListed(client, [`127.0.0.1:${portOf(allowed)}`]);
     expect(res.status).toBe(201);
   }, 600_000);
 
