@@ -91,6 +91,7 @@ export class SandboxNetwork implements PortConnector {
     number,
     { resolve: (socket: Socket) => void; reject: (error: Error) => void }
   >();
+  #closed = false;
   #nextId = 1;
 
   private constructor(child: ChildProcess, pid: number, options: SandboxNetworkOptions) {
@@ -164,7 +165,12 @@ export class SandboxNetwork implements PortConnector {
 
   /** A socket connected to `port` on the namespace's loopback (ECONNREFUSED when nothing listens). */
   connect(port: number): Promise<Socket> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null || !this.#child.connected) {
+    if (
+      this.#closed ||
+      this.#child.exitCode !== null ||
+      this.#child.signalCode !== null ||
+      !this.#child.connected
+    ) {
       return Promise.reject(bridgeGone());
     }
     const id = this.#nextId++;
@@ -203,6 +209,8 @@ export class SandboxNetwork implements PortConnector {
 
   /** Stops the bridge (commands still running keep the namespace alive until they end). */
   close(): void {
+    // Gone from now on: the killed bridge's exit (and its IPC channel's end) arrive later.
+    this.#closed = true;
     this.#child.kill("SIGKILL");
   }
 }
