@@ -23,6 +23,8 @@ export default defineConfig({
           COMPUTER_ADMIN_TOKEN: "test-admin-token",
           COMPUTERD_HOST_URL: "",
           COMPUTERD_HOST_TOKEN: "",
+          // The size of space.test.ts's file: 32 MiB in make test, 1 GiB from bench:space.
+          SPACE_TEST_MIB: process.env.SPACE_TEST_MIB ?? "32",
         },
       },
     }),

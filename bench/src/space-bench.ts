@@ -1,9 +1,11 @@
 /**
- * `npm run bench:space`: does the mount give space back? `computerd mount` (its own CLI, the
- * mirror GC on a 1 s timer with no window) on the real disk: a base file, then `--mib` MiB of
- * random data written with fsync and deleted; what the mirror stores (database and WAL) is
- * sampled until it is back within 10% of where it started or `--timeout` passes. Reports the
- * start, the peak, the end and how long the GC took to give the space back; JSON in `--out`.
+ * `npm run bench:space`: do the mirror and the Durable Object give space back? The mirror:
+ * `computerd mount` (its own CLI, the mirror GC on a 1 s timer with no window) on the real disk:
+ * a base file, then `--mib` MiB of random data written with fsync and deleted; what the mirror
+ * stores (database and WAL) is sampled until it is back within 10% of where it started or
+ * `--timeout` passes. The DO: the same size through the HTTP API into a DO in workerd, deleted,
+ * its GC run past the window (space-do.ts). Reports the start, the peak and the end of each,
+ * and how long the GC took to give the space back; JSON in `--out`.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -12,6 +14,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { measureDoSpace } from "./space-do.ts";
 
 const MAIN = fileURLToPath(new URL("../../computerd/src/main.ts", import.meta.url));
 const DEFAULT_OUT = fileURLToPath(new URL("../results/", import.meta.url));
@@ -21,6 +24,7 @@ const USAGE = `Usage: npm run bench:space -- [options]
   --mib N           MiB written and deleted (default 1024)
   --timeout S       how long to wait for the space to come back (default 120)
   --disk-dir DIR    where the mount's state and mount point go (default /var/tmp)
+  --no-do           only the mirror (leave out the Durable Object's half)
   --out DIR         where the JSON document goes (default bench/results)
   --help            this text`;
 
@@ -57,10 +61,12 @@ async function main(): Promise<number> {
       mib: { type: "string", default: "1024" },
       timeout: { type: "string", default: "120" },
       "disk-dir": { type: "string", default: "/var/tmp" },
+      do: { type: "boolean", default: true },
       out: { type: "string", default: DEFAULT_OUT },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
+    allowNegative: true,
   });
   if (values.help) {
     console.log(USAGE);
@@ -68,6 +74,17 @@ async function main(): Promise<number> {
   }
   const size = Number(values.mib);
   const timeoutMs = Number(values.timeout) * 1000;
+  // The DO's half first: its workerd run must not overlap the mount's GC timings.
+  const durableObject = values.do ? measureDoSpace(size) : undefined;
+  if (durableObject) {
+    console.log(
+      [
+        `Durable Object: ${size} MiB through the API (${(durableObject.writeMs / 1000).toFixed(1)} s) and deleted`,
+        `DO SQLite: ${mib(durableObject.start)} at the start, ${mib(durableObject.peak)} at the peak, ${mib(durableObject.withinWindow)} after the delete inside the GC window, ${mib(durableObject.end)} after the GC (${(durableObject.end / durableObject.start).toFixed(3)}× the start; GC ${durableObject.gcMs} ms)`,
+        durableObject.passed ? "DO: back within 10% after the GC" : "DO: the space test FAILED (see above)",
+      ].join("\n"),
+    );
+  }
   const root = mkdtempSync(join(values["disk-dir"], "space-bench-"));
   const state = join(root, "state");
   const mnt = join(root, "mnt");
@@ -103,6 +120,7 @@ async function main(): Promise<number> {
       writeMs,
       reclaimMs,
       back,
+      durableObject,
     };
     console.log(
       [
@@ -118,7 +136,7 @@ async function main(): Promise<number> {
     const out = join(values.out, `space-${document.finishedAt.replaceAll(":", "-")}.json`);
     writeFileSync(out, `${JSON.stringify(document, null, 2)}\n`);
     process.stderr.write(`space-bench: wrote ${out}\n`);
-    return back ? 0 : 1;
+    return back && (durableObject?.passed ?? true) ? 0 : 1;
   } finally {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
