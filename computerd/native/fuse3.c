@@ -42,6 +42,8 @@ struct request {
   char *s1, *s2;
   char *data;
   size_t size;
+  /* Non-NULL when data points into a receive buffer the request took over: freed with it. */
+  char *data_block;
 };
 
 struct session {
@@ -56,6 +58,10 @@ struct session {
   int released;    /* JS dropped the handle: free once destroyed */
   int no_caps;     /* no file has security.capability: the loop answers its probes (atomic) */
   long loop_answers; /* requests the loop answered itself (atomic) */
+  /* The loop thread's current receive buffer; a big write takes it over (the loop then
+     reads the next request into a fresh one). Loop thread only. */
+  char *recv_mem;
+  int recv_taken;
 };
 
 /* Interrupts the loop thread's read of /dev/fuse on unmount (0: no signal was free). */
@@ -63,6 +69,12 @@ static int wake_signal;
 static void on_wake(int sig) { (void)sig; }
 
 static char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
+
+static void free_request(struct request *r) {
+  free(r->s1); free(r->s2);
+  free(r->data_block ? r->data_block : r->data);
+  free(r);
+}
 
 /* The session of a request is destroyed only when no answer is still to come: this runs
    after every reply to a request that make() counted. */
@@ -74,7 +86,7 @@ static void answered(struct session *s) {
 static void enqueue(struct session *s, struct request *r) {
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
     if (r->req) { fuse_reply_err(r->req, EIO); answered(s); }
-    free(r->s1); free(r->s2); free(r->data); free(r);
+    free_request(r);
   }
 }
 
@@ -167,14 +179,27 @@ static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
   struct request *r = make(req, OP_READ); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
   enqueue(sess(req), r);
 }
+/* Writes from this size on take the receive buffer over instead of copying out of it. */
+#define TAKE_BUFFER_FROM (64 << 10)
+
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
                      struct fuse_file_info *fi) {
+  struct session *s = sess(req);
   struct request *r = make(req, OP_WRITE); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, off);
-  /* The receive buffer is reused once this returns: the data moves to JS in its own allocation. */
-  r->data = malloc(size ? size : 1);
-  memcpy(r->data, buf, size);
   r->size = size;
-  enqueue(sess(req), r);
+  if (size >= TAKE_BUFFER_FROM && s->recv_mem && !s->recv_taken && buf > s->recv_mem &&
+      buf - s->recv_mem < 4096) {
+    /* The bytes stay where the kernel put them: JS gets a view of the receive buffer (and
+       keeps it as a page), the loop reads the next request into a new one. */
+    r->data = (char *)buf;
+    r->data_block = s->recv_mem;
+    s->recv_taken = 1;
+  } else {
+    /* The receive buffer is reused once this returns: small data moves to JS in its own allocation. */
+    r->data = malloc(size ? size : 1);
+    memcpy(r->data, buf, size);
+  }
+  enqueue(s, r);
 }
 static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_FLUSH); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
@@ -261,7 +286,8 @@ static const struct fuse_lowlevel_ops ops = {
 
 #define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, #call " failed"); return NULL; } } while (0)
 
-static void free_data(napi_env env, void *data, void *hint) { (void)env; (void)hint; free(data); }
+/* Finalizer of a write's buffer: the hint is the allocation it lies in (a receive buffer), if any. */
+static void free_data(napi_env env, void *data, void *hint) { (void)env; free(hint ? hint : data); }
 
 static void call_js(napi_env env, napi_value handler, void *context, void *data) {
   (void)context;
@@ -272,7 +298,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
       fuse_reply_err(r->req, EIO);
       answered(s);
     }
-    free(r->s1); free(r->s2); free(r->data); free(r);
+    free_request(r);
     return;
   }
   napi_value argv[24];
@@ -290,9 +316,9 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   if (r->s2) napi_create_string_utf8(env, r->s2, NAPI_AUTO_LENGTH, &argv[argc++]);
   if (r->data) {
     napi_value buf;
-    if (napi_create_external_buffer(env, r->size, r->data, free_data, NULL, &buf) != napi_ok) {
+    if (napi_create_external_buffer(env, r->size, r->data, free_data, r->data_block, &buf) != napi_ok) {
       napi_create_buffer_copy(env, r->size, r->data, NULL, &buf);
-      free(r->data);
+      free(r->data_block ? r->data_block : r->data);
     }
     argv[argc++] = buf;
   }
@@ -306,6 +332,24 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   }
 }
 
+/* fuse_session_loop, except that a request may keep its receive buffer (big writes). */
+static void receive_loop(struct session *s) {
+  struct fuse_buf fbuf = { .mem = NULL };
+  while (!fuse_session_exited(s->se)) {
+    int res = fuse_session_receive_buf(s->se, &fbuf);
+    if (res == -EINTR) continue;
+    if (res <= 0) break;
+    s->recv_mem = fbuf.mem;
+    s->recv_taken = 0;
+    fuse_session_process_buf(s->se, &fbuf);
+    /* NULL: libfuse allocates the next receive buffer. */
+    if (s->recv_taken) fbuf.mem = NULL;
+    s->recv_mem = NULL;
+  }
+  free(fbuf.mem);
+  fuse_session_reset(s->se);
+}
+
 static void *loop_thread(void *arg) {
   struct session *s = arg;
   if (wake_signal) {
@@ -314,7 +358,7 @@ static void *loop_thread(void *arg) {
     sigaddset(&set, wake_signal);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
   }
-  fuse_session_loop(s->se);
+  receive_loop(s);
   __atomic_store_n(&s->loop_done, 1, __ATOMIC_RELEASE);
   struct request *r = make(NULL, OP_EXIT);
   napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_blocking);

@@ -181,3 +181,38 @@ describe("DirtyFile growth (what a flush adds to the stored allocation)", () => 
     expect(file.growth).toBe(0);
   });
 });
+
+describe("DirtyFile: handed-over writes", () => {
+  it("keeps a buffer covering a whole page as the page, and copies everything else", () => {
+    const store = new Store(bytes(2 * CHUNK_SIZE, 1));
+    const file = new DirtyFile(1, "/f", 2 * CHUNK_SIZE, T0);
+    // One chunk and a bit, at a chunk boundary: page 0 is the buffer itself, page 1 a copy.
+    const given = bytes(CHUNK_SIZE + 10, 2);
+    expect(file.write(0, given, T0, true)).toEqual([0]);
+    given[5] = 9;
+    given[CHUNK_SIZE + 5] = 9;
+    const all = readAll(file, store);
+    expect(all[5]).toBe(9);
+    expect(all[CHUNK_SIZE + 5]).toBe(2);
+    expect(all[CHUNK_SIZE + 10]).toBe(1);
+    // Not handed over: always copied.
+    const copied = bytes(CHUNK_SIZE, 3);
+    file.write(CHUNK_SIZE, copied, T0);
+    copied[0] = 9;
+    expect(readAll(file, store)[CHUNK_SIZE]).toBe(3);
+    expect(file.bytes).toBe(2 * CHUNK_SIZE);
+  });
+
+  it("replaces a partly written page whole, and later writes go into the kept buffer", () => {
+    const store = new Store(bytes(CHUNK_SIZE, 1));
+    const file = new DirtyFile(1, "/f", CHUNK_SIZE, T0);
+    file.write(100, bytes(10, 5), T0);
+    file.write(0, bytes(CHUNK_SIZE, 2), T0, true);
+    file.write(100, bytes(1, 7), T0);
+    expect(file.bytes).toBe(CHUNK_SIZE);
+    expect(file.flushPage(0, store)).toBeDefined();
+    const expected = bytes(CHUNK_SIZE, 2);
+    expected[100] = 7;
+    expect(store.data).toEqual(expected);
+  });
+});

@@ -29,6 +29,11 @@ interface Page {
   written: number[];
   /** Every byte of the page is known (read in from the store, or past the stored content). */
   complete: boolean;
+  /**
+   * `buf` is also another file's page or a cached chunk (copy_file_range shared it): it is
+   * copied before anything changes it.
+   */
+  shared?: boolean;
 }
 
 const MIN_PAGE = 256;
@@ -89,13 +94,29 @@ export class DirtyFile {
       };
       this.pages.set(idx, page);
       this.bytes += page.buf.length;
-    } else if (page.buf.length < need) {
-      const buf = new Uint8Array(Math.max(need, capacityFor(need)));
+    } else if (page.buf.length < need || page.shared) {
+      const buf = new Uint8Array(Math.max(need, capacityFor(need), page.buf.length));
       buf.set(page.buf);
       this.bytes += buf.length - page.buf.length;
       page.buf = buf;
+      page.shared = false;
     }
     return page;
+  }
+
+  /** Gives a shared page a buffer of its own before it changes. */
+  private static own(page: Page): void {
+    if (!page.shared) return;
+    page.buf = page.buf.slice();
+    page.shared = false;
+  }
+
+  /** Makes `buf` (CHUNK_SIZE bytes, all written) page `idx`, replacing what the page held. */
+  private adopt(idx: number, buf: Uint8Array): void {
+    const old = this.pages.get(idx);
+    if (old) this.bytes -= old.buf.length;
+    this.pages.set(idx, { buf, written: [0, CHUNK_SIZE], complete: true });
+    this.bytes += CHUNK_SIZE;
   }
 
   /** Bytes of chunk `idx` the store holds now (a hole counts as stored up to the stored size). */
@@ -135,8 +156,12 @@ export class DirtyFile {
     this.growth = growth;
   }
 
-  /** Copies `data` in at `offset`. Returns the pages this write completed (every byte written). */
-  write(offset: number, data: Uint8Array, now: Timespec): number[] {
+  /**
+   * Copies `data` in at `offset`. Returns the pages this write completed (every byte written).
+   * With `handedOver` the caller never touches `data` again: a page it covers whole becomes a
+   * view of it instead of a copy (a 1 MiB FUSE write's receive buffer is the page).
+   */
+  write(offset: number, data: Uint8Array, now: Timespec, handedOver = false): number[] {
     const end = offset + data.length;
     const full: number[] = [];
     this.growth += this.growthOfWrite(offset, data.length);
@@ -146,6 +171,12 @@ export class DirtyFile {
       const pageStart = idx * CHUNK_SIZE;
       const from = pos - pageStart;
       const to = Math.min(CHUNK_SIZE, end - pageStart);
+      if (handedOver && from === 0 && to === CHUNK_SIZE) {
+        this.adopt(idx, data.subarray(pos - offset, pos - offset + CHUNK_SIZE));
+        full.push(idx);
+        pos = pageStart + to;
+        continue;
+      }
       const page = this.page(idx, to);
       page.buf.set(data.subarray(pos - offset, pos - offset + (to - from)), from);
       addRange(page.written, from, to);
@@ -178,6 +209,53 @@ export class DirtyFile {
     return data;
   }
 
+  /**
+   * The current bytes of chunk `idx` (up to the end of the file) when memory holds all of
+   * them: a page that needs nothing from the store (its buffer, not a copy), or `cached(idx)`
+   * for a chunk without a page inside the still-current stored content. Changes nothing.
+   */
+  contentOf(idx: number, cached: (idx: number) => Uint8Array | undefined): Uint8Array | undefined {
+    const pageStart = idx * CHUNK_SIZE;
+    const valid = Math.min(CHUNK_SIZE, this.size - pageStart);
+    if (valid <= 0) return undefined;
+    const page = this.pages.get(idx);
+    if (page) {
+      const known = page.complete || covers(page.written, 0, Math.min(valid, this.baseSize - pageStart));
+      return known && page.buf.length >= valid ? page.buf.subarray(0, valid) : undefined;
+    }
+    if (pageStart + valid > this.baseSize) return undefined;
+    const data = cached(idx);
+    return data && data.length >= valid ? data.subarray(0, valid) : undefined;
+  }
+
+  /** Page `idx` (if any) lends its buffer to a copy: it is copied before it next changes. */
+  share(idx: number): void {
+    const page = this.pages.get(idx);
+    if (page) page.shared = true;
+  }
+
+  /**
+   * The in-memory half of copy_file_range: `chunks` (whole chunks but maybe the last, which
+   * must then end the file) become the pages from the chunk-aligned `offset` on, shared with
+   * whoever lent them. Returns the pages it completed.
+   */
+  putShared(offset: number, chunks: Uint8Array[], now: Timespec): number[] {
+    const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    this.growth += this.growthOfWrite(offset, length);
+    const first = offset / CHUNK_SIZE;
+    const full: number[] = [];
+    chunks.forEach((buf, k) => {
+      const old = this.pages.get(first + k);
+      if (old) this.bytes -= old.buf.length;
+      this.pages.set(first + k, { buf, written: [0, buf.length], complete: true, shared: true });
+      this.bytes += buf.length;
+      if (buf.length === CHUNK_SIZE) full.push(first + k);
+    });
+    if (offset + length > this.size) this.size = offset + length;
+    this.mtime = now;
+    return full;
+  }
+
   /** Sets the size; shrinking drops pages and forgets stored bytes past the new end. */
   truncate(length: number, now: Timespec): void {
     if (length < this.size) {
@@ -192,6 +270,7 @@ export class DirtyFile {
       const last = lastIdx >= 0 ? this.pages.get(lastIdx) : undefined;
       if (last) {
         const cut = length - lastIdx * CHUNK_SIZE;
+        DirtyFile.own(last);
         if (cut < last.buf.length) last.buf.fill(0, cut);
         cutRanges(last.written, cut);
       }
@@ -207,6 +286,7 @@ export class DirtyFile {
     const pageStart = idx * CHUNK_SIZE;
     const storedLen = Math.min(CHUNK_SIZE, this.baseSize - pageStart);
     if (storedLen > 0) {
+      DirtyFile.own(page);
       const stored = readStored(pageStart, storedLen);
       if (page.buf.length < storedLen) {
         const buf = new Uint8Array(capacityFor(storedLen));

@@ -346,8 +346,9 @@ export function fuse3Listener(
         return;
       }
       case OP.write: {
+        // The addon made this buffer for this request alone: whole pages may keep it.
         const data = a[3] as Buffer;
-        addon.replyWrite(req, fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2)));
+        addon.replyWrite(req, fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2), true));
         return;
       }
       case OP.copy_file_range: {

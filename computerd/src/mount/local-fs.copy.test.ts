@@ -32,23 +32,86 @@ function blobs(): number {
 }
 
 describe("LocalFs.copyRange", () => {
-  it("copies a source whose writes are still buffered, sharing its chunks once stored", () => {
+  it("copies a source whose writes are still buffered in memory, storing each chunk once later", () => {
     const src = fs.create("/src", 0o644).fh;
     fs.write(src, "/src", filled(2 * CHUNK_SIZE + 10, 3), 0);
     const dst = fs.create("/dst", 0o644).fh;
+    const operations = mirror.sql.counters.operations;
     const copied = fs.copyRange(
       { fh: src, path: "/src", offset: 0 },
       { fh: dst, path: "/dst", offset: 0 },
       2 ** 40,
     );
     expect(copied).toBe(2 * CHUNK_SIZE + 10);
-    const stored = blobs();
+    // No vfs operation ran: the copy is pages in memory.
+    expect(mirror.sql.counters.operations).toBe(operations);
+    expect(blobs()).toBe(0);
+    expect(fs.stat("/dst")).toMatchObject({ size: 2 * CHUNK_SIZE + 10 });
+    expect(read("/dst")).toEqual(filled(2 * CHUNK_SIZE + 10, 3));
     fs.release(src);
     fs.release(dst);
     fs.flushAll();
-    expect(blobs()).toBe(stored);
+    // Both files hold the same two chunk contents: one blob each, shared.
+    expect(blobs()).toBe(2);
     expect(fs.stat("/dst")).toMatchObject({ size: 2 * CHUNK_SIZE + 10, allocated: 2 * CHUNK_SIZE + 10 });
     expect(read("/dst")).toEqual(filled(2 * CHUNK_SIZE + 10, 3));
+    expect(read("/src")).toEqual(filled(2 * CHUNK_SIZE + 10, 3));
+  });
+
+  it("keeps the two files apart after an in-memory copy: either side's writes and truncates", () => {
+    const src = fs.create("/src", 0o644).fh;
+    fs.write(src, "/src", filled(2 * CHUNK_SIZE, 4), 0, true);
+    const dst = fs.create("/dst", 0o644).fh;
+    expect(
+      fs.copyRange({ fh: src, path: "/src", offset: 0 }, { fh: dst, path: "/dst", offset: 0 }, 2 * CHUNK_SIZE),
+    ).toBe(2 * CHUNK_SIZE);
+    fs.write(src, "/src", filled(3, 5), 10);
+    fs.write(dst, "/dst", filled(3, 6), CHUNK_SIZE + 10);
+    fs.truncate("/dst", CHUNK_SIZE + 12, dst);
+    fs.truncate("/src", 20, src);
+    const expectedSrc = filled(20, 4);
+    expectedSrc.fill(5, 10, 13);
+    const expectedDst = filled(CHUNK_SIZE + 12, 4);
+    expectedDst.fill(6, CHUNK_SIZE + 10, CHUNK_SIZE + 12);
+    expect(read("/src")).toEqual(expectedSrc);
+    expect(read("/dst")).toEqual(expectedDst);
+    fs.release(src);
+    fs.release(dst);
+    fs.flushAll();
+    expect(mirror.vfs.readFile("/src")).toEqual(expectedSrc);
+    expect(mirror.vfs.readFile("/dst")).toEqual(expectedDst);
+  });
+
+  it("copies a buffered file whose first pages were stored already (cached chunks) in memory too", () => {
+    const src = fs.create("/src", 0o644).fh;
+    fs.write(src, "/src", filled(CHUNK_SIZE, 7), 0);
+    fs.fsync(src, "/src");
+    fs.write(src, "/src", filled(CHUNK_SIZE, 8), CHUNK_SIZE);
+    const dst = fs.create("/dst", 0o644).fh;
+    const operations = mirror.sql.counters.operations;
+    expect(
+      fs.copyRange({ fh: src, path: "/src", offset: 0 }, { fh: dst, path: "/dst", offset: 0 }, 2 * CHUNK_SIZE),
+    ).toBe(2 * CHUNK_SIZE);
+    expect(mirror.sql.counters.operations).toBe(operations);
+    fs.release(src);
+    fs.release(dst);
+    fs.flushAll();
+    const expected = new Uint8Array(2 * CHUNK_SIZE).fill(7, 0, CHUNK_SIZE).fill(8, CHUNK_SIZE);
+    expect(mirror.vfs.readFile("/dst")).toEqual(expected);
+  });
+
+  it("copies through the mirror when a partial last chunk would cut the target's own bytes", () => {
+    mirror.vfs.writeFile("/dst", filled(CHUNK_SIZE, 2));
+    const src = fs.create("/src", 0o644).fh;
+    fs.write(src, "/src", filled(10, 1), 0);
+    const dst = fs.open("/dst", 2);
+    expect(fs.copyRange({ fh: src, path: "/src", offset: 0 }, { fh: dst, path: "/dst", offset: 0 }, 10)).toBe(10);
+    const expected = filled(CHUNK_SIZE, 2).fill(1, 0, 10);
+    expect(read("/dst")).toEqual(expected);
+    fs.release(src);
+    fs.release(dst);
+    fs.flushAll();
+    expect(mirror.vfs.readFile("/dst")).toEqual(expected);
   });
 
   it("keeps the target's buffered bytes outside the range and drops its cached chunks", () => {

@@ -197,20 +197,28 @@ export class LocalFs {
     return atimeDue(this.attributes(ino, path), this.now());
   }
 
-  /** Buffers a write (the data is copied); answers the bytes taken (short at the quota). */
-  write(fh: number, path: string, data: Uint8Array, offset: number): number {
+  /**
+   * Buffers a write; answers the bytes taken (short at the quota). The data is copied, unless
+   * `handedOver` says the caller never touches it again (a FUSE request's own buffer).
+   */
+  write(fh: number, path: string, data: Uint8Array, offset: number, handedOver = false): number {
     const ino = this.files.inoOf(fh) ?? this.stat(path, "write").ino;
-    return this.files.write(ino, path, data, offset, () => this.storedSize(ino, path));
+    return this.files.write(ino, path, data, offset, () => this.storedSize(ino, path), handedOver);
   }
 
   /**
-   * copy_file_range: copies in the mirror (chunk-aligned ranges share chunks, so `cp` of a big
-   * file is a few rows, not its bytes twice through FUSE). Buffered writes of both files are
-   * stored first. Answers the bytes copied (short counts: the kernel's caller loops).
+   * copy_file_range. A source still in memory (just written) is copied there: the target's
+   * pages share its buffers, nothing is stored or hashed now. Otherwise in the mirror
+   * (chunk-aligned ranges share chunks, so `cp` of a big file is a few rows, not its bytes
+   * twice through FUSE), after both files' buffered writes are stored. Answers the bytes
+   * copied (short counts: the kernel's caller loops).
    */
   copyRange(from: RangeEnd, to: RangeEnd, length: number): number {
     const source = this.files.inoOf(from.fh) ?? this.stat(from.path, "copy_file_range").ino;
     const target = this.files.inoOf(to.fh) ?? this.stat(to.path, "copy_file_range").ino;
+    const storedSize = () => this.storedSize(target, to.path);
+    const inMemory = this.files.copyPages(source, from.offset, { ino: target, ...to, storedSize }, length);
+    if (inMemory !== undefined) return inMemory;
     this.files.flush(source);
     this.files.flush(target);
     const { copied, stat } = this.vfs.copyRange(from.path, from.offset, to.path, to.offset, length);

@@ -195,8 +195,16 @@ export class WriteBack {
    * inode has no dirty state yet. Like a local disk, a write that would pass the quota or the
    * largest file size takes what fits (a short count); one that fits nothing is ENOSPC or
    * EFBIG. Pages the write completes are stored in the background, between requests.
+   * `handedOver`: the caller never touches `data` again, so whole pages keep it (no copy).
    */
-  write(ino: number, path: string, data: Uint8Array, offset: number, storedSize: () => number): number {
+  write(
+    ino: number,
+    path: string,
+    data: Uint8Array,
+    offset: number,
+    storedSize: () => number,
+    handedOver = false,
+  ): number {
     if (offset + data.length > FILE_SIZE_MAX) {
       if (offset >= FILE_SIZE_MAX) throw new FsError("EFBIG", "write", path);
       data = data.subarray(0, FILE_SIZE_MAX - offset);
@@ -214,12 +222,57 @@ export class WriteBack {
       extra = file.growthOfWrite(offset, fit);
     }
     const before = file.bytes;
-    const full = file.write(offset, data, now());
+    const full = file.write(offset, data, now(), handedOver);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
     else for (const idx of full) this.queuePage(ino, idx);
     return data.length;
+  }
+
+  /**
+   * copy_file_range without storing anything, when it can be done in memory: both offsets
+   * chunk-aligned, the source buffered (its dirty pages and cached clean chunks hold the whole
+   * range), and a partial last chunk only where it ends the target. The target's pages then
+   * share the source's buffers (each side copies a page before changing it); both files are
+   * stored later like any write. Answers the bytes copied, or undefined: the caller copies
+   * through the vfs instead.
+   */
+  copyPages(
+    source: number,
+    from: number,
+    target: { ino: number; path: string; offset: number; storedSize: () => number },
+    length: number,
+  ): number | undefined {
+    const src = this.files.get(source);
+    const to = target.offset;
+    if (!src || source === target.ino || from % CHUNK_SIZE !== 0 || to % CHUNK_SIZE !== 0) return undefined;
+    const n = Math.min(length, src.size - from);
+    if (n <= 0 || to + n > FILE_SIZE_MAX) return undefined;
+    const chunks: Uint8Array[] = [];
+    for (let done = 0; done < n; done += CHUNK_SIZE) {
+      const idx = (from + done) / CHUNK_SIZE;
+      const data = src.contentOf(idx, (i) => this.chunks.get(source, i));
+      if (!data) return undefined;
+      chunks.push(data.subarray(0, Math.min(CHUNK_SIZE, n - done)));
+    }
+    const existed = this.files.get(target.ino);
+    const size = existed ? existed.size : target.storedSize();
+    if (n % CHUNK_SIZE !== 0 && to + n < size) return undefined;
+    const file = this.fileFor(target.ino, target.path, () => size);
+    const extra = file.growthOfWrite(to, n);
+    if (extra > 0 && extra > this.room()) {
+      if (!existed) this.files.delete(target.ino);
+      return undefined;
+    }
+    for (let done = 0; done < n; done += CHUNK_SIZE) src.share((from + done) / CHUNK_SIZE);
+    const before = file.bytes;
+    const full = file.putShared(to, chunks, now());
+    this.dirtyBytes += file.bytes - before;
+    this.dirtyGrowth += extra;
+    if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(target.ino);
+    else for (const idx of full) this.queuePage(target.ino, idx);
+    return n;
   }
 
   /** Bytes the quota still has room for beside what is stored and what is buffered. */
