@@ -63,7 +63,11 @@ describe("LocalFs.copyRange", () => {
     fs.write(src, "/src", filled(2 * CHUNK_SIZE, 4), 0, true);
     const dst = fs.create("/dst", 0o644).fh;
     expect(
-      fs.copyRange({ fh: src, path: "/src", offset: 0 }, { fh: dst, path: "/dst", offset: 0 }, 2 * CHUNK_SIZE),
+      fs.copyRange(
+        { fh: src, path: "/src", offset: 0 },
+        { fh: dst, path: "/dst", offset: 0 },
+        2 * CHUNK_SIZE,
+      ),
     ).toBe(2 * CHUNK_SIZE);
     fs.write(src, "/src", filled(3, 5), 10);
     fs.write(dst, "/dst", filled(3, 6), CHUNK_SIZE + 10);
@@ -90,7 +94,11 @@ describe("LocalFs.copyRange", () => {
     const dst = fs.create("/dst", 0o644).fh;
     const operations = mirror.sql.counters.operations;
     expect(
-      fs.copyRange({ fh: src, path: "/src", offset: 0 }, { fh: dst, path: "/dst", offset: 0 }, 2 * CHUNK_SIZE),
+      fs.copyRange(
+        { fh: src, path: "/src", offset: 0 },
+        { fh: dst, path: "/dst", offset: 0 },
+        2 * CHUNK_SIZE,
+      ),
     ).toBe(2 * CHUNK_SIZE);
     expect(mirror.sql.counters.operations).toBe(operations);
     fs.release(src);
@@ -105,7 +113,9 @@ describe("LocalFs.copyRange", () => {
     const src = fs.create("/src", 0o644).fh;
     fs.write(src, "/src", filled(10, 1), 0);
     const dst = fs.open("/dst", 2);
-    expect(fs.copyRange({ fh: src, path: "/src", offset: 0 }, { fh: dst, path: "/dst", offset: 0 }, 10)).toBe(10);
+    expect(fs.copyRange({ fh: src, path: "/src", offset: 0 }, { fh: dst, path: "/dst", offset: 0 }, 10)).toBe(
+      10,
+    );
     const expected = filled(CHUNK_SIZE, 2).fill(1, 0, 10);
     expect(read("/dst")).toEqual(expected);
     fs.release(src);
