@@ -77,8 +77,9 @@ fi
 # it they refuse to mount unless --mount-backend/--mount none is given, and the FUSE tests fail). Rebuilt when missing or older than its source.
 addon=computerd/native/build/Release/fuse3.node
 helper=computerd/native/build/Release/computerd-userns
+enter=computerd/native/build/Release/computerd-enter
 if [[ ! -f $addon || computerd/native/fuse3.c -nt $addon || computerd/native/binding.gyp -nt $addon ||
-  ! -f $helper || computerd/native/userns.c -nt $helper ]]; then
+  ! -f $helper || computerd/native/userns.c -nt $helper || ! -f $enter || computerd/native/enter.c -nt $enter ]]; then
   echo "ensure-deps: building computerd/native"
   if ! build_log=$(npm run build:native -w computerd 2>&1); then
     echo "$build_log" | tail -20

@@ -3,10 +3,12 @@
 # (NAPI_VERSION 8, ABI-stable), so any Node's headers do: the system's /usr/include/node
 # when present (no download), otherwise node-gyp's own. Needs libfuse3-dev and pkg-config.
 # Also builds build/Release/computerd-userns (userns.c: the user namespace and idmapped mount of
-# the container sandbox), a plain program: gcc only.
+# the container sandbox) and build/Release/computerd-enter (enter.c: a command in a computer's
+# held sandbox, exec/held-sandbox.ts), plain programs: gcc only.
 set -euo pipefail
 cd "$(dirname "$0")"
 nodedir=()
 if [[ -f /usr/include/node/node_api.h && -f /usr/include/node/common.gypi ]]; then nodedir=(--nodedir=/usr); fi
 node-gyp rebuild "${nodedir[@]}" "$@"
 gcc -O2 -Wall -Wextra -Werror -o build/Release/computerd-userns userns.c
+gcc -O2 -Wall -Wextra -Werror -o build/Release/computerd-enter enter.c

@@ -3,14 +3,14 @@
  * turns stdout/stderr into log events (capped, in arrival order, paused under back-pressure),
  * enforces the timeout (SIGTERM to the group, SIGKILL after a grace period) and kills on demand.
  */
-import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
-import { openSync } from "node:fs";
 import { constants } from "node:os";
+import { type CommandProcess, spawnDirect } from "./command-process.ts";
 import { execEnv } from "./env.ts";
 import { ExecLog, type Watermarks } from "./exec-log.ts";
 import type { ExecLogFile } from "./exec-log-file.ts";
 import type { ExecPlan } from "./exec-spec.ts";
 import { OutputLimit } from "./output-limit.ts";
+import type { Spawner } from "./spawner.ts";
 import type { ExecResult, ExecRunning, ExecStatus, StreamName } from "./types.ts";
 import type { CommandWrapper } from "./wrapper.ts";
 
@@ -30,33 +30,16 @@ export interface RunnerOptions {
    * Each is replaced by /dev/null in the child, since libfuse opens /dev/fuse without CLOEXEC.
    */
   sealedFds?: readonly number[];
-}
-
-let devNullFd: number | undefined;
-
-/** The stdio of a command: stdin, stdout and stderr, then /dev/null over every sealed descriptor. */
-export function commandStdio(stdin: "pipe" | "ignore", sealedFds: readonly number[] = []): StdioOptions {
-  const stdio: ("pipe" | "ignore" | number)[] = [stdin, "pipe", "pipe"];
-  for (const fd of sealedFds) {
-    if (fd < 3) continue;
-    devNullFd ??= openSync("/dev/null", "r");
-    while (stdio.length < fd) stdio.push("ignore");
-    stdio[fd] = devNullFd;
-  }
-  return stdio;
+  /**
+   * The spawner commands are started by while it runs (spawner.ts: a spawn from the daemon
+   * costs time in proportion to its memory); without one, or when it is down, the daemon
+   * spawns them itself.
+   */
+  spawner?: () => Spawner | undefined;
 }
 
 /** Why the daemon ended a command, if it did. */
 type EndReason = "timeout" | "kill";
-
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is gone already.
-  }
-}
 
 /** A command started by `startExec`; stays readable (log, result) after it ends. */
 export class Exec {
@@ -67,7 +50,7 @@ export class Exec {
   readonly detached: boolean;
   /** Resolves with the result when the command has ended and its output is read. Never rejects. */
   readonly done: Promise<ExecResult>;
-  readonly #child: ChildProcess | undefined;
+  readonly #child: CommandProcess | undefined;
   readonly #limit: OutputLimit;
   readonly #options: RunnerOptions;
   readonly #started = performance.now();
@@ -93,18 +76,14 @@ export class Exec {
       cwd: plan.cwd,
       env: execEnv(options.baseEnv, plan.env, plan.cwd),
     });
-    const [file0, ...args] = spawnPlan.argv;
-    let child: ChildProcess | undefined;
+    const stdin = plan.stdin !== undefined;
+    let child: CommandProcess | undefined;
     try {
-      child = spawn(file0, args, {
-        // Never a directory inside the FUSE mount (see wrapper.ts): the shell cds there itself.
-        cwd: "/",
-        env: spawnPlan.env,
-        detached: true,
-        stdio: commandStdio(plan.stdin === undefined ? "ignore" : "pipe", options.sealedFds),
-        ...(spawnPlan.uid === undefined ? {} : { uid: spawnPlan.uid }),
-        ...(spawnPlan.gid === undefined ? {} : { gid: spawnPlan.gid }),
-      });
+      // Either way cwd is `/`, never a directory inside the FUSE mount (see wrapper.ts).
+      const spawner = options.spawner?.();
+      child = spawner?.alive
+        ? spawner.spawn(spawnPlan, stdin)
+        : spawnDirect(spawnPlan, stdin, options.sealedFds);
     } catch (error) {
       this.#spawnError = error instanceof Error ? error : new Error(String(error));
     }
@@ -148,11 +127,11 @@ export class Exec {
     // Killing what is left after a normal exit (background children) keeps the exit's status.
     if (!this.#exit) this.#endReason ??= "kill";
     this.#drain();
-    signalGroup(this.#child?.pid, "SIGKILL");
+    this.#child?.signalGroup("SIGKILL");
     return true;
   }
 
-  #wire(child: ChildProcess, plan: ExecPlan): void {
+  #wire(child: CommandProcess, plan: ExecPlan): void {
     for (const stream of ["stdout", "stderr"] as const) {
       child[stream]?.on("data", (chunk: Buffer) => this.#output(stream, chunk));
     }
@@ -188,8 +167,8 @@ export class Exec {
       if (this.#exit) return;
       this.#endReason ??= "timeout";
       this.#drain();
-      signalGroup(child.pid, "SIGTERM");
-      this.#timer(this.#options.killGraceMs, () => signalGroup(child.pid, "SIGKILL"));
+      child.signalGroup("SIGTERM");
+      this.#timer(this.#options.killGraceMs, () => child.signalGroup("SIGKILL"));
     });
   }
 
@@ -220,7 +199,7 @@ export class Exec {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     // Stragglers of a command the daemon ended (they ignored SIGTERM or held no pipe) go too.
-    if (this.#endReason) signalGroup(this.#child?.pid, "SIGKILL");
+    if (this.#endReason) this.#child?.signalGroup("SIGKILL");
     for (const stream of ["stdout", "stderr"] as const) {
       const rest = this.#limit.flush(stream);
       if (rest !== "") this.log.append(stream, rest, 0);

@@ -13,6 +13,7 @@ import { ExecTable } from "../exec/exec-table.ts";
 import { ownLoopback } from "../exec/loopback.ts";
 import { withoutEscapeCapabilities } from "../exec/namespace-guard.ts";
 import { ensureHosts, rootfsSandboxWrapper } from "../exec/rootfs-sandbox.ts";
+import { Spawner } from "../exec/spawner.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { usesRootfs } from "../sync/workspace.ts";
 import { TerminalTable } from "../terminal/terminal-table.ts";
@@ -116,8 +117,10 @@ export function execTableFor(
   env: Record<string, string | undefined> = process.env,
   sealedFds: readonly number[] = [],
   net: CommandNetwork = OWN_NETWORK,
+  spawner?: () => Spawner | undefined,
 ): ExecTable {
   return new ExecTable({
+    ...(spawner ? { spawner } : {}),
     wrapper: commandWrapperFor(config, net),
     baseEnv: commandBaseEnv(config, env, net),
     killGraceMs: config.execKillGraceMs,
@@ -144,7 +147,16 @@ export function execTableFor(
 export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
   const net = await startCommandNetwork(config);
   const network = net.network;
-  const table = execTableFor(config, parts.env, parts.sealedFds, net);
+  // Commands are spawned by the spawner once it is up (spawner.ts), by the daemon until then.
+  let spawner: Spawner | undefined;
+  const spawnerStarted = Spawner.start(parts.sealedFds).then(
+    (started) => {
+      spawner = started;
+    },
+    (err: unknown) =>
+      console.error("computerd: the spawner did not start; commands are spawned directly", err),
+  );
+  const table = execTableFor(config, parts.env, parts.sealedFds, net, () => spawner);
   const terminals = terminalTableFor(config, parts.env, net);
   const links = new LinkManager({
     secret: config.secret,
@@ -176,6 +188,8 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
     async close() {
       links.close();
       await Promise.all([table.shutdown(), terminals.shutdown()]);
+      await spawnerStarted;
+      spawner?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
