@@ -11,6 +11,7 @@ import { tempDir, testTable } from "../../test/exec-harness.ts";
 import { computerFolders, prepareComputerFolders } from "../host/computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "../host/computer-root.ts";
 import { DEFAULT_PATH, ROOTFS_HOME, sandboxBaseEnv } from "./env.ts";
+import { HeldSandbox } from "./held-sandbox.ts";
 import {
   ensureHosts,
   HOSTS,
@@ -58,7 +59,21 @@ describe("rootfsSandboxArgv", () => {
 });
 
 /** Programs the tests run, copied with their libraries into a tiny root filesystem. */
-const PROGRAMS = ["sh", "id", "ls", "cut", "touch", "chown", "cat", "wc", "mknod"];
+const PROGRAMS = [
+  "sh",
+  "id",
+  "ls",
+  "cut",
+  "touch",
+  "chown",
+  "cat",
+  "wc",
+  "mknod",
+  "grep",
+  "sort",
+  "sleep",
+  "readlink",
+];
 
 /** A tiny root filesystem owned by root, as the real one is on disk. */
 function miniRootfs(): string {
@@ -72,28 +87,100 @@ function miniRootfs(): string {
 
 const capable = process.getuid?.() === 0 && existsSync(USERNS_HELPER);
 
-describe.runIf(capable)("a command over a root filesystem (as root)", () => {
+/** The two ways a command gets its sandbox: bubblewrap per command, or entering the held one. */
+const PATHS = ["a sandbox of its own", "the held sandbox"] as const;
+
+describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root), in %s", (path) => {
   const dir = tempDir("computerd-host-");
   const uid = 1_000_000 + 7 * ID_COUNT;
   const folders = computerFolders(dir, "c1");
   let root = "";
   let rootfs = "";
+  let held: HeldSandbox | undefined;
+
+  /** The held sandbox over the computer's root (its holder started, as the daemon starts it). */
+  async function hold(): Promise<void> {
+    held?.close();
+    const options = { root, workspace: folders.mountPoint, egress: "none" as const, idBase: uid };
+    held = new HeldSandbox({
+      holderPlan: (tail) => ({
+        argv: [...rootfsSandboxArgv(options), ...tail] as [string, ...string[]],
+        env: {},
+      }),
+      fallback: rootfsSandboxWrapper(options),
+      home: ROOTFS_HOME,
+    });
+    await held.start();
+    expect(held.holding).toBe(true);
+  }
 
   beforeAll(async () => {
     rootfs = miniRootfs();
     prepareComputerFolders(dir, folders, uid);
     root = await prepareComputerRoot(folders, rootfs, uid);
+    if (path === "the held sandbox") await hold();
   });
   afterAll(async () => {
+    held?.close();
     await removeComputerRoot(folders);
   });
 
-  const table = () =>
+  const ownSandbox = () =>
+    rootfsSandboxWrapper({ root, workspace: folders.mountPoint, egress: "none", idBase: uid });
+  const table = (wrapper = held ? held.wrapper() : ownSandbox(), timeoutMs = 20_000) =>
     testTable({
-      wrapper: rootfsSandboxWrapper({ root, workspace: folders.mountPoint, egress: "none", idBase: uid }),
+      wrapper,
       baseEnv: sandboxBaseEnv(process.env, ROOTFS_HOME),
-      defaults: { cwd: "/workspace", timeoutMs: 20_000, maxTimeoutMs: 60_000, outputCap: 1 << 20 },
+      defaults: { cwd: "/workspace", timeoutMs, maxTimeoutMs: 60_000, outputCap: 1 << 20 },
     });
+
+  test("is pid 2 of its own processes; what it leaves running ends with it, and a timeout ends all", async () => {
+    const result = await table().start({
+      command: "echo $$; ls /proc | grep -c '^[0-9]'; (sleep 1; echo late > /workspace/late) & exit 0",
+    }).done;
+    // Its pid 1, itself, ls and grep (the pipeline's subshells are the shell's own forks).
+    expect(result.stdout).toMatch(/^2\n[2-5]\n$/);
+    const timedOut = await table(undefined, 300).start({
+      command: "(sleep 1; echo late > /workspace/late-timeout) & sleep 30",
+    }).done;
+    expect(timedOut.status).toBe("timeout");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(join(folders.mountPoint, "late"))).toBe(false);
+    expect(existsSync(join(folders.mountPoint, "late-timeout"))).toBe(false);
+  });
+
+  test.runIf(path === "the held sandbox")(
+    "gives a command what a sandbox of its own gives: ids, capabilities, mounts, /dev, hostname",
+    async () => {
+      const probe = [
+        "id",
+        "grep -E '^(Cap|NoNewPrivs|Seccomp)' /proc/self/status",
+        "cut -d' ' -f2- /proc/self/mounts | sort",
+        "ls -ln /dev /dev/pts | cut -c1-10,24- | grep -v total",
+        "cat /proc/sys/kernel/hostname",
+        "umask",
+        "readlink /proc/self/ns/user >/dev/null && echo own-namespaces",
+      ].join("; ");
+      const [mine, entered] = await Promise.all([
+        table(ownSandbox()).start({ command: probe }).done,
+        table().start({ command: probe }).done,
+      ]);
+      expect([mine.stderr, entered.stderr]).toEqual(["", ""]);
+      expect(mine.stdout).toContain("/dev/pts devpts");
+      expect(entered.stdout).toBe(mine.stdout);
+      // Each command's namespaces are its own: two commands in the held sandbox differ.
+      const ns = "readlink /proc/self/ns/pid /proc/self/ns/mnt /proc/self/ns/ipc /proc/self/ns/uts";
+      const [a, b] = await Promise.all([
+        table().start({ command: ns }).done,
+        table().start({ command: ns }).done,
+      ]);
+      for (const [x, y] of a.stdout
+        .trim()
+        .split("\n")
+        .map((line, i) => [line, b.stdout.trim().split("\n")[i]]))
+        expect(x).not.toBe(y);
+    },
+  );
 
   test("runs as root inside whose files the host sees as subordinate ids", async () => {
     const result = await table().start({
@@ -113,6 +200,8 @@ describe.runIf(capable)("a command over a root filesystem (as root)", () => {
     expect(readFileSync(join(folders.door, "layer", "upper", "etc", "added"), "utf8")).toBe("changed\n");
     await removeComputerRoot(folders);
     root = await prepareComputerRoot(folders, rootfs, uid);
+    // A new root is a new start of the computer's daemon: so is its held sandbox.
+    if (held) await hold();
     expect((await table().start({ command: "cat /etc/added 2>/dev/null || echo gone" }).done).stdout).toBe(
       "gone\n",
     );

@@ -6,13 +6,19 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Config } from "../config.ts";
-import { bubblewrapWrapper } from "../exec/bwrap.ts";
+import { bubblewrapWrapper, resolvConfTarget } from "../exec/bwrap.ts";
 import { baseEnv, ROOTFS_HOME, SANDBOX_HOME, sandboxBaseEnv } from "../exec/env.ts";
 import { DEFAULT_WATERMARKS } from "../exec/exec-log.ts";
 import { ExecTable } from "../exec/exec-table.ts";
+import { HeldSandbox } from "../exec/held-sandbox.ts";
 import { ownLoopback } from "../exec/loopback.ts";
 import { withoutEscapeCapabilities } from "../exec/namespace-guard.ts";
-import { ensureHosts, rootfsSandboxWrapper } from "../exec/rootfs-sandbox.ts";
+import {
+  ensureHosts,
+  type RootfsSandboxOptions,
+  rootfsSandboxArgv,
+  rootfsSandboxWrapper,
+} from "../exec/rootfs-sandbox.ts";
 import { Spawner } from "../exec/spawner.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { usesRootfs } from "../sync/workspace.ts";
@@ -64,22 +70,53 @@ function commandWrapperFor(config: Config, net: CommandNetwork): CommandWrapper 
   if (config.execSandbox !== "bwrap") {
     return network === undefined ? plainShell : network.wrap(withoutEscapeCapabilities(plainShell));
   }
-  const egress = network === undefined ? config.egress : "all";
   if (usesRootfs(config)) ensureHosts(config.sandboxRoot, config.sandboxUid);
   const sandbox = usesRootfs(config)
-    ? rootfsSandboxWrapper({
-        root: config.sandboxRoot,
-        workspace: config.mountPoint,
-        egress,
-        idBase: config.sandboxUid,
-      })
+    ? rootfsSandboxWrapper(rootfsOptions(config, net))
     : bubblewrapWrapper({
         workspace: config.mountPoint,
-        egress,
+        egress: network === undefined ? config.egress : "all",
         hostUid: config.sandboxUid,
         hide: [config.stateDir],
       });
   return network === undefined ? sandbox : network.wrap(sandbox);
+}
+
+/** The sandbox over the computer's root (in the command network, where there is one, egress "all" to it). */
+function rootfsOptions(config: Config, net: CommandNetwork): RootfsSandboxOptions {
+  return {
+    root: config.sandboxRoot,
+    workspace: config.mountPoint,
+    egress: net.network === undefined ? config.egress : "all",
+    idBase: config.sandboxUid,
+  };
+}
+
+/**
+ * Over the image's root filesystem, the held sandbox commands enter (held-sandbox.ts): the same
+ * sandbox as commandWrapperFor's, started once. Undefined for the other sandboxes.
+ */
+function heldSandboxFor(
+  config: Config,
+  net: CommandNetwork,
+  sealedFds: readonly number[],
+): HeldSandbox | undefined {
+  if (config.execSandbox !== "bwrap" || !usesRootfs(config)) return undefined;
+  const bwrap = rootfsSandboxArgv(rootfsOptions(config, net), resolvConfTarget());
+  const network = net.network;
+  return new HeldSandbox({
+    holderPlan: (tail) => {
+      const holder: CommandWrapper = (input) => ({
+        argv: [...bwrap, ...tail] as [string, ...string[]],
+        env: input.env,
+      });
+      return (network === undefined ? holder : network.wrap(holder))({ command: "", cwd: "/", env: {} });
+    },
+    fallback: commandWrapperFor(config, net),
+    home: ROOTFS_HOME,
+    sealedFds,
+    log: (message) => console.error(`computerd: ${message}`),
+  });
 }
 
 /** The environment commands and terminals inherit from the daemon's own. */
@@ -117,11 +154,11 @@ export function execTableFor(
   env: Record<string, string | undefined> = process.env,
   sealedFds: readonly number[] = [],
   net: CommandNetwork = OWN_NETWORK,
-  spawner?: () => Spawner | undefined,
+  run: { spawner?: () => Spawner | undefined; held?: HeldSandbox } = {},
 ): ExecTable {
   return new ExecTable({
-    ...(spawner ? { spawner } : {}),
-    wrapper: commandWrapperFor(config, net),
+    ...(run.spawner ? { spawner: run.spawner } : {}),
+    wrapper: run.held ? run.held.wrapper() : commandWrapperFor(config, net),
     baseEnv: commandBaseEnv(config, env, net),
     killGraceMs: config.execKillGraceMs,
     stdioGraceMs: 1000,
@@ -156,7 +193,13 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
     (err: unknown) =>
       console.error("computerd: the spawner did not start; commands are spawned directly", err),
   );
-  const table = execTableFor(config, parts.env, parts.sealedFds, net, () => spawner);
+  // Over the image's root filesystem commands enter one held sandbox, started here.
+  const held = heldSandboxFor(config, net, parts.sealedFds ?? []);
+  void held?.start();
+  const table = execTableFor(config, parts.env, parts.sealedFds, net, {
+    spawner: () => spawner,
+    ...(held ? { held } : {}),
+  });
   const terminals = terminalTableFor(config, parts.env, net);
   const links = new LinkManager({
     secret: config.secret,
@@ -190,6 +233,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
       await Promise.all([table.shutdown(), terminals.shutdown()]);
       await spawnerStarted;
       spawner?.close();
+      held?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
