@@ -95,7 +95,15 @@ export class Exec {
     this.#wire(child, plan);
   }
 
-  /** The process id of the spawned wrapper (its process group id too); 0 when spawn failed. */
+  /** The pid once the process runs (0 when its spawn failed). */
+  async started(): Promise<number> {
+    const child = this.#child;
+    if (!child || child.pid !== undefined || !this.running) return this.pid;
+    await Promise.race([new Promise((resolve) => child.once("spawn", () => resolve(undefined))), this.done]);
+    return this.pid;
+  }
+
+  /** The process id of the spawned wrapper (its process group id too); 0 when spawn failed or not yet known. */
   get pid(): number {
     return this.#child?.pid ?? 0;
   }

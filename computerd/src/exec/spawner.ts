@@ -56,6 +56,7 @@ class SpawnedProcess extends EventEmitter implements CommandProcess {
       case "pid":
         this.pid = reply.pid;
         for (const signal of this.#early.splice(0)) signalGroup(reply.pid, signal);
+        this.emit("spawn");
         return;
       case "pipe":
         if (handle) this.#attach(reply.stream, handle);

@@ -53,14 +53,15 @@ export class DaemonTarget extends RpcTarget implements DaemonApi {
    * A background process dies with its sink: once the link to the DO is gone, the DO has
    * recorded it killed, and a process nobody can see or stop must not keep running.
    */
-  exec(spec: ExecSpec, sink: ExecSink): { pid: number } {
+  async exec(spec: ExecSpec, sink: ExecSink): Promise<{ pid: number }> {
     const exec = this.#table.start(spec);
     const retained = retainSink(sink);
     if (exec.detached) onSinkBroken(retained, () => exec.kill());
     void pumpToSink(exec, retained).then((delivered) => {
       if (!delivered && exec.detached) exec.kill();
     });
-    return { pid: exec.pid };
+    // A spawner answers the pid a moment after the spawn (spawner.ts).
+    return { pid: await exec.started() };
   }
 
   kill(execId: string): boolean {
