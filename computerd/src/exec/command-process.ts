@@ -16,11 +16,11 @@ export interface CommandProcess {
   readonly stdout: Readable | null;
   readonly stderr: Readable | null;
   on(event: "error", listener: (error: Error) => void): this;
-  /** The process runs (its pid is known). */
-  once(event: "spawn", listener: () => void): this;
   on(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   /** After the exit, once stdout and stderr are closed. */
   on(event: "close", listener: () => void): this;
+  /** The process runs (its pid is known). */
+  once(event: "spawn", listener: () => void): this;
   /** Sends `signal` to the command's process group (nothing when it is gone). */
   signalGroup(signal: NodeJS.Signals): void;
 }
