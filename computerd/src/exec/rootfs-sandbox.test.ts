@@ -73,6 +73,7 @@ const PROGRAMS = [
   "sort",
   "sleep",
   "readlink",
+  "stat",
 ];
 
 /** A tiny root filesystem owned by root, as the real one is on disk. */
