@@ -18,6 +18,7 @@
 #include <node_api.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +30,65 @@ enum op {
   OP_INIT, OP_LOOKUP, OP_FORGET, OP_GETATTR, OP_SETATTR, OP_READLINK, OP_MKNOD, OP_MKDIR,
   OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
-  OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE
+  OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
+  OP_READDIRPLUS
 };
+
+/*
+ * Open file handles written since their last flush went to JS (loop thread only): a close
+ * of any other handle needs no trip to JS while JS has nothing to store or report (the
+ * shell's close of the descriptor it dup'ed, every close of a file only read). Open
+ * addressing with linear probing; JS never hands out handle 0, so 0 marks a free slot.
+ */
+struct fh_set {
+  uint64_t *slots;
+  size_t cap, count;
+};
+
+static size_t fh_home(const struct fh_set *set, uint64_t fh) {
+  return (size_t)(fh * 0x9E3779B97F4A7C15ull >> 17) & (set->cap - 1);
+}
+
+static size_t fh_find(const struct fh_set *set, uint64_t fh) {
+  size_t i = fh_home(set, fh);
+  while (set->slots[i] != 0 && set->slots[i] != fh) i = (i + 1) & (set->cap - 1);
+  return i;
+}
+
+static int fh_has(const struct fh_set *set, uint64_t fh) {
+  return set->cap > 0 && set->slots[fh_find(set, fh)] == fh;
+}
+
+static void fh_add(struct fh_set *set, uint64_t fh) {
+  if (fh == 0 || fh_has(set, fh)) return;
+  if ((set->count + 1) * 2 > set->cap) {
+    struct fh_set grown = {calloc(set->cap ? set->cap * 2 : 64, sizeof(uint64_t)), set->cap ? set->cap * 2 : 64, 0};
+    if (!grown.slots) return;
+    for (size_t i = 0; i < set->cap; i++)
+      if (set->slots[i] != 0) { grown.slots[fh_find(&grown, set->slots[i])] = set->slots[i]; grown.count++; }
+    free(set->slots);
+    *set = grown;
+  }
+  set->slots[fh_find(set, fh)] = fh;
+  set->count++;
+}
+
+/* Removes fh, shifting later entries of its probe run back so lookups never stop early. */
+static void fh_remove(struct fh_set *set, uint64_t fh) {
+  if (!fh_has(set, fh)) return;
+  size_t hole = fh_find(set, fh);
+  set->slots[hole] = 0;
+  set->count--;
+  for (size_t i = (hole + 1) & (set->cap - 1); set->slots[i] != 0; i = (i + 1) & (set->cap - 1)) {
+    size_t home = fh_home(set, set->slots[i]);
+    /* The entry at i may move into the hole unless its home lies cyclically in (hole, i]. */
+    int stays = hole <= i ? (hole < home && home <= i) : (hole < home || home <= i);
+    if (stays) continue;
+    set->slots[hole] = set->slots[i];
+    set->slots[i] = 0;
+    hole = i;
+  }
+}
 
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
 struct request {
@@ -57,7 +115,10 @@ struct session {
   int destroying;  /* destroy was called: the last answer destroys the session */
   int released;    /* JS dropped the handle: free once destroyed */
   int no_caps;     /* no file has security.capability: the loop answers its probes (atomic) */
-  long loop_answers; /* requests the loop answered itself (atomic) */
+  int flush_wanted; /* JS has data to store or an error to report at a close: every flush goes to JS (atomic) */
+  struct fh_set written; /* handles written since their last flush reached JS (loop thread only) */
+  long loop_getxattr; /* capability probes the loop answered itself (atomic) */
+  long loop_flush;    /* flushes the loop answered itself (atomic) */
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a fresh one). Loop thread only. */
   char *recv_mem;
@@ -113,6 +174,12 @@ static void ll_init(void *userdata, struct fuse_conn_info *conn) {
      cached — after every write of its own (it keeps no mtime without the writeback cache).
      The daemon decides at each open instead (FOPEN_KEEP_CACHE) and notifies remote changes. */
   conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
+  /* Every readdir carries the entries' attributes (ls -l, find, git status and npm then need no
+     lookup per name); the kernel's "auto" mode would ask for them only on a directory's first read. */
+  if (conn->capable & FUSE_CAP_READDIRPLUS) {
+    conn->want |= FUSE_CAP_READDIRPLUS;
+    conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
+  }
   conn->max_write = 1 << 20;
   conn->max_read = 0;
   conn->max_readahead = 1 << 20;
@@ -185,6 +252,7 @@ static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
                      struct fuse_file_info *fi) {
   struct session *s = sess(req);
+  fh_add(&s->written, fi->fh);
   struct request *r = make(req, OP_WRITE); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, off);
   r->size = size;
   if (size >= TAKE_BUFFER_FROM && s->recv_mem && !s->recv_taken && buf > s->recv_mem &&
@@ -202,9 +270,19 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
   enqueue(s, r);
 }
 static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  struct request *r = make(req, OP_FLUSH); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
+  /* Nothing written through this handle since its last flush, and JS holds nothing to store or
+     report: the close has nothing to wait for. */
+  struct session *s = sess(req);
+  if (!fh_has(&s->written, fi->fh) && !__atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE)) {
+    __atomic_add_fetch(&s->loop_flush, 1, __ATOMIC_RELAXED);
+    fuse_reply_err(req, 0);
+    return;
+  }
+  fh_remove(&s->written, fi->fh);
+  struct request *r = make(req, OP_FLUSH); PUSH(r, ino); PUSH(r, fi->fh); enqueue(s, r);
 }
 static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  fh_remove(&sess(req)->written, fi->fh);
   struct request *r = make(req, OP_RELEASE); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
 }
 static void ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
@@ -216,6 +294,10 @@ static void ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 }
 static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_READDIR); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
+  enqueue(sess(req), r);
+}
+static void ll_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
+  struct request *r = make(req, OP_READDIRPLUS); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
   enqueue(sess(req), r);
 }
 static void ll_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
@@ -242,7 +324,7 @@ static void ll_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t
      has one, the answer needs no trip to JS. */
   struct session *s = sess(req);
   if (__atomic_load_n(&s->no_caps, __ATOMIC_ACQUIRE) && strcmp(name, "security.capability") == 0) {
-    __atomic_add_fetch(&s->loop_answers, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&s->loop_getxattr, 1, __ATOMIC_RELAXED);
     fuse_reply_err(req, ENODATA);
     return;
   }
@@ -265,6 +347,7 @@ static void ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
 static void ll_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in, struct fuse_file_info *fi_in,
                                fuse_ino_t ino_out, off_t off_out, struct fuse_file_info *fi_out, size_t len,
                                int flags) {
+  fh_add(&sess(req)->written, fi_out->fh);
   struct request *r = make(req, OP_COPY_FILE_RANGE);
   PUSH(r, ino_in); PUSH(r, fi_in->fh); PUSH(r, off_in); PUSH(r, ino_out); PUSH(r, fi_out->fh); PUSH(r, off_out);
   PUSH(r, len); PUSH(r, flags);
@@ -276,7 +359,8 @@ static const struct fuse_lowlevel_ops ops = {
   .getattr = ll_getattr, .setattr = ll_setattr, .readlink = ll_readlink, .mknod = ll_mknod, .mkdir = ll_mkdir,
   .unlink = ll_unlink, .rmdir = ll_rmdir, .symlink = ll_symlink, .rename = ll_rename, .link = ll_link,
   .open = ll_open, .read = ll_read, .write = ll_write, .flush = ll_flush, .release = ll_release,
-  .fsync = ll_fsync, .opendir = ll_opendir, .readdir = ll_readdir, .releasedir = ll_releasedir,
+  .fsync = ll_fsync, .opendir = ll_opendir, .readdir = ll_readdir, .readdirplus = ll_readdirplus,
+  .releasedir = ll_releasedir,
   .fsyncdir = ll_fsyncdir, .statfs = ll_statfs, .setxattr = ll_setxattr, .getxattr = ll_getxattr,
   .listxattr = ll_listxattr, .removexattr = ll_removexattr, .create = ll_create,
   .copy_file_range = ll_copy_file_range,
@@ -375,6 +459,9 @@ static struct session *get_session(napi_env env, napi_value v) {
 static void finish(struct session *s) {
   fuse_session_destroy(s->se);
   s->se = NULL;
+  free(s->written.slots);
+  s->written.slots = NULL;
+  s->written.cap = s->written.count = 0;
   if (s->released) free(s);
 }
 
@@ -396,6 +483,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_string_utf8(env, argv[0], mountpoint, sizeof mountpoint, &len));
   CHECK(napi_get_value_string_utf8(env, argv[1], options, sizeof options, &len));
   struct session *s = calloc(1, sizeof *s);
+  s->flush_wanted = 1; /* until JS says it holds nothing a close must store or report */
   char *args[] = {"computerd", "-o", options, NULL};
   struct fuse_args fargs = FUSE_ARGS_INIT(options[0] ? 3 : 1, args);
   s->se = fuse_session_new(&fargs, &ops, sizeof ops, s);
@@ -466,26 +554,40 @@ static napi_value js_destroy(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* setNoCapabilities(session, bool): whether the loop answers security.capability probes itself. */
-static napi_value js_set_no_caps(napi_env env, napi_callback_info info) {
+/* (session, bool) -> sets one of the flags the loop reads (an int field of the session). */
+static napi_value set_flag(napi_env env, napi_callback_info info, size_t field) {
   size_t argc = 2;
   napi_value argv[2];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
-  bool none = false;
-  napi_get_value_bool(env, argv[1], &none);
-  if (s) __atomic_store_n(&s->no_caps, none ? 1 : 0, __ATOMIC_RELEASE);
+  bool on = false;
+  napi_get_value_bool(env, argv[1], &on);
+  if (s) __atomic_store_n((int *)((char *)s + field), on ? 1 : 0, __ATOMIC_RELEASE);
   return NULL;
 }
 
-/* loopAnswers(session) -> number of requests the loop answered without JS. */
+/* setNoCapabilities(session, bool): whether the loop answers security.capability probes itself. */
+static napi_value js_set_no_caps(napi_env env, napi_callback_info info) {
+  return set_flag(env, info, offsetof(struct session, no_caps));
+}
+
+/* setFlushWanted(session, bool): whether every flush goes to JS (it has data to store or an error to report). */
+static napi_value js_set_flush_wanted(napi_env env, napi_callback_info info) {
+  return set_flag(env, info, offsetof(struct session, flush_wanted));
+}
+
+/* loopAnswers(session) -> Float64Array [capability probes, flushes] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
-  napi_value argv[1], v;
+  napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
-  napi_create_double(env, s ? (double)__atomic_load_n(&s->loop_answers, __ATOMIC_RELAXED) : 0, &v);
-  return v;
+  double *counts = NULL;
+  CHECK(napi_create_arraybuffer(env, 2 * sizeof(double), (void **)&counts, &buffer));
+  counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
+  counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 2, buffer, 0, &array));
+  return array;
 }
 
 static fuse_req_t get_req(napi_env env, napi_value v) {
@@ -502,6 +604,16 @@ static double num(napi_env env, napi_value v) {
 
 /* Attributes cross as a Float64Array: ino, mode, nlink, uid, gid, rdev, size, blocks,
    atime s, ns, mtime s, ns, ctime s, ns. */
+static void stat_from(const double *a, struct stat *st) {
+  memset(st, 0, sizeof *st);
+  st->st_ino = (ino_t)a[0]; st->st_mode = (mode_t)a[1]; st->st_nlink = (nlink_t)a[2];
+  st->st_uid = (uid_t)a[3]; st->st_gid = (gid_t)a[4]; st->st_rdev = (dev_t)a[5];
+  st->st_size = (off_t)a[6]; st->st_blocks = (blkcnt_t)a[7]; st->st_blksize = 4096;
+  st->st_atim.tv_sec = (time_t)a[8]; st->st_atim.tv_nsec = (long)a[9];
+  st->st_mtim.tv_sec = (time_t)a[10]; st->st_mtim.tv_nsec = (long)a[11];
+  st->st_ctim.tv_sec = (time_t)a[12]; st->st_ctim.tv_nsec = (long)a[13];
+}
+
 static void fill_stat(napi_env env, napi_value arr, struct stat *st) {
   void *data = NULL;
   size_t length = 0;
@@ -509,13 +621,7 @@ static void fill_stat(napi_env env, napi_value arr, struct stat *st) {
   napi_get_typedarray_info(env, arr, &type, &length, &data, NULL, NULL);
   memset(st, 0, sizeof *st);
   if (type != napi_float64_array || length < 14) return;
-  double *a = data;
-  st->st_ino = (ino_t)a[0]; st->st_mode = (mode_t)a[1]; st->st_nlink = (nlink_t)a[2];
-  st->st_uid = (uid_t)a[3]; st->st_gid = (gid_t)a[4]; st->st_rdev = (dev_t)a[5];
-  st->st_size = (off_t)a[6]; st->st_blocks = (blkcnt_t)a[7]; st->st_blksize = 4096;
-  st->st_atim.tv_sec = (time_t)a[8]; st->st_atim.tv_nsec = (long)a[9];
-  st->st_mtim.tv_sec = (time_t)a[10]; st->st_mtim.tv_nsec = (long)a[11];
-  st->st_ctim.tv_sec = (time_t)a[12]; st->st_ctim.tv_nsec = (long)a[13];
+  stat_from(data, st);
 }
 
 /* Every reply function answers one request make() counted: the session learns it after the reply. */
@@ -639,6 +745,15 @@ static napi_value js_reply_xattr(napi_env env, napi_callback_info info) {
   return ret_int(env, fuse_reply_xattr(req, (size_t)num(env, argv[1])));
 }
 
+/* names[i] into out (a name is at most NAME_MAX bytes; cap leaves room). */
+static void name_at(napi_env env, napi_value names, uint32_t i, char *out, size_t cap) {
+  napi_value v;
+  size_t len;
+  out[0] = 0;
+  napi_get_element(env, names, i, &v);
+  napi_get_value_string_utf8(env, v, out, cap, &len);
+}
+
 /* replyDir(req, size, offset, names[], inos[], modes[]) — entries from `offset` on, as many as fit. */
 static napi_value js_reply_dir(napi_env env, napi_callback_info info) {
   ARGS(6);
@@ -651,9 +766,7 @@ static napi_value js_reply_dir(napi_env env, napi_callback_info info) {
   char name[1024];
   for (uint32_t i = offset; i < count; i++) {
     napi_value v;
-    size_t len;
-    napi_get_element(env, argv[3], i, &v);
-    napi_get_value_string_utf8(env, v, name, sizeof name, &len);
+    name_at(env, argv[3], i, name, sizeof name);
     struct stat st;
     memset(&st, 0, sizeof st);
     napi_get_element(env, argv[4], i, &v);
@@ -667,6 +780,50 @@ static napi_value js_reply_dir(napi_env env, napi_callback_info info) {
   int r = fuse_reply_buf(req, buf, used);
   free(buf);
   return ret_int(env, r);
+}
+
+/*
+ * replyDirPlus(req, size, firstIndex, names[], attrs, entryTimeout, attrTimeout) -> entries sent
+ * (or a negative errno when the reply failed). Entry i carries attributes attrs[14 i ..] and
+ * the offset firstIndex + i + 1. The kernel takes one lookup of every entry sent except "."
+ * and ".." and those with nlink 0, which go without a node id: the caller counts the lookups
+ * of the first n.
+ */
+static napi_value js_reply_dirplus(napi_env env, napi_callback_info info) {
+  ARGS(7);
+  size_t size = (size_t)num(env, argv[1]);
+  double first = num(env, argv[2]);
+  uint32_t count = 0;
+  napi_get_array_length(env, argv[3], &count);
+  double *a = NULL;
+  size_t length = 0;
+  napi_typedarray_type type;
+  napi_get_typedarray_info(env, argv[4], &type, &length, (void **)&a, NULL, NULL);
+  if (type != napi_float64_array || length < (size_t)count * 14) count = 0;
+  double entry_timeout = num(env, argv[5]), attr_timeout = num(env, argv[6]);
+  char *buf = malloc(size ? size : 1);
+  size_t used = 0;
+  uint32_t sent = 0;
+  char name[1024];
+  for (uint32_t i = 0; i < count; i++) {
+    name_at(env, argv[3], i, name, sizeof name);
+    struct fuse_entry_param e;
+    memset(&e, 0, sizeof e);
+    stat_from(a + 14 * i, &e.attr);
+    /* "." and "..", and names gone since opendir (nlink 0), go without a node id. */
+    int nodeless = e.attr.st_nlink == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+    e.ino = nodeless ? 0 : e.attr.st_ino;
+    e.generation = 1;
+    e.entry_timeout = nodeless ? 0 : entry_timeout;
+    e.attr_timeout = nodeless ? 0 : attr_timeout;
+    size_t need = fuse_add_direntry_plus(req, buf + used, size - used, name, &e, (off_t)(first + i + 1));
+    if (need > size - used) break;
+    used += need;
+    sent++;
+  }
+  int r = fuse_reply_buf(req, buf, used);
+  free(buf);
+  return ret_int(env, r < 0 ? r : (int)sent);
 }
 
 /* replyNone(req) */
@@ -772,6 +929,8 @@ NAPI_MODULE_INIT() {
     {"notifyInvalRange", NULL, js_notify_range, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setNoCapabilities", NULL, js_set_no_caps, NULL, NULL, NULL, napi_enumerable, NULL},
     {"loopAnswers", NULL, js_loop_answers, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"setFlushWanted", NULL, js_set_flush_wanted, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"replyDirPlus", NULL, js_reply_dirplus, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -73,12 +73,14 @@ export function unexpectedAddon(): Fuse3Addon {
     replyStatfs: unexpected,
     replyXattrSize: unexpected,
     replyDir: unexpected,
+    replyDirPlus: unexpected,
     replyNone: unexpected,
     notifyInvalInode: unexpected,
     notifyInvalEntry: unexpected,
     notifyInvalRange: unexpected,
     setNoCapabilities: unexpected,
     loopAnswers: unexpected,
+    setFlushWanted: unexpected,
   };
 }
 
@@ -113,6 +115,8 @@ export interface Reply {
   errno?: number;
   fh?: number;
   names?: string[];
+  /** readdirplus: per entry, its inode and nlink as sent. */
+  entries?: { ino: number; nlink: number }[];
 }
 
 /** A fuse3 addon that records errors, entries, creates, attributes, opens and listings in `replies`. */
@@ -143,6 +147,11 @@ export function recordingAddon(replies: Reply[]): Fuse3Addon {
     replyDir: (_req, _size, _offset, names) => {
       replies.push({ kind: "dir", names: [...names] });
       return 0;
+    },
+    replyDirPlus: (_req, _size, _first, names, attrs) => {
+      const entries = names.map((_, i) => ({ ino: attrs[i * 14] ?? 0, nlink: attrs[i * 14 + 2] ?? 0 }));
+      replies.push({ kind: "dirplus", names: [...names], entries });
+      return names.length;
     },
   };
 }

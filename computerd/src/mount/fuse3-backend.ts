@@ -145,9 +145,15 @@ export async function mountFuse3(
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
   checkCapabilities();
+  // Closes of handles nothing was written through reach JS only while it holds something to store or report.
+  fs.files.closeWork.listen((pending) => addon.setFlushWanted(session, pending));
   Object.defineProperty(counters, "getxattr (loop)", {
     enumerable: true,
-    get: () => addon.loopAnswers(session),
+    get: () => addon.loopAnswers(session)[0],
+  });
+  Object.defineProperty(counters, "flush (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session)[1],
   });
   await raiseReadahead(mountPoint).catch(() => {});
   return {

@@ -41,6 +41,7 @@ export const OP = {
   create: 28,
   exit: 29,
   copy_file_range: 30,
+  readdirplus: 31,
 } as const;
 
 /** An opaque fuse_req_t; answer it exactly once with one of the reply functions. */
@@ -105,6 +106,21 @@ export interface Fuse3Addon {
     inos: readonly number[],
     modes: readonly number[],
   ): number;
+  /**
+   * A readdirplus answer: entry i is names[i] with the attributes attrs[14 i .. 14 i + 13] at
+   * offset firstIndex + i + 1, as many as fit in `size` bytes. Returns how many went (or a
+   * negative errno when the reply failed): the kernel holds one lookup of each of them but
+   * "." and ".." and those whose nlink is 0 (a name gone since opendir), sent without a node.
+   */
+  replyDirPlus(
+    req: RequestHandle,
+    size: number,
+    firstIndex: number,
+    names: readonly string[],
+    attrs: Float64Array,
+    entryTimeout: number,
+    attrTimeout: number,
+  ): number;
   replyNone(req: RequestHandle): void;
   notifyInvalInode(session: SessionHandle, ino: number): Promise<number>;
   notifyInvalEntry(session: SessionHandle, parent: number, name: string): Promise<number>;
@@ -118,8 +134,13 @@ export interface Fuse3Addon {
    * probe for it (before every write syscall) with ENODATA itself. Off at mount.
    */
   setNoCapabilities(session: SessionHandle, none: boolean): void;
-  /** Requests the loop answered without the listener (the capability probes). */
-  loopAnswers(session: SessionHandle): number;
+  /**
+   * Whether every flush (close) must reach the listener. Off, the loop answers the flush of a
+   * handle nothing was written through since its last flush itself. On at mount.
+   */
+  setFlushWanted(session: SessionHandle, wanted: boolean): void;
+  /** Requests the loop answered without the listener: [capability probes, flushes]. */
+  loopAnswers(session: SessionHandle): Float64Array;
 }
 
 /** Where `npm run build:native -w computerd` puts the addon. */

@@ -9,6 +9,7 @@
 import { FsError, NAME_MAX, type Stat, type TimeArg } from "@computer/vfs";
 import { TYPE_BITS } from "@computer/vfs/mode-bits";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
+import { DirHandles } from "./fuse3-dirs.ts";
 import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
@@ -89,28 +90,39 @@ export function fuse3Listener(
   const orphans = new Orphans();
   removeStaleOrphans(fs);
   const pageCache = new PageCachePolicy(timeouts.pageCache);
-  const dirs = new Map<number, { names: string[]; inos: number[]; modes: number[] }>();
-  let nextDir = 1;
 
   const owners = timeouts.owners;
-  function fill(stat: Stat): Float64Array {
+  /** Writes the kernel's view of `stat` into `into` at `at` (14 numbers, as the addon reads them). */
+  function fillAt(into: Float64Array, at: number, stat: Stat): void {
     const kernel = owners ? owners.toKernel(stat) : stat;
-    attr[0] = stat.ino;
-    attr[1] = TYPE_BITS[stat.type] | stat.mode;
-    attr[2] = orphans.isHidden(stat.ino) ? 0 : stat.nlink;
-    attr[3] = kernel.uid;
-    attr[4] = kernel.gid;
-    attr[5] = stat.rdev;
-    attr[6] = stat.size;
-    attr[7] = Math.ceil(stat.allocated / 512);
-    attr[8] = stat.atime.sec;
-    attr[9] = stat.atime.nsec;
-    attr[10] = stat.mtime.sec;
-    attr[11] = stat.mtime.nsec;
-    attr[12] = stat.ctime.sec;
-    attr[13] = stat.ctime.nsec;
+    into[at] = stat.ino;
+    into[at + 1] = TYPE_BITS[stat.type] | stat.mode;
+    into[at + 2] = orphans.isHidden(stat.ino) ? 0 : stat.nlink;
+    into[at + 3] = kernel.uid;
+    into[at + 4] = kernel.gid;
+    into[at + 5] = stat.rdev;
+    into[at + 6] = stat.size;
+    into[at + 7] = Math.ceil(stat.allocated / 512);
+    into[at + 8] = stat.atime.sec;
+    into[at + 9] = stat.atime.nsec;
+    into[at + 10] = stat.mtime.sec;
+    into[at + 11] = stat.mtime.nsec;
+    into[at + 12] = stat.ctime.sec;
+    into[at + 13] = stat.ctime.nsec;
+  }
+  function fill(stat: Stat): Float64Array {
+    fillAt(attr, 0, stat);
     return attr;
   }
+  const dirHandles = new DirHandles({
+    addon,
+    fs,
+    nodes,
+    orphans,
+    fillAt,
+    entryTimeout: timeouts.entryTimeout,
+    attrTimeout: timeouts.attrTimeout,
+  });
   function pathOf(ino: number): string {
     const path = nodes.pathOf(ino);
     if (path === undefined) throw new FsError("ENOENT", "fuse3", `#${ino}`);
@@ -391,31 +403,17 @@ export function fuse3Listener(
         fs.fsyncDir(pathOf(n(0)));
         addon.replyErr(req, 0);
         return;
-      case OP.opendir: {
-        const ino = n(0);
-        const path = pathOf(ino);
-        const parentIno = path === "/" ? ROOT_INO : fs.stat(splitParent(path).parent).ino;
-        const listing = { names: [".", ".."], inos: [ino, parentIno], modes: [TYPE_BITS.dir, TYPE_BITS.dir] };
-        for (const [name, dentry] of fs.readdir(path)) {
-          if (orphans.conceals(ino, name)) continue;
-          listing.names.push(name);
-          listing.inos.push(dentry.ino);
-          listing.modes.push(TYPE_BITS[dentry.type]);
-        }
-        const fh = nextDir++;
-        dirs.set(fh, listing);
-        addon.replyOpen(req, fh, false);
+      case OP.opendir:
+        addon.replyOpen(req, dirHandles.opendir(n(0), pathOf(n(0))), false);
         return;
-      }
-      case OP.readdir: {
-        const listing = dirs.get(n(1));
-        if (!listing) throw new FsError("EINVAL", "readdir", `#${n(0)}`);
-        fs.accessed(n(0), nodes.pathOf(n(0)) ?? "");
-        addon.replyDir(req, n(2), n(3), listing.names, listing.inos, listing.modes);
+      case OP.readdir:
+        dirHandles.readdir(req, n(0), n(1), n(2), n(3));
         return;
-      }
+      case OP.readdirplus:
+        dirHandles.readdirplus(req, n(0), n(1), n(2), n(3));
+        return;
       case OP.releasedir:
-        dirs.delete(n(1));
+        dirHandles.releasedir(n(1));
         addon.replyErr(req, 0);
         return;
       case OP.statfs: {

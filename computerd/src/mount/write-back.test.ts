@@ -163,3 +163,47 @@ describe("WriteBack when a flush is refused", () => {
     expect(code(() => wb.closeHandle(fh))).toBe("OK");
   });
 });
+
+describe("WriteBack's close-work watch (the addon answers clean closes without JS)", () => {
+  it("says so before the write that makes a file dirty returns, and again once it is stored", () => {
+    const told: boolean[] = [];
+    wb.closeWork.listen((pending) => told.push(pending));
+    const [ino, fh] = open("/f");
+    expect(told).toEqual([false]);
+    wb.write(ino, "/f", new Uint8Array(10), 0, () => {
+      expect(told).toEqual([false]);
+      return 0;
+    });
+    expect(told).toEqual([false, true]);
+    write(ino, "/f", 10, 10);
+    expect(told).toEqual([false, true]);
+    wb.closeHandle(fh);
+    expect(told).toEqual([false, true, false]);
+  });
+
+  it("stays on while an error waits for the file's next close, off once it was reported", () => {
+    const told: boolean[] = [];
+    vfs.setQuota(CHUNK_SIZE);
+    const [ino, fh] = open("/f");
+    wb.closeWork.listen((pending) => told.push(pending));
+    write(ino, "/f", 0, 100 * KiB);
+    vfs.setQuota(KiB);
+    wb.flushAll();
+    expect(wb.hasDirty(ino)).toBe(false);
+    expect(told.at(-1)).toBe(true);
+    expect(code(() => wb.closeHandle(fh))).toBe("ENOSPC");
+    expect(told.at(-1)).toBe(false);
+  });
+
+  it("turns off when a refused write leaves nothing buffered", () => {
+    const told: boolean[] = [];
+    vfs.setQuota(CHUNK_SIZE);
+    const [ino] = open("/f");
+    write(ino, "/f", 0, CHUNK_SIZE);
+    wb.flush(ino);
+    wb.closeWork.listen((pending) => told.push(pending));
+    expect(code(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
+    expect(wb.hasDirty(ino)).toBe(false);
+    expect(told.at(-1)).toBe(false);
+  });
+});

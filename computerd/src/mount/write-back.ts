@@ -18,6 +18,7 @@ import {
 import { ChunkCache } from "./chunk-cache.ts";
 import { DirtyFile, type FlushTarget, type StoredReader } from "./dirty-file.ts";
 import { isUnder } from "./meta-cache.ts";
+import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
 
 /** Tuning of the write-back layer. */
 export interface WriteBackOptions {
@@ -64,7 +65,7 @@ export class WriteBack {
   private readonly onFlushed: FlushedListener;
   private readonly handles = new Map<number, Handle>();
   private readonly openCount = new Map<number, number>();
-  private readonly files = new Map<number, DirtyFile>();
+  private readonly files = new WatchedMap<number, DirtyFile>();
   private readonly chunks: ChunkCache;
   private readonly target: FlushTarget;
   private nextFh = 1;
@@ -75,7 +76,9 @@ export class WriteBack {
    * Errors of flushes no syscall of the file was waiting for (the fence, background stores):
    * the next fsync or close of the inode reports it, once, as Linux reports write-back errors.
    */
-  private readonly errors = new Map<number, unknown>();
+  private readonly errors = new WatchedMap<number, unknown>();
+  /** Whether a close may have work (dirty files, kept errors); told before a dirtying write returns. */
+  readonly closeWork = new NonEmptyWatch([this.files, this.errors]);
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Completed pages waiting to be stored in the background: [ino, page index]. */
   private readonly fullPages: [number, number][] = [];
