@@ -8,7 +8,16 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,6 +41,17 @@ interface Row {
   summary: Summary;
   /** Other numbers of the row (medians), e.g. the fence alone. */
   detail?: Record<string, number>;
+  /** workerd's peak resident memory while the row ran (all its repetitions). */
+  rssPeakBytes?: number;
+}
+
+/** The workerd sampler of the run: `mark()` answers the peak since the previous mark. */
+let sampler: { mark(): number } = { mark: () => 0 };
+
+/** Stamps each row with the peak RSS since the previous stamp (rows of one call share it). */
+function stamped(rows: Row[]): Row[] {
+  const peak = sampler.mark();
+  return rows.map((row) => ({ ...row, rssPeakBytes: peak }));
 }
 
 /**
@@ -72,11 +92,33 @@ async function timedAsync<T>(run: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - started, value];
 }
 
+/** Writes `mib` MiB of random bytes to `file` in pieces (a 1 GiB file never sits in memory); answers its sha-256. */
+function randomFile(file: string, mib: number): string {
+  const hash = createHash("sha256");
+  const fd = openSync(file, "w");
+  try {
+    for (let left = mib; left > 0; left -= 16) {
+      const piece = randomBytes(Math.min(16, left) * MiB);
+      hash.update(piece);
+      writeSync(fd, piece);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest("hex");
+}
+
+/** The sha-256 of a file, read in pieces. */
+async function fileHash(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const piece of createReadStream(file, { highWaterMark: 4 * MiB })) hash.update(piece as Buffer);
+  return hash.digest("hex");
+}
+
 /** PUT and GET of `mib` MiB of random bytes through the API with curl; the copy must match. */
-function apiRows(fleet: Fleet, dir: string, mib: number, reps: number): Row[] {
+async function apiRows(fleet: Fleet, dir: string, mib: number, reps: number): Promise<Row[]> {
   const file = join(dir, `put-${mib}.bin`);
-  const payload = randomBytes(mib * MiB);
-  writeFileSync(file, payload);
+  const payloadHash = randomFile(file, mib);
   const url = `${fleet.url}/v1/computers/${COMPUTER_ID}/files/api-${mib}.bin`;
   const auth = ["-H", `Authorization: Bearer ${fleet.adminToken}`];
   const puts: number[] = [];
@@ -87,8 +129,7 @@ function apiRows(fleet: Fleet, dir: string, mib: number, reps: number): Row[] {
     const copy = join(dir, `get-${mib}.bin`);
     progress(`GET ${mib} MiB (${i + 1}/${reps})`);
     gets.push(timed(() => curl([...auth, "-o", copy, url])));
-    if (sha256(readFileSync(copy)) !== sha256(payload))
-      throw new Error(`GET of ${mib} MiB differs from the PUT`);
+    if ((await fileHash(copy)) !== payloadHash) throw new Error(`GET of ${mib} MiB differs from the PUT`);
     rmSync(copy);
   }
   rmSync(file);
@@ -231,6 +272,7 @@ function table(rows: Row[], memory: Record<string, number>): string {
     formatMs(r.summary.min),
     formatMs(r.summary.max),
     (r.bytes / MiB / (r.summary.median / 1000)).toFixed(1),
+    r.rssPeakBytes === undefined ? "" : `${(r.rssPeakBytes / MiB).toFixed(0)} MiB`,
     counters(r.detail),
   ]);
   const mem = Object.entries(memory).map(([k, v]) => [
@@ -240,7 +282,11 @@ function table(rows: Row[], memory: Record<string, number>): string {
     "",
     `${(v / MiB).toFixed(0)} MiB`,
   ]);
-  return renderTable(["transfer", "median ms", "min", "max", "MiB/s"], [...body, ...mem], 1);
+  return renderTable(
+    ["transfer", "median ms", "min", "max", "MiB/s", "workerd RSS peak", "counters"],
+    [...body, ...mem],
+    1,
+  );
 }
 
 function options(argv: readonly string[]): TransferBenchOptions | number {
@@ -276,10 +322,12 @@ async function main(): Promise<number> {
     if (unavailable === undefined) assertSynced(await containerExec(computer, "true"));
     memory.before = workerdRss();
     const peak = sampleWorkerdPeak();
-    for (const mib of parsed.sizesMiB) rows.push(...apiRows(fleet, dir, mib, parsed.reps));
+    sampler = peak;
+    peak.mark();
+    for (const mib of parsed.sizesMiB) rows.push(...stamped(await apiRows(fleet, dir, mib, parsed.reps)));
     if (unavailable === undefined) {
-      rows.push(...(await seenRows(fleet, dir, computer, parsed.containerMiB, parsed.reps)));
-      rows.push(...(await writeRows(computer, parsed.containerMiB, parsed.reps)));
+      rows.push(...stamped(await seenRows(fleet, dir, computer, parsed.containerMiB, parsed.reps)));
+      rows.push(...stamped(await writeRows(computer, parsed.containerMiB, parsed.reps)));
     }
     memory.peak = peak.stop();
     memory.after = workerdRss();

@@ -44,16 +44,28 @@ export function workerdRss(root = process.pid): number {
   return total;
 }
 
-/** Samples workerdRss every `everyMs` until stopped; `stop()` answers the peak seen. */
-export function sampleWorkerdPeak(everyMs = 250): { stop(): number } {
+/**
+ * Samples workerdRss every `everyMs` until stopped; `stop()` answers the peak seen, `mark()` the
+ * peak since the previous mark (a row's own).
+ */
+export function sampleWorkerdPeak(everyMs = 250): { stop(): number; mark(): number } {
   let peak = workerdRss();
+  let sincePeak = peak;
   const timer = setInterval(() => {
-    peak = Math.max(peak, workerdRss());
+    const now = workerdRss();
+    peak = Math.max(peak, now);
+    sincePeak = Math.max(sincePeak, now);
   }, everyMs);
   return {
     stop() {
       clearInterval(timer);
       return Math.max(peak, workerdRss());
+    },
+    mark() {
+      const now = workerdRss();
+      const answer = Math.max(sincePeak, now);
+      sincePeak = now;
+      return answer;
     },
   };
 }
