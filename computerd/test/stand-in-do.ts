@@ -87,7 +87,12 @@ class DoTarget extends RpcTarget implements DoSyncApi {
     this.#do.endpoint.putBlobs(blobs);
   }
   getBlobs(hashes: string[]): BlobData[] {
-    return this.#do.endpoint.getBlobs(hashes);
+    const blobs = this.#do.endpoint.getBlobs(hashes);
+    this.#do.fetched += blobs.length;
+    return blobs;
+  }
+  releaseBlobs(hashes: string[], upTo: number): void {
+    this.#do.endpoint.releaseBlobs(hashes, upTo);
   }
   applyBatch(batch: SyncBatch): ApplyResult {
     const result = this.#do.endpoint.applyBatch(batch);
@@ -110,6 +115,8 @@ export class FakeDo {
   /** applyBatch calls per direction since start. */
   pushes = 0;
   uploads = 0;
+  /** Blobs computerd fetched (getBlobs) since start. */
+  fetched = 0;
   sessions = 0;
   fault: DropFault | undefined;
   #server: Server | undefined;

@@ -6,6 +6,7 @@
  * converge; SIGTERM unmounts cleanly and exits 0. Skips when /dev/fuse is absent.
  */
 
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -102,6 +103,33 @@ describe.skipIf(!hasFuse)("computerd serve when things break", () => {
     expect(mountTree(mnt)).toEqual(tree(fake.vfs));
     expect(await second.stop("SIGTERM")).toBe(0);
     expect(await fuseMountsAt(mnt)).toEqual([]);
+  }, 120_000);
+
+  it("a large file from the DO: the command starts before its bytes arrive, reads through the mount fetch them by hash, offline reads are EIO", async () => {
+    const { fake, state, mnt } = await setup();
+    const daemon = await serve(state, mnt);
+    await daemon.connect(fake);
+    const big = randomBytes(24 * 1024 * 1024 + 5);
+    fake.vfs.writeFile("/big.bin", big);
+    expectComplete(await fake.run("true"));
+    expect(fake.fetched).toBe(0);
+    // cp shares the chunks (copy_file_range), placeholders too: the copy reads the same bytes.
+    const sum = await fake.run("cp big.bin copy.bin && sha256sum copy.bin big.bin");
+    expectComplete(sum);
+    expect(sum.output).toBe(`${sha256Hex(big)}  copy.bin\n${sha256Hex(big)}  big.bin\n`);
+    expect(fake.fetched).toBe(25);
+    expect(fake.vfs.readFile("/copy.bin")).toEqual(new Uint8Array(big));
+    // Fetched once: a second read is the mirror's own.
+    expectComplete(await fake.run("cat big.bin > /dev/null"));
+    expect(fake.fetched).toBe(25);
+
+    fake.vfs.writeFile("/offline.bin", randomBytes(8 * 1024 * 1024));
+    await fake.push();
+    fake.secret = "refused";
+    fake.drop();
+    await expect.poll(() => fake.connected, { timeout: 30_000 }).toBe(false);
+    expect(() => readFileSync(join(mnt, "offline.bin"))).toThrow(/EIO/);
+    expect(statSync(join(mnt, "offline.bin")).size).toBe(8 * 1024 * 1024);
   }, 120_000);
 
   it("WebSocket dropped mid-push: the command is not run; after reconnecting it runs and both sides converge", async () => {

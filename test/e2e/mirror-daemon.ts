@@ -115,6 +115,9 @@ class MirrorTarget extends WithoutTerminals implements DaemonApi {
   getBlobs(hashes: string[]): BlobData[] {
     return this.#d.endpoint.getBlobs(hashes);
   }
+  releaseBlobs(hashes: string[], upTo: number): void {
+    this.#d.endpoint.releaseBlobs(hashes, upTo);
+  }
   applyBatch(batch: SyncBatch): ApplyResult {
     return this.#d.endpoint.applyBatch(batch);
   }

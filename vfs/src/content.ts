@@ -8,6 +8,7 @@ import { FsError } from "./errors.ts";
 import { CHUNK_SIZE, FILE_SIZE_MAX } from "./limits.ts";
 import { addChild, mkdirp } from "./namespace.ts";
 import { joinPath, splitPath } from "./paths.ts";
+import { ChunkUnavailableError } from "./placeholders.ts";
 import { type Location, locate, recordInode, resolveExisting } from "./resolve.ts";
 import type { ChunkRow, NodeRow } from "./store.ts";
 import type { ContentOptions, ReadOptions, Timespec, WriteOptions } from "./types.ts";
@@ -26,11 +27,16 @@ export function storeChunk(ctx: Context, data: Uint8Array): string {
   return hash;
 }
 
-/** The stored bytes of a chunk row. */
+/**
+ * The stored bytes of a chunk row. A placeholder (its bytes are still at the peer,
+ * placeholders.ts) is EIO: a chunk that is not here is never read as zeros.
+ */
 function chunkBytes(ctx: Context, chunk: ChunkRow, path: string): Uint8Array {
   const data = ctx.store.blob(chunk.hash);
-  if (!data) throw new FsError("EINVAL", "read", path, `missing blob ${chunk.hash}`);
-  return data;
+  if (data) return data;
+  if (ctx.store.blobSize(chunk.hash) !== undefined)
+    throw new ChunkUnavailableError(path, `chunk ${chunk.idx} is not fetched yet`);
+  throw new FsError("EINVAL", "read", path, `missing blob ${chunk.hash}`);
 }
 
 /** Reads `length` bytes at `offset` of a file inode, zero-filling holes. */

@@ -14,7 +14,7 @@ describe("blob GC", () => {
   vfsTest("an unreferenced blob goes only once it is older than the window", (vfs, { sql, clock }) => {
     vfs.writeFile("/f", "version one");
     vfs.writeFile("/f", "version two");
-    expect(vfs.gc()).toEqual({ blobsDeleted: 0, changesPruned: 0 });
+    expect(vfs.gc()).toEqual({ blobsDeleted: 0, changesPruned: 0, placeholdersDeleted: [] });
     clock.advance(W);
     expect(vfs.gc().blobsDeleted).toBe(0);
     expect(hasBlob(sql, "version one")).toBe(true);

@@ -8,6 +8,8 @@ import type { Context } from "./context.ts";
 export interface GcResult {
   blobsDeleted: number;
   changesPruned: number;
+  /** Hashes of the deleted blobs that were placeholders (placeholders.ts): a peer may release them. */
+  placeholdersDeleted: string[];
 }
 
 /** Default safety window: one hour. */
@@ -17,11 +19,13 @@ export function gc(ctx: Context, windowMs = GC_WINDOW_MS): GcResult {
   return ctx.store.sql.transaction(() => {
     const now = ctx.nowMs();
     const horizon = now - windowMs;
-    const blobs = ctx.store.sql.exec<{ hash: string }>(
+    // A held blob (a peer references it without its bytes) stays whatever this side uses.
+    const blobs = ctx.store.sql.exec<{ hash: string; placeholder: number }>(
       `DELETE FROM blobs WHERE created < ?
          AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.hash = blobs.hash)
          AND NOT EXISTS (SELECT 1 FROM checkpoint_chunks k WHERE k.hash = blobs.hash)
-       RETURNING hash`,
+         AND NOT EXISTS (SELECT 1 FROM blob_holds h WHERE h.hash = blobs.hash)
+       RETURNING hash, length(data) < size AS placeholder`,
       horizon,
     );
     // A mark remembers which revision was current when; deletions older than the
@@ -48,6 +52,10 @@ export function gc(ctx: Context, windowMs = GC_WINDOW_MS): GcResult {
       if (pruned.length > 0)
         ctx.store.setMeta("pruned", Math.max(ctx.store.metaValue("pruned") ?? 0, mark.rev));
     }
-    return { blobsDeleted: blobs.length, changesPruned: pruned.length };
+    return {
+      blobsDeleted: blobs.length,
+      changesPruned: pruned.length,
+      placeholdersDeleted: blobs.filter((b) => b.placeholder).map((b) => b.hash),
+    };
   });
 }

@@ -17,6 +17,7 @@ export {
   XATTR_SIZE_MAX,
 } from "./limits.ts";
 export { byteLength, childPath, joinPath, normalizePath, splitPath } from "./paths.ts";
+export { type BlobRef, ChunkUnavailableError, type PlaceholderChunk } from "./placeholders.ts";
 export { SCHEMA_VERSION } from "./schema.ts";
 export { globToRegExp } from "./search.ts";
 export {

@@ -40,6 +40,8 @@ const MIGRATIONS: readonly string[][] = [
     `CREATE TABLE checkpoint_xattrs (cp TEXT NOT NULL, ino INTEGER NOT NULL, name TEXT NOT NULL,
       value BLOB NOT NULL, PRIMARY KEY (cp, ino, name)) WITHOUT ROWID`,
   ],
+  // Blobs a peer references without their bytes (placeholders.ts): GC keeps them until released.
+  ["CREATE TABLE blob_holds (hash TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID"],
 ];
 
 /** The schema version this code writes. */
@@ -59,6 +61,7 @@ export const TABLES = [
   "checkpoint_chunks",
   "checkpoint_xattrs",
   "rev_marks",
+  "blob_holds",
   "meta",
 ] as const;
 

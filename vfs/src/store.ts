@@ -209,8 +209,12 @@ export class Store {
     this.sql.exec("DELETE FROM chunks WHERE ino = ? AND idx >= ?", ino, fromIdx);
   }
 
+  /** The bytes stored under `hash`; undefined when there are none (also for a placeholder). */
   blob(hash: string): Uint8Array | undefined {
-    return this.sql.exec<{ data: Uint8Array }>("SELECT data FROM blobs WHERE hash = ?", hash)[0]?.data;
+    return this.sql.exec<{ data: Uint8Array }>(
+      "SELECT data FROM blobs WHERE hash = ? AND length(data) = size",
+      hash,
+    )[0]?.data;
   }
 
   /** Bytes of the blob stored under `hash`, or undefined when there is none. */
@@ -222,10 +226,15 @@ export class Store {
     return this.sql.exec("SELECT 1 FROM blobs WHERE hash = ?", hash).length > 0;
   }
 
-  /** Stores a blob unless present; refreshes its creation time so GC's safety window restarts. */
+  /**
+   * Stores a blob unless present (a placeholder gets its bytes); refreshes its creation time so
+   * GC's safety window restarts.
+   */
   putBlob(hash: string, data: Uint8Array, nowMs: number): void {
     this.sql.exec(
-      "INSERT INTO blobs (hash, size, created, data) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE SET created = excluded.created",
+      `INSERT INTO blobs (hash, size, created, data) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO UPDATE
+         SET created = excluded.created,
+             data = CASE WHEN length(blobs.data) < blobs.size THEN excluded.data ELSE blobs.data END`,
       hash,
       data.length,
       nowMs,

@@ -14,6 +14,7 @@ import { changes } from "./feed.ts";
 import { type GcResult, gc } from "./gc.ts";
 import { ROOT_INO } from "./limits.ts";
 import * as namespace from "./namespace.ts";
+import * as placeholders from "./placeholders.ts";
 import { pathsOf, resolveExisting } from "./resolve.ts";
 import { migrate, TABLES } from "./schema.ts";
 import * as search from "./search.ts";
@@ -297,6 +298,38 @@ export class Vfs {
   /** Stores a blob; returns its sha-256. */
   putBlob(data: Uint8Array): string {
     return this.ctx.store.sql.transaction(() => content.storeChunk(this.ctx, data));
+  }
+  /** Records blobs by hash and size whose bytes are still elsewhere (placeholders.ts). */
+  putPlaceholders(refs: readonly placeholders.BlobRef[]): void {
+    this.ctx.store.sql.transaction(() => placeholders.putPlaceholders(this.ctx, refs));
+  }
+  /** The chunks of inode `ino` from `first` to `last` (inclusive) whose bytes are not here. */
+  placeholderChunks(ino: number, first: number, last: number): placeholders.PlaceholderChunk[] {
+    return placeholders.placeholderChunks(this.ctx, ino, first, last);
+  }
+  /** Every inode with a chunk whose bytes are not here. */
+  placeholderInodes(): number[] {
+    return placeholders.placeholderInodes(this.ctx);
+  }
+  /** True when `hash` is known here only by hash and size. */
+  isPlaceholder(hash: string): boolean {
+    return placeholders.isPlaceholder(this.ctx, hash);
+  }
+  /** Keeps `hashes` from GC for a peer (until releaseBlobs); answers the hold's sequence number. */
+  holdBlobs(hashes: readonly string[]): number {
+    return this.ctx.store.sql.transaction(() => placeholders.holdBlobs(this.ctx, hashes));
+  }
+  /** Ends the holds of `hashes` made at sequence `upTo` or before; answers how many ended. */
+  releaseBlobs(hashes: readonly string[], upTo: number): number {
+    return this.ctx.store.sql.transaction(() => placeholders.releaseBlobs(this.ctx, hashes, upTo));
+  }
+  /** Ends every hold (the peer is gone). */
+  releaseAllHolds(): void {
+    placeholders.releaseAllHolds(this.ctx);
+  }
+  /** How many blobs are held for a peer. */
+  heldBlobs(): number {
+    return placeholders.heldBlobs(this.ctx);
   }
   gc(options: { windowMs?: number } = {}): GcResult {
     return gc(this.ctx, options.windowMs);

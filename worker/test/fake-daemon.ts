@@ -46,6 +46,7 @@ export class FakeDaemon extends WithoutTerminals implements DaemonApi {
   getBlobs(_hashes: string[]): BlobData[] {
     return [];
   }
+  releaseBlobs(_hashes: string[], _upTo: number): void {}
   setLimits(limits: ComputerLimits): void {
     this.#state.limits.push(limits);
   }

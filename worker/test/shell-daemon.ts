@@ -73,6 +73,7 @@ class ShellDaemon extends WithoutTerminals implements DaemonApi {
   getBlobs(_hashes: string[]): BlobData[] {
     return [];
   }
+  releaseBlobs(_hashes: string[], _upTo: number): void {}
   applyBatch(batch: SyncBatch): ApplyResult {
     return { status: "applied", rev: 0, cursor: batch.cursor, conflicts: [] };
   }

@@ -19,12 +19,14 @@ export interface SpaceReport {
   changesPruned: number;
   /** Database pages returned to the file system. */
   pagesFreed: number;
+  /** Placeholders no file used any more (their blobs may go at the Durable Object too). */
+  placeholdersDeleted: string[];
 }
 
 /** One GC run: collect, then vacuum what the collection freed. */
 export function collectGarbage(mirror: Mirror, windowMs = MIRROR_GC_WINDOW_MS): SpaceReport {
-  const { blobsDeleted, changesPruned } = mirror.vfs.gc({ windowMs });
-  return { blobsDeleted, changesPruned, pagesFreed: mirror.sql.reclaim() };
+  const { blobsDeleted, changesPruned, placeholdersDeleted } = mirror.vfs.gc({ windowMs });
+  return { blobsDeleted, changesPruned, pagesFreed: mirror.sql.reclaim(), placeholdersDeleted };
 }
 
 /** Options of startMirrorGc. */

@@ -2,7 +2,13 @@
  * FsError codes to the negative errno values FUSE replies with. A Record over
  * the closed FsErrorCode union, so a new vfs code without a mapping is a compile error.
  */
-import { type ErrnoName, type FsErrorCode, isFsError, LINUX_ERRNO } from "@computer/vfs";
+import {
+  ChunkUnavailableError,
+  type ErrnoName,
+  type FsErrorCode,
+  isFsError,
+  LINUX_ERRNO,
+} from "@computer/vfs";
 
 /** Linux errno values (as FUSE wants them: negative). */
 export const ERRNO = Object.fromEntries(
@@ -22,6 +28,8 @@ export type ErrorLogger = (message: string, err: unknown) => void;
  */
 export function toErrno(err: unknown, op: string, path: string, log: ErrorLogger): number {
   if (isFsError(err)) return FS_ERRNO[err.code];
+  // A chunk still at the Durable Object that could not be fetched: EIO, and not our fault.
+  if (err instanceof ChunkUnavailableError) return ERRNO.EIO;
   log(`${op} ${path}: unexpected error, replying EIO`, err);
   return ERRNO.EIO;
 }

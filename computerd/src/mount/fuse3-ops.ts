@@ -17,6 +17,7 @@ import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
 import { PageCachePolicy } from "./page-cache.ts";
+import { whenChunksReady } from "./remote-chunks.ts";
 
 /** Kernel cache lifetimes (seconds), page-cache policy and owner map, as in FuseTuning. */
 export interface Fuse3Timeouts {
@@ -482,11 +483,9 @@ export function fuse3Listener(
       return;
     }
     if (!req) return;
-    try {
-      handle(op, req, uid, gid, args);
-    } catch (err) {
-      addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
-    }
+    const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
+    // Bytes still at the Durable Object: handled once the chunks it needs are here.
+    whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, args));
   };
   return { listener, nodes };
 }

@@ -16,6 +16,7 @@ import {
 } from "@computer/vfs";
 import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
 import { accessTime, atimeDue } from "./relatime.ts";
+import type { RemoteChunks } from "./remote-chunks.ts";
 import { now, WriteBack, type WriteBackOptions } from "./write-back.ts";
 
 /** statfs numbers (4 KiB blocks). */
@@ -81,6 +82,8 @@ export class LocalFs {
   readonly vfs: Vfs;
   readonly meta = new MetaCache();
   readonly files: WriteBack;
+  /** Where chunks still at the Durable Object come from (the sync client's fetcher), once linked. */
+  remoteChunks: RemoteChunks | undefined;
   private readonly commit: () => void;
   private readonly storeAtime: (ino: number, atime: Timespec) => void;
   private readonly now: () => Timespec;

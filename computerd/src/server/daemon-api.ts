@@ -25,7 +25,7 @@ import { onSinkBroken, pumpToSink, retainSink } from "./sink-pump.ts";
 /** The sync engine's side of DaemonApi, plus the id of computerd's mirror endpoint. */
 export type DaemonSync = Pick<
   DaemonApi,
-  "hello" | "missingBlobs" | "putBlobs" | "getBlobs" | "applyBatch" | "fence" | "setLimits"
+  "hello" | "missingBlobs" | "putBlobs" | "getBlobs" | "releaseBlobs" | "applyBatch" | "fence" | "setLimits"
 > & {
   /** Endpoint id of the mirror, for `health`. */
   readonly endpointId: string;
@@ -125,6 +125,10 @@ export class DaemonTarget extends RpcTarget implements DaemonApi {
 
   getBlobs(hashes: string[]): Promise<BlobData[]> | BlobData[] {
     return this.#sync ? this.#sync.getBlobs(hashes) : noSync();
+  }
+
+  releaseBlobs(hashes: string[], upTo: number): Promise<void> | void {
+    return this.#sync ? this.#sync.releaseBlobs(hashes, upTo) : noSync();
   }
 
   applyBatch(batch: SyncBatch): Promise<ApplyResult> | ApplyResult {

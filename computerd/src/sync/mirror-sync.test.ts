@@ -104,6 +104,67 @@ describe("MirrorSync", () => {
     expect(daemon.workspace.mount.fs.lookup("/notes/hello.txt")?.size).toBe(12);
   });
 
+  test("a large file from the DO is hashes only until read: a read fetches its chunks by hash; offline it is EIO", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    const big = new Uint8Array(6 * 1024 * 1024 + 77);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7919) & 0xff;
+    fake.vfs.writeFile("/big.bin", big);
+    await fake.push();
+    const { mount, mirror } = daemon.workspace;
+    const ino = mirror.vfs.stat("/big.bin").ino;
+    // The push carried no bytes of it: every chunk is a placeholder, reading one is EIO.
+    expect(mirror.vfs.placeholderChunks(ino, 0, 100)).toHaveLength(7);
+    expect(() => mirror.vfs.readFile("/big.bin", { length: 10 })).toThrow(/EIO/);
+    const remote = mount.fs.remoteChunks;
+    if (!remote) throw new Error("the workspace has no chunk fetcher");
+    // A read of the first chunk waits for it and fetches ahead.
+    await remote.wait(ino, 0, 4096, true);
+    expect(mirror.vfs.readFile("/big.bin", { length: 4096 })).toEqual(big.subarray(0, 4096));
+    await remote.wait(ino, 0, big.length, true);
+    expect(remote.wait(ino, 0, big.length, true)).toBeUndefined();
+    expect(mirror.vfs.readFile("/big.bin")).toEqual(big);
+    // Fetched and committed: the DO may let them go.
+    await expect.poll(() => fake.vfs.heldBlobs(), { timeout: 30_000 }).toBe(0);
+
+    fake.vfs.writeFile(
+      "/other.bin",
+      big.map((b) => b ^ 0xff),
+    );
+    await fake.push();
+    // Offline: the link drops and the daemon's dial-backs are refused.
+    fake.secret = "refused";
+    fake.drop();
+    await expect.poll(() => daemon.workspace.sync.linked, { timeout: 30_000 }).toBe(false);
+    const other = mirror.vfs.stat("/other.bin").ino;
+    await expect(remote.wait(other, 0, 10, true)).rejects.toMatchObject({ code: "EIO" });
+    // Nothing was stored for it: still EIO, never zeros.
+    expect(() => mirror.vfs.readFile("/other.bin", { length: 10 })).toThrow(/EIO/);
+  }, 120_000);
+
+  test("a lazy file changed at the DO while its chunks are fetched reads as the new version only", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    const version = (seed: number) => {
+      const out = new Uint8Array(5 * 1024 * 1024);
+      for (let i = 0; i < out.length; i++) out[i] = (i * 131 + seed) & 0xff;
+      return out;
+    };
+    fake.vfs.writeFile("/data.bin", version(1));
+    await fake.push();
+    const { mount, mirror } = daemon.workspace;
+    const ino = mirror.vfs.stat("/data.bin").ino;
+    const waiting = mount.fs.remoteChunks?.wait(ino, 0, 5 * 1024 * 1024, true);
+    expect(waiting).toBeDefined();
+    fake.vfs.writeFile("/data.bin", version(2));
+    await fake.push();
+    await waiting;
+    expect(mirror.vfs.stat("/data.bin").ino).toBe(ino);
+    expect(mirror.vfs.readFile("/data.bin")).toEqual(version(2));
+  }, 120_000);
+
   test("writes still buffered in the mount (file open) are in the DO when the fence answers", async () => {
     const fake = await fakeDo();
     const daemon = await start(fake);

@@ -25,6 +25,7 @@ import type { Mirror } from "../mirror/open-mirror.ts";
 import type { Mount } from "../mount/backend.ts";
 import type { DaemonSync } from "../server/daemon-api.ts";
 import type { Link } from "../server/dial-back-link.ts";
+import type { ChunkFetcher } from "./chunk-fetcher.ts";
 import { DoPeer } from "./do-peer.ts";
 
 /** What the engine works on. */
@@ -33,6 +34,8 @@ export interface MirrorSyncOptions {
   mount: Mount;
   /** Opened over `mirror.vfs` and the very same `mirror.sql`. */
   endpoint: SyncEndpoint;
+  /** Fetches placeholder chunks from the DO over the current link (when the endpoint `fetches`). */
+  chunks?: ChunkFetcher;
   /** Batches per background upload before it yields (default 4). */
   uploadBatches?: number;
   /** Size of upload batches (default: the engine's). */
@@ -109,8 +112,15 @@ export class MirrorSync implements DaemonSync {
     const peer = new DoPeer(link.remote, () => this.#commit(), this.rpc);
     const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer.peer), peer };
     this.#upload = upload;
+    const chunks = this.#options.chunks;
+    chunks?.connect({
+      getBlobs: (hashes) => Promise.resolve(peer.peer.getBlobs(hashes)),
+      releaseBlobs: (hashes, upTo) => Promise.resolve(peer.peer.releaseBlobs(hashes, upTo)),
+    });
     void link.closed.then(() => {
-      if (this.#upload === upload) this.#upload = undefined;
+      if (this.#upload !== upload) return;
+      this.#upload = undefined;
+      chunks?.connect(undefined);
     });
     void this.#drain(upload).catch((err: unknown) => {
       if (this.#upload === upload) this.#options.log("uploading after connect failed", err);
@@ -159,6 +169,11 @@ export class MirrorSync implements DaemonSync {
     return this.#options.endpoint.getBlobs(hashes);
   }
 
+  releaseBlobs(hashes: string[], upTo: number): void {
+    this.#options.endpoint.releaseBlobs(hashes, upTo);
+    this.#commit();
+  }
+
   /**
    * The computer's limits from the DO: the mirror's quota becomes the computer's, so the
    * mount's statfs shows it and a write past it fails with ENOSPC in the syscall. Anything but
@@ -201,6 +216,7 @@ export class MirrorSync implements DaemonSync {
     const result = this.#unlimited(() => endpoint.applyBatch(batch));
     this.#commit();
     if (result.status === "applied") {
+      if (batch.placeholders?.length) this.#options.chunks?.refresh();
       await mount.invalidate(touchedPaths(batch, result));
     }
     return result;

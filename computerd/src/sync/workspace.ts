@@ -12,6 +12,7 @@ import { startMirrorGc } from "../mirror/mirror-gc.ts";
 import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
 import { type Mount, openMount } from "../mount/backend.ts";
 import { type Owner, type OwnerMap, offsetOwners, swapOwners } from "../mount/owner-map.ts";
+import { ChunkFetcher } from "./chunk-fetcher.ts";
 import { type FenceStats, MirrorSync } from "./mirror-sync.ts";
 import { Uploader } from "./uploader.ts";
 
@@ -108,12 +109,20 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
     throw err;
   }
   // The same SqlLike as the vfs: a batch's changes and its ledger rows commit together.
-  const endpoint = new SyncEndpoint(mirror.vfs, mirror.sql, { side: "container", sha256: sha256Hex });
+  const endpoint = new SyncEndpoint(mirror.vfs, mirror.sql, {
+    side: "container",
+    sha256: sha256Hex,
+    fetches: true,
+  });
   mirror.sql.commit();
+  // Large files from the DO arrive as placeholders; the mount waits for their chunks on first read.
+  const chunks = new ChunkFetcher({ mirror, heldSeq: () => endpoint.heldSeq(), log: hooks.log });
+  mount.fs.remoteChunks = chunks;
   const sync = new MirrorSync({
     mirror,
     mount,
     endpoint,
+    chunks,
     log: hooks.log,
     ...(hooks.onFence ? { onFence: hooks.onFence } : {}),
     ...(hooks.limits ? { limits: hooks.limits } : {}),
@@ -126,7 +135,10 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
     log: hooks.log,
   });
   uploader.start();
-  const gc = startMirrorGc(mirror, { log: hooks.log });
+  const gc = startMirrorGc(mirror, {
+    log: hooks.log,
+    onRun: (report) => chunks.dropped(report.placeholdersDeleted),
+  });
   let closed: Promise<void> | undefined;
   return {
     mirror,

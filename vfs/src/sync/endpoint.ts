@@ -43,6 +43,7 @@ export class SyncEndpoint implements SyncPeerApi {
         cursor: ledger.meta("receivedCursor") ?? "0",
         lastBatch: ledger.meta("lastBatch") ?? null,
       },
+      ...(this.local.fetches ? { fetches: true } : {}),
     };
   }
 
@@ -54,9 +55,15 @@ export class SyncEndpoint implements SyncPeerApi {
     const { ledger } = this.local;
     if (ledger.meta("peer") === peer.id) return;
     this.local.sql.transaction(() => {
-      ledger.reset();
+      this.forgetPeer();
       ledger.setMeta("peer", peer.id);
     });
+  }
+
+  /** Forgets everything about the peer: the ledger, and the blobs held for its placeholders. */
+  private forgetPeer(): void {
+    this.local.ledger.reset();
+    this.local.vfs.releaseAllHolds();
   }
 
   /** SyncPeerApi.hello: records the caller as peer and answers with this side's hello. */
@@ -76,7 +83,7 @@ export class SyncEndpoint implements SyncPeerApi {
     this.local.sql.transaction(() => {
       if (received.peer !== this.local.id) {
         // The peer does not know us (it is new or reset): nothing is agreed any more.
-        ledger.reset();
+        this.forgetPeer();
         ledger.setMeta("peer", reply.id);
         return;
       }
@@ -125,6 +132,23 @@ export class SyncEndpoint implements SyncPeerApi {
       if (data) out.push({ hash, data });
     }
     return out;
+  }
+
+  /** SyncPeerApi.releaseBlobs: ends the holds of `hashes` made at sequence `upTo` or before. */
+  releaseBlobs(hashes: string[], upTo: number): void {
+    if (
+      !Array.isArray(hashes) ||
+      !hashes.every((h) => typeof h === "string") ||
+      !Number.isSafeInteger(upTo)
+    ) {
+      throw new FsError("EINVAL", "sync", undefined, "invalid release");
+    }
+    this.local.vfs.releaseBlobs(hashes, upTo);
+  }
+
+  /** The highest hold sequence of the peer's placeholders applied here (0: none), for releaseBlobs. */
+  heldSeq(): number {
+    return Number(this.local.ledger.meta("holdSeq") ?? "0");
   }
 
   /** SyncPeerApi.applyBatch: see receive.ts. */

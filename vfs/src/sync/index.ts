@@ -15,13 +15,20 @@ export {
   type SyncPeerRemote,
 } from "./peer-forwarder.ts";
 export { applyOrder, batchHashes, checkBatch } from "./receive.ts";
-export { type DrainOptions, type DrainReport, groupBlobs, SyncLink } from "./session.ts";
+export {
+  type DrainOptions,
+  type DrainReport,
+  groupBlobs,
+  PLACEHOLDER_FILE_BYTES,
+  SyncLink,
+} from "./session.ts";
 export { fingerprint, type PathState, readState } from "./state.ts";
 export { countSyncCall, newSyncCounters, type SyncCounters, syncMetrics } from "./sync-counters.ts";
 export type {
   ApplyResult,
   Awaitable,
   BlobData,
+  BlobRef,
   ComputerLimits,
   ConflictReason,
   DaemonApi,

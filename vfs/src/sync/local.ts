@@ -26,6 +26,11 @@ export interface SyncOptions {
   sha256(data: Uint8Array): string;
   /** Random ids for endpoints and batches; default `crypto.randomUUID()`. */
   randomId?(): string;
+  /**
+   * This side takes large files' blobs as placeholders and fetches their bytes when they are
+   * first read (computerd's mirror; SyncHello.fetches).
+   */
+  fetches?: boolean;
 }
 
 /** The local state one sync endpoint works on. */
@@ -36,6 +41,8 @@ export class LocalSide {
   readonly side: Side;
   readonly sha256: (data: Uint8Array) => string;
   readonly randomId: () => string;
+  /** Whether this side takes placeholders (SyncOptions.fetches). */
+  readonly fetches: boolean;
   /** This endpoint's stable id (created with its ledger). */
   readonly id: string;
 
@@ -47,6 +54,7 @@ export class LocalSide {
     this.side = options.side;
     this.sha256 = options.sha256;
     this.randomId = options.randomId ?? (() => crypto.randomUUID());
+    this.fetches = options.fetches === true;
     let id = this.ledger.meta("id");
     if (id === undefined) {
       id = this.randomId();

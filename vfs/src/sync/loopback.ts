@@ -96,6 +96,11 @@ export class Loopback implements SyncPeerApi {
     return blobs;
   }
 
+  /** Forwards releaseBlobs (copied, counted). */
+  releaseBlobs(hashes: string[], upTo: number): Promise<void> {
+    return this.call("releaseBlobs", hashes, (h) => this.target.releaseBlobs(h, upTo));
+  }
+
   /** Forwards applyBatch (copied both ways, counted). */
   applyBatch(batch: SyncBatch): Promise<ApplyResult> {
     this.countBlobs(batch.blobs);

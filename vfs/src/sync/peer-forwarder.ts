@@ -21,7 +21,14 @@ export type AroundSyncCall = (
   args: readonly unknown[],
 ) => Promise<unknown>;
 
-const METHODS: readonly SyncPeerMethod[] = ["hello", "missingBlobs", "putBlobs", "getBlobs", "applyBatch"];
+const METHODS: readonly SyncPeerMethod[] = [
+  "hello",
+  "missingBlobs",
+  "putBlobs",
+  "getBlobs",
+  "releaseBlobs",
+  "applyBatch",
+];
 
 /** The SyncPeerApi that forwards to `remote`, each call through `around`. */
 export function forwardSyncPeer(

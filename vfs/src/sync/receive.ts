@@ -4,6 +4,7 @@
  * cursor, the batch id), so a batch applies entirely or not at all, and a batch id applies once.
  */
 import { FsError } from "../errors.ts";
+import { CHUNK_SIZE } from "../limits.ts";
 import { normalizePath } from "../paths.ts";
 import type { FileType } from "../types.ts";
 import type { LocalSide } from "./local.ts";
@@ -85,6 +86,15 @@ export function checkBatch(batch: SyncBatch): void {
   for (const blob of batch.blobs ?? []) {
     if (typeof blob.hash !== "string" || !(blob.data instanceof Uint8Array)) throw invalid("blob");
   }
+  if (batch.placeholders !== undefined) {
+    if (!Array.isArray(batch.placeholders) || !Number.isSafeInteger(batch.holdSeq))
+      throw invalid("placeholders");
+    for (const ref of batch.placeholders) {
+      if (typeof ref?.hash !== "string" || !HASH.test(ref.hash)) throw invalid("placeholder");
+      if (!Number.isSafeInteger(ref.size) || ref.size <= 0 || ref.size > CHUNK_SIZE)
+        throw invalid("placeholder size");
+    }
+  }
 }
 
 /** Chunk hashes a batch references. */
@@ -147,6 +157,13 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
       const hash = small ? local.sha256(blob.data) : vfs.putBlob(blob.data);
       if (hash !== blob.hash) throw invalid(`blob ${blob.hash} does not match its content`);
       if (small) inline.set(hash, blob.data);
+    }
+    // Placeholders (only a side that fetches takes them): the files point at them now, their
+    // bytes come when first read.
+    if (local.fetches && batch.placeholders && batch.placeholders.length > 0) {
+      vfs.putPlaceholders(batch.placeholders);
+      const seq = batch.holdSeq ?? 0;
+      if (seq > Number(ledger.meta("holdSeq") ?? "0")) ledger.setMeta("holdSeq", String(seq));
     }
     const missing = missingBlobHashes(
       local.sql,

@@ -7,7 +7,7 @@
 import type { SyncEndpoint } from "./endpoint.ts";
 import { type BatchLimits, DEFAULT_LIMITS } from "./outbox.ts";
 import { batchHashes } from "./receive.ts";
-import type { BlobData, SyncBatch, SyncConflict, SyncPeerApi } from "./wire.ts";
+import type { BlobData, BlobRef, SyncBatch, SyncConflict, SyncPeerApi } from "./wire.ts";
 
 /** Tuning of one drain. */
 export interface DrainOptions {
@@ -18,7 +18,19 @@ export interface DrainOptions {
   blobCallBytes?: number;
   /** Stop after this many batches (default: until caught up). */
   maxBatches?: number;
+  /**
+   * To a peer that fetches (its hello said so), the missing blobs of files of at least this
+   * many bytes go as placeholders, fetched when first read (default PLACEHOLDER_FILE_BYTES).
+   */
+  placeholderFileBytes?: number;
 }
+
+/**
+ * Files this large reach a fetching peer as placeholders: a command that never reads them does
+ * not wait for their bytes. Smaller files travel whole (one read of each would otherwise cost
+ * a round trip).
+ */
+export const PLACEHOLDER_FILE_BYTES = 4 << 20;
 
 /** What one drain did. */
 export interface DrainReport {
@@ -72,6 +84,8 @@ export class SyncLink {
   readonly local: SyncEndpoint;
   readonly remote: SyncPeerApi;
   private reconciled = false;
+  /** The peer's hello said it takes placeholders. */
+  private peerFetches = false;
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(local: SyncEndpoint, remote: SyncPeerApi) {
@@ -83,6 +97,7 @@ export class SyncLink {
   async connect(): Promise<void> {
     const reply = await this.remote.hello(this.local.helloInfo());
     this.local.reconcile(reply);
+    this.peerFetches = reply.fetches === true;
     this.reconciled = true;
   }
 
@@ -147,6 +162,32 @@ export class SyncLink {
   }
 
   /**
+   * Names the missing blobs of large files in `batch.placeholders` instead of sending them, held
+   * here until the peer releases them; answers the missing blobs still to be sent.
+   */
+  private sendPlaceholders(batch: SyncBatch, missing: string[], options: DrainOptions): string[] {
+    const large = new Set<string>();
+    const min = options.placeholderFileBytes ?? PLACEHOLDER_FILE_BYTES;
+    for (const change of batch.changes) {
+      if (change.stat?.type !== "file" || change.stat.size < min) continue;
+      for (const hash of change.chunks ?? []) if (hash !== "") large.add(hash);
+    }
+    const vfs = this.local.local.vfs;
+    const refs: BlobRef[] = [];
+    const rest: string[] = [];
+    for (const hash of missing) {
+      const size = large.has(hash) ? vfs.blobSize(hash) : undefined;
+      if (size !== undefined && size > 0) refs.push({ hash, size });
+      else rest.push(hash);
+    }
+    if (refs.length > 0) {
+      batch.placeholders = refs;
+      batch.holdSeq = vfs.holdBlobs(refs.map((ref) => ref.hash));
+    }
+    return rest;
+  }
+
+  /**
    * Sends the blobs of `batch` the peer lacks; false when one is missing locally. Small sets ride
    * inside the batch; larger ones are read one group at a time while the previous group is on
    * the wire (at most two calls in flight), so a large file never sits in memory whole.
@@ -155,7 +196,8 @@ export class SyncLink {
     const hashes = batchHashes(batch.changes);
     if (hashes.length === 0) return true;
     const vfs = this.local.local.vfs;
-    const missing = await this.remote.missingBlobs(hashes);
+    let missing = await this.remote.missingBlobs(hashes);
+    if (this.peerFetches) missing = this.sendPlaceholders(batch, missing, options);
     let bytes = 0;
     for (const hash of missing) {
       const size = vfs.blobSize(hash);

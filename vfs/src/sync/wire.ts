@@ -4,7 +4,11 @@
  * one file. Values are plain objects, arrays, strings, numbers and Uint8Array (passed by
  * value); `ExecSink` is the only object passed by reference.
  */
+import type { BlobRef } from "../placeholders.ts";
 import type { Change } from "../types.ts";
+
+/** A chunk named without its bytes: its hex sha-256 and its size. */
+export type { BlobRef };
 
 /** Which end of the link a sync endpoint is: the Durable Object (the authority) or computerd's mirror. */
 export type Side = "do" | "container";
@@ -70,6 +74,15 @@ export interface SyncBatch {
   /** Blobs the receiver lacks, inline (small batches); larger sets come through `putBlobs` first. */
   blobs?: BlobData[];
   /**
+   * Blobs the receiver lacks, named without their bytes: only to a receiver whose hello said
+   * `fetches`. It records them as placeholders and fetches their bytes (`getBlobs`) when they
+   * are first read; the sender holds them (GC keeps them) until the receiver releases them
+   * with `releaseBlobs(hashes, holdSeq)`.
+   */
+  placeholders?: BlobRef[];
+  /** The sender's hold sequence number of `placeholders`. */
+  holdSeq?: number;
+  /**
    * Present while the sender re-lists its whole tree (its feed was pruned past the receiver's
    * cursor, so deletions may be unknown). After the `last` batch the receiver deletes every
    * path it had in sync that the listing did not mention.
@@ -127,6 +140,8 @@ export interface SyncHello {
   id: string;
   side: Side;
   received: ReceivedState;
+  /** This side takes blobs as placeholders and fetches their bytes on first read (SyncBatch.placeholders). */
+  fetches?: boolean;
 }
 
 /**
@@ -147,6 +162,12 @@ export interface SyncPeerApi {
   putBlobs(blobs: BlobData[]): Awaitable<void>;
   /** Called to fetch blobs by hash (pull). Unknown hashes are left out of the answer. */
   getBlobs(hashes: string[]): Awaitable<BlobData[]>;
+  /**
+   * Called by a receiver of placeholders once it no longer needs the callee to keep `hashes`
+   * (it stored their bytes, or no file of its own uses them any more): ends the callee's holds
+   * made at hold sequence `upTo` (the highest `SyncBatch.holdSeq` the caller applied) or before.
+   */
+  releaseBlobs(hashes: string[], upTo: number): Awaitable<void>;
   /**
    * Called by the sender with one batch (DO → computerd: the push before and during commands;
    * computerd → DO: the upload of container writes). Applies it atomically and idempotently.

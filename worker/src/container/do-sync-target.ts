@@ -57,6 +57,11 @@ export class DoSyncTarget extends RpcTarget implements DoSyncApi {
     return this.#count("getBlobs", [hashes], this.#deps.endpoint().getBlobs(hashes));
   }
 
+  releaseBlobs(hashes: string[], upTo: number): void {
+    this.#deps.endpoint().releaseBlobs(hashes, upTo);
+    this.#count("releaseBlobs", [hashes, upTo], undefined);
+  }
+
   applyBatch(batch: SyncBatch): ApplyResult {
     const result = this.#deps.endpoint().applyBatch(batch);
     if (result.status === "applied") this.#deps.changed();
