@@ -89,9 +89,10 @@ export function changes(ctx: Context, cursor: string, limit = 1000, describeEach
     pruned > from.floor &&
     (pruned > from.rev || (pruned === from.rev && from.path !== END_OF_REV));
   const start = reset || from.rev === 0 ? { rev: 0, path: "", floor: pruned } : from;
+  // A row-value comparison, so SQLite seeks in changes_rev to the cursor (with `rev > ? OR ...`
+  // it scanned the index from the start on every page: quadratic in the feed's length).
   const rows = ctx.store.sql.exec<{ path: string; rev: number; deleted: number }>(
-    "SELECT path, rev, deleted FROM changes WHERE rev > ? OR (rev = ? AND path > ?) ORDER BY rev, path LIMIT ?",
-    start.rev,
+    "SELECT path, rev, deleted FROM changes WHERE (rev, path) > (?, ?) ORDER BY rev, path LIMIT ?",
     start.rev,
     start.path,
     limit + 1,

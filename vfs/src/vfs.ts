@@ -7,6 +7,7 @@ import * as attributes from "./attributes.ts";
 import * as checkpoints from "./checkpoints.ts";
 import * as content from "./content.ts";
 import { Context, type VfsOptions } from "./context.ts";
+import { createNodes, type NewNode, storeBlobs } from "./create-nodes.ts";
 import { copyRange } from "./copy-range.ts";
 import { FsError } from "./errors.ts";
 import { exchange } from "./exchange.ts";
@@ -168,6 +169,13 @@ export class Vfs {
   setChunks(path: string, chunks: readonly string[], size: number, options?: WriteOptions): Stat {
     return toStat(content.setChunks(this.ctx, path, chunks, size, options));
   }
+  /**
+   * Creates many nodes in one operation, each with its final attributes and chunk list (blobs
+   * stored already), in a fixed number of statements; parents first. See create-nodes.ts.
+   */
+  createNodes(nodes: readonly NewNode[]): Stat[] {
+    return createNodes(this.ctx, nodes).map(toStat);
+  }
   pwrite(path: string, offset: number, data: Uint8Array | string, options?: ContentOptions): Stat {
     return toStat(content.pwrite(this.ctx, path, offset, data, options));
   }
@@ -294,6 +302,10 @@ export class Vfs {
   }
   getBlob(hash: string): Uint8Array | undefined {
     return this.ctx.store.blob(hash);
+  }
+  /** Stores blobs (each at most a chunk) with a few statements; returns their sha-256s in order. */
+  putBlobs(blobs: readonly Uint8Array[]): string[] {
+    return storeBlobs(this.ctx, blobs);
   }
   /** Stores a blob; returns its sha-256. */
   putBlob(data: Uint8Array): string {

@@ -99,6 +99,28 @@ export class Ledger {
     return this.baseRow(path)?.fp ?? "";
   }
 
+  /** The base rows of those of `paths` that have one (one statement). */
+  bases(paths: readonly string[]): BaseRow[] {
+    if (paths.length === 0) return [];
+    return this.sql.exec<BaseRow>(
+      "SELECT path, fp, dir FROM sync_base WHERE path IN (SELECT value FROM json_each(?))",
+      JSON.stringify(paths),
+    );
+  }
+
+  /** Which of `paths` (none of them "/") have base rows strictly below them (one statement). */
+  withBaseBelow(paths: readonly string[]): Set<string> {
+    if (paths.length === 0) return new Set();
+    return new Set(
+      this.sql
+        .exec<{ path: string }>(
+          "SELECT j.value AS path FROM json_each(?) j WHERE EXISTS (SELECT 1 FROM sync_base b WHERE b.path >= j.value || '/' AND b.path < j.value || '0')",
+          JSON.stringify(paths),
+        )
+        .map((row) => row.path),
+    );
+  }
+
   /** True when any path other than the root has an agreed state. */
   hasBase(): boolean {
     return this.sql.exec("SELECT 1 FROM sync_base WHERE path <> '/' LIMIT 1").length > 0;
@@ -124,6 +146,27 @@ export class Ledger {
         dir,
       );
     }
+  }
+
+  /** setBase for many distinct paths at once: a statement or two whatever their number. */
+  setBases(rows: readonly BaseRow[]): void {
+    if (rows.length === 0) return;
+    if (this.#listing ?? this.meta("fullIn") === "1") {
+      this.sql.exec(
+        "INSERT INTO sync_seen (path) SELECT value FROM json_each(?) WHERE true ON CONFLICT (path) DO NOTHING",
+        JSON.stringify(rows.map((row) => row.path)),
+      );
+    }
+    const gone = rows.filter((row) => row.fp === "").map((row) => row.path);
+    if (gone.length > 0) {
+      this.sql.exec("DELETE FROM sync_base WHERE path IN (SELECT value FROM json_each(?))", JSON.stringify(gone));
+    }
+    const kept = rows.filter((row) => row.fp !== "");
+    if (kept.length === 0) return;
+    this.sql.exec(
+      "INSERT INTO sync_base (path, fp, dir) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET fp = excluded.fp, dir = excluded.dir",
+      JSON.stringify(kept.map((row) => [row.path, row.fp, row.dir])),
+    );
   }
 
   /**

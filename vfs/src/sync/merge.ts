@@ -13,6 +13,7 @@ import { type BlobSource, blobReader, makeDirectory, materialize, removeNode } f
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
 import { involvesLinks, settleLink } from "./hard-links.ts";
 import type { LocalSide } from "./local.ts";
+import { NewNodes } from "./new-nodes.ts";
 import { depthOf, type PathState, parentOf, sameContent, sameDirBesideMtime, stateOf } from "./state.ts";
 import type { ConflictReason, SyncChange, SyncConflict } from "./wire.ts";
 
@@ -44,6 +45,8 @@ export class Merge {
   private newer: Set<string> | undefined;
   /** Parents of the batch's stated paths (computed when first needed). */
   private parents: Set<string> | undefined;
+  /** New nodes queued to be created together (new-nodes.ts). */
+  private readonly created: NewNodes;
 
   /**
    * `changes`: the whole batch; `blobs`: its inline blobs by hash (verified), read from memory;
@@ -60,6 +63,7 @@ export class Merge {
     this.readBlob = blobReader(local.vfs, blobs);
     this.localWins = local.side === CONFLICT_WINNER;
     this.absent = new AbsentNames(local, changes);
+    this.created = new NewNodes(local);
     for (const change of changes) if (change.stat) this.stated.add(change.path);
   }
 
@@ -107,8 +111,10 @@ export class Merge {
     }
   }
 
-  /** Applies one change (call `restoreDirTimes` after the last). */
+  /** Applies one change (call `flush`, then `restoreDirTimes`, after the last). */
   apply(change: SyncChange): void {
+    if (this.queueNew(change)) return;
+    this.flush();
     const path = change.path;
     // The first entry of the batch below a directory: what it holds now it keeps (until its own
     // change, applied after its deleted entries but before its new ones, says otherwise).
@@ -119,6 +125,38 @@ export class Merge {
     this.applyChange(change);
     if (this.dirTimes.has(path) || (this.stated.has(path) && this.hasEntriesInBatch(path))) {
       this.rememberTimes(path, true);
+    }
+  }
+
+  /**
+   * Queues a node this side does not have (no base, no links, no xattrs) whose parent is a real
+   * directory or a queued one, to be created with the rest of the queue (new-nodes.ts); true
+   * when queued. Whatever else the change needs goes the ordinary way.
+   */
+  private queueNew(change: SyncChange): boolean {
+    const path = change.path;
+    const incoming = stateOf(change);
+    if (!incoming || path === "/" || change.base !== "" || this.dirTimes.has(path)) return false;
+    if ((change.links?.length ?? 0) > 0 || (change.xattrs?.length ?? 0) > 0) return false;
+    const parent = parentOf(path);
+    if (!this.created.isQueuedDir(parent)) {
+      if (parent !== "/" && !this.dirs.has(parent)) return false;
+      if (!this.absent.has(path) && this.local.read(path, true) !== undefined) return false;
+      this.rememberTimes(parent, false);
+    }
+    this.created.add(path, incoming, this.local.fp(incoming));
+    if (incoming.stat.type === "dir") this.dirs.add(path);
+    this.echoes.push(path);
+    return true;
+  }
+
+  /**
+   * Creates the queued new nodes. A created directory with entries in the batch keeps the times
+   * it was created with (the sender's) through the rest of the batch, as restoreDirTimes says.
+   */
+  flush(): void {
+    for (const [dir, stat] of this.created.flush()) {
+      if (this.hasEntriesInBatch(dir)) this.dirTimes.set(dir, stat);
     }
   }
 

@@ -7,6 +7,7 @@
 import { isLinked, otherNames } from "./hard-links.ts";
 import { dirAttributes, type LocalSide } from "./local.ts";
 import { contentBytes, type PathState, parentOf } from "./state.ts";
+import { StateReader } from "./state-reader.ts";
 import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
 
 /** How big one batch may grow (each batch is one transaction on the receiver). */
@@ -41,9 +42,21 @@ class Builder {
   /** In a full listing every path is sent, agreed or not, so the receiver can spot deletions. */
   listAll = false;
 
+  /** States and bases read a feed page at a time. */
+  readonly reader: StateReader;
+
   constructor(local: LocalSide, limits: BatchLimits) {
     this.local = local;
     this.limits = limits;
+    this.reader = new StateReader(local.sql, local.ledger);
+  }
+
+  private read(path: string): PathState | undefined {
+    return this.reader.has(path) ? this.reader.state(path) : this.local.read(path);
+  }
+
+  private base(path: string): string {
+    return this.reader.base(path) ?? this.local.ledger.base(path);
   }
 
   /**
@@ -74,11 +87,11 @@ class Builder {
     if (this.done.has(path)) return;
     this.done.add(path);
     if (echoRev === rev && !this.listAll) return;
-    const state = this.local.read(path);
+    const state = this.read(path);
     const fp = this.local.fp(state);
     // A marked path still holding what the peer sent us (a group rearranged here) goes out
     // against that very state: the peer has it, whatever a crossing batch made of our base.
-    const base = marked && state && this.local.ledger.isEcho(path) ? fp : this.local.ledger.base(path);
+    const base = marked && state && this.local.ledger.isEcho(path) ? fp : this.base(path);
     // A hard-linked name goes out even unchanged: a link, unlink or rename in its group put it
     // in the feed, and the peer learns the group from it (nlink and inode are not in fp). So
     // does a path marked for re-sending: an applied batch rearranged its group here.
@@ -87,7 +100,7 @@ class Builder {
     this.add(path, rev, state, fp, base);
     // Whatever the peer has below a path that is no longer a directory goes too, in this same
     // batch: the peer removes a directory only once it is empty.
-    if (state?.stat.type !== "dir") {
+    if (state?.stat.type !== "dir" && this.reader.mayHaveBaseBelow(path)) {
       for (const row of this.local.ledger.baseBelow(path)) {
         if (this.done.has(row.path)) continue;
         this.done.add(row.path);
@@ -101,9 +114,9 @@ class Builder {
     for (let p = parentOf(path); p !== "/" && !this.done.has(p); p = parentOf(p)) parents.push(p);
     for (const parent of parents.reverse()) {
       this.done.add(parent);
-      const state = this.local.read(parent);
+      const state = this.read(parent);
       const fp = this.local.fp(state);
-      const base = this.local.ledger.base(parent);
+      const base = this.base(parent);
       if (fp !== base || this.listAll) this.add(parent, rev, state, fp, base);
     }
   }
@@ -168,6 +181,7 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
     }
     let taken = 0;
     const echoes = fullPass ? new Map<string, number>() : ledger.echoes(page.changes.map((c) => c.path));
+    builder.reader.prefetch(page.changes.filter((c) => echoes.get(c.path) !== c.rev).map((c) => c.path));
     for (const change of page.changes) {
       if (builder.full()) break;
       builder.consider(change.path, change.rev, echoes.get(change.path));
@@ -234,7 +248,8 @@ export function commitInflight(local: LocalSide): void {
     // to it, kept its state (a conflict or an unchanged re-send of ours).
     const echoed = ledger.currentEchoes(inflight.entries.map(([path]) => path));
     ledger.withListingKnown(() => {
-      for (const [path, fp, dir] of inflight.entries) if (!echoed.has(path)) ledger.setBase(path, fp, dir);
+      const rows = inflight.entries.filter(([path]) => !echoed.has(path));
+      ledger.setBases(rows.map(([path, fp, dir]) => ({ path, fp, dir })));
     });
     ledger.clearDirtyEntries(inflight.dirty);
     ledger.setMeta("sentCursor", inflight.cursor);

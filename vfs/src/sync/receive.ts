@@ -23,8 +23,6 @@ const FILE_TYPES: ReadonlySet<FileType> = new Set([
   "block",
 ]);
 const HASH = /^[0-9a-f]{64}$/;
-/** Inline blobs up to this size are verified but stored only by the writes that use them. */
-const VERIFY_ONLY_BYTES = 64 << 10;
 
 function invalid(detail: string): FsError {
   return new FsError("EINVAL", "sync", undefined, `invalid batch: ${detail}`);
@@ -148,16 +146,14 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
     return { status: "stale", rev: vfs.rev(), cursor, conflicts: [] };
   }
   return local.sql.transaction((): ApplyResult => {
-    // Inline blobs: small ones are only checked here (writing the files that use them stores
-    // them, one statement less per small file); larger ones are stored at once and the files
-    // that use them point at them (Vfs.setChunks).
-    const inline = new Map<string, Uint8Array>();
-    for (const blob of batch.blobs ?? []) {
-      const small = blob.data.length <= VERIFY_ONLY_BYTES;
-      const hash = small ? local.sha256(blob.data) : vfs.putBlob(blob.data);
-      if (hash !== blob.hash) throw invalid(`blob ${blob.hash} does not match its content`);
-      if (small) inline.set(hash, blob.data);
-    }
+    // Inline blobs are stored at once, a few statements for all of them (Vfs.putBlobs), and
+    // the files that use them point at them (Vfs.setChunks, Vfs.createNodes).
+    const blobs = batch.blobs ?? [];
+    const hashes = vfs.putBlobs(blobs.map((blob) => blob.data));
+    blobs.forEach((blob, i) => {
+      if (hashes[i] !== blob.hash) throw invalid(`blob ${blob.hash} does not match its content`);
+    });
+    const stored = new Set(hashes);
     // Placeholders (only a side that fetches takes them): the files point at them now, their
     // bytes come when first read.
     if (local.fetches && batch.placeholders && batch.placeholders.length > 0) {
@@ -167,15 +163,16 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
     }
     const missing = missingBlobHashes(
       local.sql,
-      batchHashes(batch.changes).filter((hash) => !inline.has(hash)),
+      batchHashes(batch.changes).filter((hash) => !stored.has(hash)),
     );
     if (missing.length > 0) return { status: "missing", rev: vfs.rev(), cursor, conflicts: [], missing };
     const merge = ledger.withListingKnown(() => {
       // The sender built this batch after applying our batch in flight: settle that one first.
       if (batch.ack !== undefined && ledger.inflight()?.id === batch.ack) commitInflight(local);
-      const merge = new Merge(local, batch.changes, inline, batch.ack);
+      const merge = new Merge(local, batch.changes, new Map(), batch.ack);
       if (batch.full?.first) ledger.setListing(true);
       for (const change of applyOrder(batch.changes)) merge.apply(change);
+      merge.flush();
       if (batch.full) {
         for (const change of batch.changes) ledger.markSeen(change.path);
         if (batch.full.last) {
