@@ -1,36 +1,15 @@
 /**
  * The write primitives of sync: make a path hold a given state through the public Vfs API.
- * Content is rebuilt chunk by chunk from blobs already stored under their hash, written at
- * the same offsets with pwrite, so the receiver ends up with the very same chunk list (and
- * fingerprint) as the sender, holes included.
+ * Content is the sender's chunk list pointed at blobs already stored under their hash, so the
+ * receiver ends up with the very same chunks (and fingerprint) as the sender, holes included.
+ * (New nodes of a batch are created together instead: new-nodes.ts.)
  */
 import { FsError } from "../errors.ts";
-import { CHUNK_SIZE } from "../limits.ts";
 import type { Stat } from "../types.ts";
 import type { Vfs } from "../vfs.ts";
 import type { DirAttributes } from "./local.ts";
 import { fromHex, type PathState, readXattrs, sameContent } from "./state.ts";
 import type { Xattr } from "./wire.ts";
-
-/** Where a batch's content comes from: blobs stored here, and small ones that came inside the batch. */
-export interface BlobSource {
-  /** A blob's bytes (the batch's own first); throws when it is missing (the batch then rolls back). */
-  read(hash: string): Uint8Array;
-  /** True for a blob that came inside the batch and is not stored yet (writing its file stores it). */
-  inline(hash: string): boolean;
-}
-
-/** The blobs of `vfs`, and `known`: a batch's inline blobs that are verified but not stored. */
-export function blobReader(vfs: Vfs, known: ReadonlyMap<string, Uint8Array> = new Map()): BlobSource {
-  return {
-    read(hash) {
-      const data = known.get(hash) ?? vfs.getBlob(hash);
-      if (!data) throw new FsError("EINVAL", "sync", undefined, `missing blob ${hash}`);
-      return data;
-    },
-    inline: (hash) => known.has(hash),
-  };
-}
 
 /** Removes whatever is at `path` (a directory with everything below it). */
 export function removeNode(vfs: Vfs, path: string, current: PathState): void {
@@ -47,56 +26,12 @@ function mustRecreate(current: PathState, state: PathState): boolean {
 }
 
 /**
- * The whole content when the chunk list is the plain layout writeFile produces (full chunks,
- * no holes, nothing past the end), so one writeFile recreates the very same chunks.
+ * Points a file at its chunk list (every blob already stored: Vfs.setChunks), so nothing is read,
+ * copied or hashed again and no whole-file buffer is built. Returns the file's attributes.
  */
-function plainContent(state: PathState, readBlob: (hash: string) => Uint8Array): Uint8Array | undefined {
-  const chunks = state.chunks ?? [];
-  const size = state.stat.size;
-  if (chunks.length !== Math.ceil(size / CHUNK_SIZE) || chunks.includes("")) return undefined;
-  if (chunks.length === 1) {
-    const only = readBlob(chunks[0] ?? "");
-    return only.length === size ? only : undefined;
-  }
-  const out = new Uint8Array(size);
-  for (const [idx, hash] of chunks.entries()) {
-    const data = readBlob(hash);
-    if (data.length !== Math.min(CHUNK_SIZE, size - idx * CHUNK_SIZE)) return undefined;
-    out.set(data, idx * CHUNK_SIZE);
-  }
-  return out;
-}
-
-/**
- * Rewrites a file's content from its chunk list: same offsets, same chunks, then the exact size.
- * Returns the file's attributes afterwards.
- */
-function writeContent(vfs: Vfs, path: string, state: PathState, blobs: BlobSource, fresh: boolean): Stat {
-  const chunks = state.chunks ?? [];
-  // Every chunk already stored (all but small inline blobs): point the file at them, nothing
-  // is read or hashed again and no whole-file buffer is built.
-  if (!chunks.some((hash) => hash !== "" && blobs.inline(hash))) {
-    return vfs.setChunks(
-      path,
-      chunks,
-      state.stat.size,
-      fresh ? { mode: state.stat.mode, exclusive: true } : {},
-    );
-  }
-  const readBlob = (hash: string) => blobs.read(hash);
-  const plain = plainContent(state, readBlob);
-  if (fresh) {
-    const written = vfs.writeFile(path, plain ?? new Uint8Array(0), {
-      mode: state.stat.mode,
-      exclusive: true,
-    });
-    if (plain) return written;
-  } else if (plain) return vfs.writeFile(path, plain);
-  vfs.truncate(path, 0);
-  chunks.forEach((hash, idx) => {
-    if (hash !== "") vfs.pwrite(path, idx * CHUNK_SIZE, readBlob(hash));
-  });
-  return vfs.truncate(path, state.stat.size);
+function writeContent(vfs: Vfs, path: string, state: PathState, fresh: boolean): Stat {
+  const options = fresh ? { mode: state.stat.mode, exclusive: true } : {};
+  return vfs.setChunks(path, state.chunks ?? [], state.stat.size, options);
 }
 
 /** Sets extended attributes to exactly `wanted` (not following a final symlink). */
@@ -139,13 +74,7 @@ function setAttributes(vfs: Vfs, path: string, state: PathState, fresh: boolean,
  * `path` now. Anything of another kind is removed first (a directory with all it holds: the
  * caller has made sure nothing unsynced is lost).
  */
-export function materialize(
-  vfs: Vfs,
-  path: string,
-  state: PathState,
-  current: PathState | undefined,
-  blobs: BlobSource,
-): void {
+export function materialize(vfs: Vfs, path: string, state: PathState, current: PathState | undefined): void {
   let existing = current;
   if (existing && mustRecreate(existing, state)) {
     removeNode(vfs, path, existing);
@@ -159,8 +88,8 @@ export function materialize(
       if (!existing) vfs.mkdir(path, { mode: stat.mode });
       break;
     case "file":
-      if (!existing) written = writeContent(vfs, path, state, blobs, true);
-      else if (!sameContent(existing, state)) written = writeContent(vfs, path, state, blobs, false);
+      if (!existing) written = writeContent(vfs, path, state, true);
+      else if (!sameContent(existing, state)) written = writeContent(vfs, path, state, false);
       break;
     case "symlink":
       if (!existing) vfs.symlink(state.target ?? "", path);

@@ -9,7 +9,7 @@ import { isFsError } from "../errors.ts";
 import { childPath } from "../paths.ts";
 import type { Stat } from "../types.ts";
 import { AbsentNames } from "./absent-names.ts";
-import { type BlobSource, blobReader, makeDirectory, materialize, removeNode } from "./apply.ts";
+import { makeDirectory, materialize, removeNode } from "./apply.ts";
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
 import { involvesLinks, settleLink } from "./hard-links.ts";
 import type { LocalSide } from "./local.ts";
@@ -23,7 +23,6 @@ export class Merge {
   /** Paths this batch left holding exactly the state agreed on (see Ledger.recordEchoes). */
   readonly echoes: string[] = [];
   private readonly local: LocalSide;
-  private readonly readBlob: BlobSource;
   /** Whether this side's own version wins conflicts. */
   private readonly localWins: boolean;
   /** Paths known to be real directories in this batch (forgotten whenever something is removed). */
@@ -48,19 +47,10 @@ export class Merge {
   /** New nodes queued to be created together (new-nodes.ts). */
   private readonly created: NewNodes;
 
-  /**
-   * `changes`: the whole batch; `blobs`: its inline blobs by hash (verified), read from memory;
-   * `ack`: the batch's `ack`.
-   */
-  constructor(
-    local: LocalSide,
-    changes: readonly SyncChange[] = [],
-    blobs: ReadonlyMap<string, Uint8Array> = new Map(),
-    ack?: string,
-  ) {
+  /** `changes`: the whole batch (its blobs stored already); `ack`: the batch's `ack`. */
+  constructor(local: LocalSide, changes: readonly SyncChange[] = [], ack?: string) {
     this.local = local;
     this.ack = ack;
-    this.readBlob = blobReader(local.vfs, blobs);
     this.localWins = local.side === CONFLICT_WINNER;
     this.absent = new AbsentNames(local, changes);
     this.created = new NewNodes(local);
@@ -247,7 +237,7 @@ export class Merge {
     holds = false,
   ): boolean {
     const write = (now: PathState | undefined) =>
-      materialize(this.local.vfs, change.path, incoming, now, this.readBlob);
+      materialize(this.local.vfs, change.path, incoming, now);
     if (incoming.stat.type === "dir" || !involvesLinks(change, current)) {
       if (!holds) write(current);
       return false;
@@ -382,7 +372,7 @@ export class Merge {
       const there = this.local.read(copy);
       if (there && this.local.fp(there) === fp) return copy;
       if (!there) {
-        materialize(this.local.vfs, copy, state, undefined, this.readBlob);
+        materialize(this.local.vfs, copy, state, undefined);
         return copy;
       }
     }

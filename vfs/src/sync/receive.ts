@@ -169,7 +169,7 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
     const merge = ledger.withListingKnown(() => {
       // The sender built this batch after applying our batch in flight: settle that one first.
       if (batch.ack !== undefined && ledger.inflight()?.id === batch.ack) commitInflight(local);
-      const merge = new Merge(local, batch.changes, new Map(), batch.ack);
+      const merge = new Merge(local, batch.changes, batch.ack);
       if (batch.full?.first) ledger.setListing(true);
       for (const change of applyOrder(batch.changes)) merge.apply(change);
       merge.flush();

@@ -7,7 +7,7 @@
 import { describe, expect, sha256Hex, vfsTest } from "../../test/backend.ts";
 import { CHUNK_SIZE } from "../limits.ts";
 import type { Vfs } from "../vfs.ts";
-import { blobReader, materialize } from "./apply.ts";
+import { materialize } from "./apply.ts";
 import { fingerprint, readState, sameDirBesideMtime } from "./state.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -15,7 +15,7 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 function copyState(vfs: Vfs, sql: Parameters<typeof readState>[1], from: string, to: string): void {
   const state = readState(vfs, sql, from);
   if (!state) throw new Error(`nothing at ${from}`);
-  materialize(vfs, to, state, readState(vfs, sql, to), blobReader(vfs));
+  materialize(vfs, to, state, readState(vfs, sql, to));
 }
 
 describe("materialize reproduces a state exactly", () => {
