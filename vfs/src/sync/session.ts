@@ -7,6 +7,7 @@
 import type { SyncEndpoint } from "./endpoint.ts";
 import { type BatchLimits, DEFAULT_LIMITS } from "./outbox.ts";
 import { batchHashes } from "./receive.ts";
+import { storedBlobSizes, storedBlobs } from "./state.ts";
 import type { BlobData, BlobRef, SyncBatch, SyncConflict, SyncPeerApi } from "./wire.ts";
 
 /** Tuning of one drain. */
@@ -66,17 +67,6 @@ function groupBySize<T>(items: readonly T[], size: (item: T) => number, maxBytes
 /** Splits blobs into groups of at most `maxBytes` each (a single larger blob travels alone). */
 export function groupBlobs(blobs: readonly BlobData[], maxBytes: number): BlobData[][] {
   return groupBySize(blobs, (blob) => blob.data.length, maxBytes);
-}
-
-/** The stored blobs of `hashes`, or undefined when one is gone (its file changed and GC ran). */
-function readBlobs(vfs: SyncEndpoint["local"]["vfs"], hashes: readonly string[]): BlobData[] | undefined {
-  const blobs: BlobData[] = [];
-  for (const hash of hashes) {
-    const data = vfs.getBlob(hash);
-    if (!data) return undefined;
-    blobs.push({ hash, data });
-  }
-  return blobs;
 }
 
 /** One direction of sync between a local endpoint and a peer. */
@@ -195,32 +185,30 @@ export class SyncLink {
   private async sendBlobs(batch: SyncBatch, options: DrainOptions, report: DrainReport): Promise<boolean> {
     const hashes = batchHashes(batch.changes);
     if (hashes.length === 0) return true;
-    const vfs = this.local.local.vfs;
+    const sql = this.local.local.sql;
     let missing = await this.remote.missingBlobs(hashes);
     if (this.peerFetches) missing = this.sendPlaceholders(batch, missing, options);
+    // Read in one statement per group (sizes first), not one per blob.
+    const sizes = storedBlobSizes(sql, missing);
     let bytes = 0;
     for (const hash of missing) {
-      const size = vfs.blobSize(hash);
+      const size = sizes.get(hash);
       if (size === undefined) return false;
       bytes += size;
     }
     report.blobs += missing.length;
     report.blobBytes += bytes;
     if (bytes <= (options.inlineBlobBytes ?? 1 << 20)) {
-      const blobs = readBlobs(vfs, missing);
+      const blobs = storedBlobs(sql, missing);
       if (!blobs) return false;
       if (blobs.length > 0) batch.blobs = blobs;
       return true;
     }
     const inFlight: Promise<void>[] = [];
     try {
-      const groups = groupBySize(
-        missing,
-        (hash) => vfs.blobSize(hash) ?? 0,
-        options.blobCallBytes ?? 8 << 20,
-      );
+      const groups = groupBySize(missing, (hash) => sizes.get(hash) ?? 0, options.blobCallBytes ?? 8 << 20);
       for (const names of groups) {
-        const blobs = readBlobs(vfs, names);
+        const blobs = storedBlobs(sql, names);
         if (!blobs) {
           await Promise.allSettled(inFlight);
           return false;

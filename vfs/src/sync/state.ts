@@ -9,7 +9,7 @@ import { isFsError } from "../errors.ts";
 import type { SqlLike } from "../sql.ts";
 import type { Stat } from "../types.ts";
 import type { Vfs } from "../vfs.ts";
-import type { SyncChange, Xattr } from "./wire.ts";
+import type { BlobData, SyncChange, Xattr } from "./wire.ts";
 
 /** A path's state as sync moves it: attributes, and content by chunk hash. */
 export interface PathState {
@@ -74,6 +74,41 @@ export function missingBlobHashes(sql: SqlLike, hashes: readonly string[]): stri
       .map((row) => row.hash),
   );
   return hashes.filter((hash) => !present.has(hash));
+}
+
+/** The stored sizes of those of `hashes` that have a blob (one statement). */
+export function storedBlobSizes(sql: SqlLike, hashes: readonly string[]): Map<string, number> {
+  const sizes = new Map<string, number>();
+  if (hashes.length === 0) return sizes;
+  for (const row of sql.exec<{ hash: string; size: number }>(
+    "SELECT hash, size FROM blobs WHERE hash IN (SELECT value FROM json_each(?))",
+    JSON.stringify(hashes),
+  )) {
+    sizes.set(row.hash, row.size);
+  }
+  return sizes;
+}
+
+/**
+ * The blobs of `hashes` in their order (one statement), or undefined when one is not stored
+ * (a placeholder, whose bytes are not here, counts as not stored).
+ */
+export function storedBlobs(sql: SqlLike, hashes: readonly string[]): BlobData[] | undefined {
+  if (hashes.length === 0) return [];
+  const data = new Map<string, Uint8Array>();
+  for (const row of sql.exec<{ hash: string; data: Uint8Array }>(
+    "SELECT hash, data FROM blobs WHERE hash IN (SELECT value FROM json_each(?)) AND length(data) = size",
+    JSON.stringify(hashes),
+  )) {
+    data.set(row.hash, row.data);
+  }
+  const out: BlobData[] = [];
+  for (const hash of hashes) {
+    const bytes = data.get(hash);
+    if (!bytes) return undefined;
+    out.push({ hash, data: bytes });
+  }
+  return out;
 }
 
 /** Extended attributes of an inode from the vfs `xattrs` table, sorted by name. */
