@@ -59,51 +59,69 @@ function node(path: string, type: NewNode["type"], extra: Partial<NewNode> = {})
 }
 
 describe("createNodes", () => {
-  vfsTest("files, directories, symlinks and devices end as the one-by-one operations leave them", (vfs, { sql }) => {
-    const [small, other] = vfs.putBlobs([new TextEncoder().encode("hello\n"), new Uint8Array(3000).fill(7)]);
-    const nodes = (root: string): NewNode[] => [
-      node(`${root}/d`, "dir", { mode: 0o2750, uid: 1000, gid: 1001 }),
-      node(`${root}/d/f`, "file", { mode: 0o4755, uid: 5, gid: 6, size: 6, chunks: [small ?? ""] }),
-      node(`${root}/d/sparse`, "file", { size: (3 << 20) + 1, chunks: ["", other ?? ""] }),
-      node(`${root}/d/e`, "dir", { mode: 0o700 }),
-      node(`${root}/d/e/empty`, "file", { mode: 0o600 }),
-      node(`${root}/link`, "symlink", { target: "d/f", uid: 7, gid: 8 }),
-      node(`${root}/fifo`, "fifo", { mode: 0o640 }),
-      node(`${root}/tty`, "char", { mode: 0o620, rdev: 0x0501 }),
-    ];
-    vfs.mkdir("/one");
-    vfs.mkdir("/many");
-    createOneByOne(vfs, nodes("/one"));
-    const stats = vfs.createNodes(nodes("/many"));
-    expect(stats.map((s) => s.type)).toEqual(["dir", "file", "file", "dir", "file", "symlink", "fifo", "char"]);
-    for (const n of nodes("")) {
-      expect(held(vfs, sql, `/many${n.path}`), n.path).toBe(held(vfs, sql, `/one${n.path}`));
-    }
-    expect(vfs.readText("/many/link")).toBe("hello\n");
-    expect(vfs.lstat("/many").nlink).toBe(vfs.lstat("/one").nlink);
-    expect(vfs.usage().usedBytes).toBe(2 * (6 + 3000));
-  });
+  vfsTest(
+    "files, directories, symlinks and devices end as the one-by-one operations leave them",
+    (vfs, { sql }) => {
+      const [small, other] = vfs.putBlobs([
+        new TextEncoder().encode("hello\n"),
+        new Uint8Array(3000).fill(7),
+      ]);
+      const nodes = (root: string): NewNode[] => [
+        node(`${root}/d`, "dir", { mode: 0o2750, uid: 1000, gid: 1001 }),
+        node(`${root}/d/f`, "file", { mode: 0o4755, uid: 5, gid: 6, size: 6, chunks: [small ?? ""] }),
+        node(`${root}/d/sparse`, "file", { size: (3 << 20) + 1, chunks: ["", other ?? ""] }),
+        node(`${root}/d/e`, "dir", { mode: 0o700 }),
+        node(`${root}/d/e/empty`, "file", { mode: 0o600 }),
+        node(`${root}/link`, "symlink", { target: "d/f", uid: 7, gid: 8 }),
+        node(`${root}/fifo`, "fifo", { mode: 0o640 }),
+        node(`${root}/tty`, "char", { mode: 0o620, rdev: 0x0501 }),
+      ];
+      vfs.mkdir("/one");
+      vfs.mkdir("/many");
+      createOneByOne(vfs, nodes("/one"));
+      const stats = vfs.createNodes(nodes("/many"));
+      expect(stats.map((s) => s.type)).toEqual([
+        "dir",
+        "file",
+        "file",
+        "dir",
+        "file",
+        "symlink",
+        "fifo",
+        "char",
+      ]);
+      for (const n of nodes("")) {
+        expect(held(vfs, sql, `/many${n.path}`), n.path).toBe(held(vfs, sql, `/one${n.path}`));
+      }
+      expect(vfs.readText("/many/link")).toBe("hello\n");
+      expect(vfs.lstat("/many").nlink).toBe(vfs.lstat("/one").nlink);
+      expect(vfs.usage().usedBytes).toBe(2 * (6 + 3000));
+    },
+  );
 
-  vfsTest("one revision; the feed names every node and the existing parent, whose mtime moves", (vfs, { clock }) => {
-    vfs.mkdir("/p");
-    const before = vfs.lstat("/p");
-    const cursor = vfs.changes("0").cursor;
-    clock.advance(1000);
-    const rev = vfs.rev();
-    vfs.createNodes([node("/p/a", "file"), node("/p/b", "dir"), node("/p/b/c", "file")]);
-    expect(vfs.rev()).toBe(rev + 1);
-    const page = vfs.changes(cursor, { describe: false });
-    expect(page.changes.map((c) => [c.path, c.rev])).toEqual([
-      ["/p", rev + 1],
-      ["/p/a", rev + 1],
-      ["/p/b", rev + 1],
-      ["/p/b/c", rev + 1],
-    ]);
-    const after = vfs.lstat("/p");
-    expect(after.mtime.sec).toBeGreaterThan(before.mtime.sec);
-    expect(after.nlink).toBe(before.nlink + 1);
-    expect(vfs.lstat("/p/b")).toMatchObject({ nlink: 2, mtime: T2 });
-  });
+  vfsTest(
+    "one revision; the feed names every node and the existing parent, whose mtime moves",
+    (vfs, { clock }) => {
+      vfs.mkdir("/p");
+      const before = vfs.lstat("/p");
+      const cursor = vfs.changes("0").cursor;
+      clock.advance(1000);
+      const rev = vfs.rev();
+      vfs.createNodes([node("/p/a", "file"), node("/p/b", "dir"), node("/p/b/c", "file")]);
+      expect(vfs.rev()).toBe(rev + 1);
+      const page = vfs.changes(cursor, { describe: false });
+      expect(page.changes.map((c) => [c.path, c.rev])).toEqual([
+        ["/p", rev + 1],
+        ["/p/a", rev + 1],
+        ["/p/b", rev + 1],
+        ["/p/b/c", rev + 1],
+      ]);
+      const after = vfs.lstat("/p");
+      expect(after.mtime.sec).toBeGreaterThan(before.mtime.sec);
+      expect(after.nlink).toBe(before.nlink + 1);
+      expect(vfs.lstat("/p/b")).toMatchObject({ nlink: 2, mtime: T2 });
+    },
+  );
 
   vfsTest("a taken name, a missing or non-directory parent, a bad node: an error, nothing changes", (vfs) => {
     vfs.mkdir("/d");
@@ -124,7 +142,10 @@ describe("createNodes", () => {
       [[node(`/d/${"n".repeat(256)}`, "file")], "ENAMETOOLONG"],
     ];
     for (const [nodes, code] of cases) {
-      expect(errorCode(() => vfs.createNodes(nodes)), JSON.stringify(nodes[nodes.length - 1]?.path)).toBe(code);
+      expect(
+        errorCode(() => vfs.createNodes(nodes)),
+        JSON.stringify(nodes[nodes.length - 1]?.path),
+      ).toBe(code);
     }
     expect(vfs.rev()).toBe(rev);
     expect(vfs.list("/d").map((e) => e.name)).toEqual(["taken"]);
@@ -159,8 +180,12 @@ describe("createNodes", () => {
     vfs.mkdir("/b");
     const blobs = vfs.putBlobs(Array.from({ length: 10 }, (_, i) => new Uint8Array([i])));
     const files = (dir: string, n: number) =>
-      Array.from({ length: n }, (_, i) => node(`${dir}/f${i}`, "file", { size: 1, chunks: [blobs[i % 10] ?? ""] }));
-    expect(counted(() => vfs.createNodes(files("/a", 500)))).toBe(counted(() => vfs.createNodes(files("/b", 5))));
+      Array.from({ length: n }, (_, i) =>
+        node(`${dir}/f${i}`, "file", { size: 1, chunks: [blobs[i % 10] ?? ""] }),
+      );
+    expect(counted(() => vfs.createNodes(files("/a", 500)))).toBe(
+      counted(() => vfs.createNodes(files("/b", 5))),
+    );
   });
 
   vfsTest("putBlobs stores many blobs and answers their hashes; oversized ones are EINVAL", (vfs) => {
@@ -175,7 +200,10 @@ describe("createNodes", () => {
 
   vfsTest("random trees: the same as the one-by-one operations", (vfs, { sql }) => {
     const [blob] = vfs.putBlobs([new Uint8Array([1, 2, 3])]);
-    const time = fc.record({ sec: fc.integer({ min: -1e10, max: 1e10 }), nsec: fc.integer({ min: 0, max: 999_999_999 }) });
+    const time = fc.record({
+      sec: fc.integer({ min: -1e10, max: 1e10 }),
+      nsec: fc.integer({ min: 0, max: 999_999_999 }),
+    });
     const spec = fc.record({
       type: fc.constantFrom<NewNode["type"]>("file", "dir", "symlink", "fifo", "socket", "char", "block"),
       mode: fc.integer({ min: 0, max: 0o7777 }),

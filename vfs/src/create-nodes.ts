@@ -42,13 +42,15 @@ const TYPES: ReadonlySet<string> = new Set(["file", "dir", "symlink", "fifo", "s
 const ROWS_PER_STATEMENT = 1000;
 
 function checkId(id: number, path: string): void {
-  if (!Number.isInteger(id) || id < 0 || id > 0xffffffff) throw new FsError("EINVAL", "create", path, "invalid id");
+  if (!Number.isInteger(id) || id < 0 || id > 0xffffffff)
+    throw new FsError("EINVAL", "create", path, "invalid id");
 }
 
 /** Throws EINVAL / ENAMETOOLONG / EFBIG for a node no single-node operation would create. */
 function check(node: NewNode): string {
   const path = normalizePath(node.path, "create");
-  if (path !== node.path || path === "/") throw new FsError("EINVAL", "create", String(node.path), "invalid path");
+  if (path !== node.path || path === "/")
+    throw new FsError("EINVAL", "create", String(node.path), "invalid path");
   if (!TYPES.has(node.type)) throw new FsError("EINVAL", "create", path, `invalid type ${String(node.type)}`);
   checkName(path.slice(path.lastIndexOf("/") + 1), "create", path);
   if (!Number.isInteger(node.mode) || node.mode < 0 || node.mode > 0o7777)
@@ -98,7 +100,12 @@ function blobSizes(ctx: Context, nodes: readonly NewNode[]): Map<string, number>
 }
 
 /** Runs `statement` with `rows` as its last parameter (JSON), a slice at a time, after `leading`. */
-function execRows(ctx: Context, statement: string, rows: readonly unknown[], ...leading: SqlValue[]): unknown[] {
+function execRows(
+  ctx: Context,
+  statement: string,
+  rows: readonly unknown[],
+  ...leading: SqlValue[]
+): unknown[] {
   const out: unknown[] = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
     const slice = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT));
@@ -152,7 +159,8 @@ export function createNodes(ctx: Context, nodes: readonly NewNode[]): NodeRow[] 
     /** Existing parents touched, with the subdirectories they gain. */
     const touched = new Map<number, { path: string; subdirs: number }>();
     const first =
-      (ctx.store.sql.exec<{ max: number | null }>("SELECT MAX(ino) AS max FROM nodes")[0]?.max ?? ROOT_INO) + 1;
+      (ctx.store.sql.exec<{ max: number | null }>("SELECT MAX(ino) AS max FROM nodes")[0]?.max ?? ROOT_INO) +
+      1;
     const now = ctx.clock();
     const rows: NodeRow[] = [];
     const entries: [number, string, number][] = [];
@@ -279,7 +287,9 @@ export function storeBlobs(ctx: Context, blobs: readonly Uint8Array[]): string[]
     for (let i = 0; i < blobs.length; i += BLOBS_PER_STATEMENT) {
       const group = blobs.slice(i, i + BLOBS_PER_STATEMENT);
       const values: SqlValue[] = [];
-      group.forEach((data, j) => values.push(hashes[i + j] as string, data.length, created, data));
+      group.forEach((data, j) => {
+        values.push(hashes[i + j] as string, data.length, created, data);
+      });
       ctx.store.sql.exec(
         `INSERT INTO blobs (hash, size, created, data) VALUES ${group.map(() => "(?, ?, ?, ?)").join(", ")} ON CONFLICT (hash) DO UPDATE SET created = excluded.created, data = CASE WHEN length(blobs.data) < blobs.size THEN excluded.data ELSE blobs.data END`,
         ...values,

@@ -27,6 +27,8 @@ import type { DaemonSync } from "../server/daemon-api.ts";
 import type { Link } from "../server/dial-back-link.ts";
 import type { ChunkFetcher } from "./chunk-fetcher.ts";
 import { DoPeer } from "./do-peer.ts";
+import { SettledRev } from "./settled-rev.ts";
+import type { UploadOutcome } from "./uploader.ts";
 
 /** What the engine works on. */
 export interface MirrorSyncOptions {
@@ -40,6 +42,11 @@ export interface MirrorSyncOptions {
   uploadBatches?: number;
   /** Size of upload batches (default: the engine's). */
   limits?: Partial<BatchLimits>;
+  /**
+   * Background uploads send changes at least this old (default 100 ms): a file is then sent once
+   * written, its mode and times set, not in each state between. The fence sends everything.
+   */
+  settleMs?: number;
   log(message: string, err?: unknown): void;
   /** Told about every completed fence (for the daemon's event log). */
   onFence?(stats: FenceStats): void;
@@ -86,9 +93,12 @@ export class MirrorSync implements DaemonSync {
   readonly #conflicts: SyncConflict[] = [];
   /** Round trips to the DO and the bytes they carried, over every link so far. */
   readonly rpc = newSyncCounters();
+  /** What background uploads may send: the mirror's revisions as they were `settleMs` ago. */
+  readonly #settled: SettledRev;
 
   constructor(options: MirrorSyncOptions) {
     this.#options = options;
+    this.#settled = new SettledRev(options.settleMs ?? 100);
   }
 
   get endpointId(): string {
@@ -127,27 +137,36 @@ export class MirrorSync implements DaemonSync {
     });
   }
 
-  #drainOptions(maxBatches?: number): DrainOptions {
+  #drainOptions(maxBatches?: number, untilRev?: number): DrainOptions {
     const { limits } = this.#options;
-    return { ...(limits ? { limits } : {}), ...(maxBatches === undefined ? {} : { maxBatches }) };
+    return {
+      ...(limits ? { limits } : {}),
+      ...(maxBatches === undefined ? {} : { maxBatches }),
+      ...(untilRev === undefined ? {} : { untilRev }),
+    };
   }
 
-  async #drain(upload: Upload, maxBatches?: number): Promise<number> {
-    const report = await upload.sync.drain(this.#drainOptions(maxBatches));
+  async #drain(upload: Upload, maxBatches?: number, untilRev?: number): Promise<number> {
+    const report = await upload.sync.drain(this.#drainOptions(maxBatches, untilRev));
     this.#commit();
     this.#conflicts.push(...report.conflicts);
     return report.batches;
   }
 
   /**
-   * One bounded background upload (the Uploader's); resolves true when more may be waiting.
+   * One bounded background upload (the Uploader's) of the changes at least `settleMs` old;
+   * resolves true when more may be waiting, "settling" when newer changes wait for the next.
    * Without a link there is nothing to do: the next connect uploads.
    */
-  async uploadSome(): Promise<boolean> {
+  async uploadSome(): Promise<UploadOutcome> {
     const upload = this.#upload;
     if (!upload) return false;
+    const rev = this.#options.mirror.vfs.rev();
+    const untilRev = this.#settled.sample(performance.now(), rev);
+    if (untilRev === undefined) return "settling";
     const batches = this.#options.uploadBatches ?? 4;
-    return (await this.#drain(upload, batches)) >= batches;
+    if ((await this.#drain(upload, batches, untilRev)) >= batches) return true;
+    return untilRev < rev ? "settling" : false;
   }
 
   hello(hello: SyncHello): SyncHello {

@@ -8,7 +8,7 @@ import { Uploader, type UploaderOptions } from "./uploader.ts";
 
 function harness(overrides: Partial<UploaderOptions> = {}) {
   const listeners = new Set<() => void>();
-  const state = { active: true, calls: 0, more: 0, fail: 0, logged: 0 };
+  const state = { active: true, calls: 0, more: 0, settling: 0, fail: 0, logged: 0 };
   const uploader = new Uploader({
     intervalMs: 10,
     maxBackoffMs: 40,
@@ -22,6 +22,10 @@ function harness(overrides: Partial<UploaderOptions> = {}) {
       if (state.more > 0) {
         state.more--;
         return true;
+      }
+      if (state.settling > 0) {
+        state.settling--;
+        return "settling" as const;
       }
       return false;
     },
@@ -71,6 +75,21 @@ describe("Uploader", () => {
     expect(state.calls).toBe(4);
     await elapse(1000);
     expect(state.calls).toBe(4);
+    await uploader.stop();
+  });
+
+  test("changes still settling are uploaded an interval later, without another change", async () => {
+    const { uploader, state, change } = harness();
+    state.settling = 2;
+    change();
+    await elapse(10);
+    expect(state.calls).toBe(1);
+    await elapse(5);
+    expect(state.calls).toBe(1);
+    await elapse(5 + 10);
+    expect(state.calls).toBe(3);
+    await elapse(1000);
+    expect(state.calls).toBe(3);
     await uploader.stop();
   });
 

@@ -7,6 +7,9 @@
  * with a growing delay; the fence (or the next command) picks up whatever is left.
  */
 
+/** What one upload left: see UploaderOptions.upload. */
+export type UploadOutcome = boolean | "settling";
+
 /** What the uploader drives. */
 export interface UploaderOptions {
   /** Pause between uploads while writes continue (default 150 ms). */
@@ -15,8 +18,11 @@ export interface UploaderOptions {
   maxBackoffMs?: number;
   /** True while uploading is worth it (a command runs and there is a link). */
   active(): boolean;
-  /** One bounded upload; resolves true when more is waiting behind it. */
-  upload(): Promise<boolean>;
+  /**
+   * One bounded upload; resolves true when more is waiting behind it (go on at once), "settling"
+   * when changes too recent to send wait (go on after the interval), false when all is sent.
+   */
+  upload(): Promise<UploadOutcome>;
   /** Subscribes to local changes (the mount's onChange); returns an unsubscribe. */
   onChange(listener: () => void): () => void;
   log(message: string, err?: unknown): void;
@@ -75,11 +81,11 @@ export class Uploader {
     if (this.#stopped || !this.#options.active()) return false;
     this.#dirty = false;
     try {
-      const more = await this.#options.upload();
+      const outcome = await this.#options.upload();
       this.counters.uploads++;
       this.#failures = 0;
-      if (more) this.#dirty = true;
-      return more;
+      if (outcome !== false) this.#dirty = true;
+      return outcome === true;
     } catch (err) {
       this.counters.failures++;
       this.#failures++;

@@ -156,9 +156,9 @@ export class SyncEndpoint implements SyncPeerApi {
     return applyBatch(this.local, batch);
   }
 
-  /** The next batch of unsent local changes (see outbox.ts). */
-  nextBatch(limits: BatchLimits = DEFAULT_LIMITS): Outgoing | undefined {
-    return nextBatch(this.local, limits);
+  /** The next batch of unsent local changes up to feed revision `untilRev` (see outbox.ts). */
+  nextBatch(limits: BatchLimits = DEFAULT_LIMITS, untilRev?: number): Outgoing | undefined {
+    return nextBatch(this.local, limits, untilRev);
   }
 
   /** Records the peer's answer to the batch in flight. */

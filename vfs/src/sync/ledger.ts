@@ -159,7 +159,10 @@ export class Ledger {
     }
     const gone = rows.filter((row) => row.fp === "").map((row) => row.path);
     if (gone.length > 0) {
-      this.sql.exec("DELETE FROM sync_base WHERE path IN (SELECT value FROM json_each(?))", JSON.stringify(gone));
+      this.sql.exec(
+        "DELETE FROM sync_base WHERE path IN (SELECT value FROM json_each(?))",
+        JSON.stringify(gone),
+      );
     }
     const kept = rows.filter((row) => row.fp !== "");
     if (kept.length === 0) return;

@@ -130,13 +130,30 @@ export class Merge {
     if ((change.links?.length ?? 0) > 0 || (change.xattrs?.length ?? 0) > 0) return false;
     const parent = parentOf(path);
     if (!this.created.isQueuedDir(parent)) {
-      if (parent !== "/" && !this.dirs.has(parent)) return false;
+      if (!this.isRealDir(parent)) return false;
       if (!this.absent.has(path) && this.local.read(path, true) !== undefined) return false;
       this.rememberTimes(parent, false);
     }
     this.created.add(path, incoming, this.local.fp(incoming));
     if (incoming.stat.type === "dir") this.dirs.add(path);
     this.echoes.push(path);
+    return true;
+  }
+
+  /**
+   * Whether `dir` and every directory above it are real directories now (no symlink, nothing
+   * else), remembering those found; reads only, so the queue needs no flush for it.
+   */
+  private isRealDir(dir: string): boolean {
+    if (dir === "/" || this.dirs.has(dir) || this.created.isQueuedDir(dir)) return true;
+    if (!this.isRealDir(parentOf(dir))) return false;
+    try {
+      if (this.local.vfs.lstat(dir).type !== "dir") return false;
+    } catch (err) {
+      if (isFsError(err)) return false;
+      throw err;
+    }
+    this.dirs.add(dir);
     return true;
   }
 
@@ -236,8 +253,7 @@ export class Merge {
     current: PathState | undefined,
     holds = false,
   ): boolean {
-    const write = (now: PathState | undefined) =>
-      materialize(this.local.vfs, change.path, incoming, now);
+    const write = (now: PathState | undefined) => materialize(this.local.vfs, change.path, incoming, now);
     if (incoming.stat.type === "dir" || !involvesLinks(change, current)) {
       if (!holds) write(current);
       return false;

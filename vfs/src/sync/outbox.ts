@@ -150,7 +150,11 @@ function feedPruned(local: LocalSide): boolean {
  * Builds the next batch, or undefined when the peer has everything. Call `acknowledge` with
  * the peer's answer; until then (or a reconcile) no other batch can be built.
  */
-export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS): Outgoing | undefined {
+export function nextBatch(
+  local: LocalSide,
+  limits: BatchLimits = DEFAULT_LIMITS,
+  untilRev = Number.POSITIVE_INFINITY,
+): Outgoing | undefined {
   const { ledger, vfs } = local;
   if (ledger.inflight())
     throw new Error("sync: a batch is in flight; reconcile (hello) before building another");
@@ -181,14 +185,25 @@ export function nextBatch(local: LocalSide, limits: BatchLimits = DEFAULT_LIMITS
     }
     let taken = 0;
     const echoes = fullPass ? new Map<string, number>() : ledger.echoes(page.changes.map((c) => c.path));
-    builder.reader.prefetch(page.changes.filter((c) => echoes.get(c.path) !== c.rev).map((c) => c.path));
+    builder.reader.prefetch(
+      page.changes
+        .filter((c) => echoes.get(c.path) !== c.rev && (c.rev <= untilRev || fullPass))
+        .map((c) => c.path),
+    );
+    // Changes after `untilRev` wait for a later batch (a listing goes to the end regardless).
+    let settled = true;
     for (const change of page.changes) {
       if (builder.full()) break;
+      if (change.rev > untilRev && !fullPass) {
+        settled = false;
+        break;
+      }
       builder.consider(change.path, change.rev, echoes.get(change.path));
       taken++;
     }
     if (taken < page.changes.length) {
-      if (taken > 0) cursor = vfs.changes(cursor, { limit: taken, describe: false }).cursor;
+      if (taken > 0) cursor = page.cursors[taken - 1] ?? cursor;
+      caughtUp = !settled;
       break;
     }
     cursor = page.cursor;

@@ -24,6 +24,12 @@ export interface DrainOptions {
    * many bytes go as placeholders, fetched when first read (default PLACEHOLDER_FILE_BYTES).
    */
   placeholderFileBytes?: number;
+  /**
+   * Send only feed entries up to this revision (default: all): a background upload leaves the
+   * newest changes, likely still in progress (a file being written, then its mode and times
+   * set), for a later batch instead of sending each intermediate state.
+   */
+  untilRev?: number;
 }
 
 /**
@@ -116,7 +122,7 @@ export class SyncLink {
       if (!this.reconciled || this.local.hasInflight()) await this.connect();
       let attempts = 0;
       while (report.batches < (options.maxBatches ?? Number.POSITIVE_INFINITY)) {
-        const outgoing = this.local.nextBatch(limits);
+        const outgoing = this.local.nextBatch(limits, options.untilRev);
         if (!outgoing) break;
         const { batch } = outgoing;
         if (!(await this.sendBlobs(batch, options, report))) {

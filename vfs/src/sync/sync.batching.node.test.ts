@@ -114,7 +114,9 @@ describe("applying many new files in one directory", () => {
 
 describe("new nodes created together", () => {
   /** Statements each side makes to upload the tree `write` makes below /w. */
-  async function uploadCost(write: (vfs: Vfs) => void): Promise<{ doStatements: number; mirrorStatements: number }> {
+  async function uploadCost(
+    write: (vfs: Vfs) => void,
+  ): Promise<{ doStatements: number; mirrorStatements: number }> {
     const doSql = database();
     const mirrorSql = database();
     const pair = linkPair(openSide(doSql, "do", sha256Hex), openSide(mirrorSql, "container", sha256Hex));
@@ -182,6 +184,30 @@ describe("new nodes created together", () => {
     pair.do.vfs.setQuota(null);
     await settle(pair);
     expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
+  });
+});
+
+describe("draining up to a revision", () => {
+  test("changes after untilRev wait for a later drain; nothing is lost or sent twice", async () => {
+    const { pair } = newPair();
+    const vfs = pair.mirror.vfs;
+    for (let i = 0; i < 10; i++) vfs.writeFile(`/early${i}`, `${i}`);
+    const untilRev = vfs.rev();
+    vfs.writeFile("/late", "in progress");
+    vfs.chmod("/early3", 0o600);
+    const first = await pair.upload.drain({ untilRev, limits: { maxChanges: 4 } });
+    expect(first.batches).toBeGreaterThan(1);
+    expect(pair.do.vfs.exists("/late")).toBe(false);
+    // Changed again after untilRev: its feed entry moved past it, so it waits too.
+    expect(pair.do.vfs.exists("/early3")).toBe(false);
+    expect(pair.do.vfs.exists("/early9")).toBe(true);
+    expect((await pair.upload.drain({ untilRev })).changes).toBe(0);
+    const rest = await pair.upload.drain();
+    expect(rest.changes).toBeGreaterThan(0);
+    expect(pair.do.vfs.readText("/late")).toBe("in progress");
+    expect(pair.do.vfs.lstat("/early3").mode).toBe(0o600);
+    await settle(pair);
+    expect(tree(pair.do.vfs)).toEqual(tree(vfs));
   });
 });
 
