@@ -13,7 +13,7 @@ import { CHUNK_SIZE, PATH_MAX, ROOT_INO } from "./limits.ts";
 import { byteLength, checkName, childPath, normalizePath } from "./paths.ts";
 import { locate } from "./resolve.ts";
 import type { SqlValue } from "./sql.ts";
-import type { NodeRow } from "./store.ts";
+import { NODE_COLUMNS, type NodeRow } from "./store.ts";
 import { resolveTime } from "./time.ts";
 import type { FileType, Timespec } from "./types.ts";
 
@@ -114,24 +114,7 @@ function execRows(
   return out;
 }
 
-const COLUMNS = [
-  "ino",
-  "type",
-  "mode",
-  "uid",
-  "gid",
-  "nlink",
-  "size",
-  "rdev",
-  "allocated",
-  "target",
-  "atime_s",
-  "atime_ns",
-  "mtime_s",
-  "mtime_ns",
-  "ctime_s",
-  "ctime_ns",
-] as const;
+const COLUMNS = NODE_COLUMNS.split(", ") as (keyof NodeRow)[];
 
 const INSERT_NODES = `INSERT INTO nodes (${COLUMNS.join(", ")}) SELECT ${COLUMNS.map(
   (_, i) => `json_extract(value, '$[${i}]')`,

@@ -32,10 +32,11 @@ export interface ChunkRow {
   size: number;
 }
 
-const NODE_COLUMNS =
+export const NODE_COLUMNS =
   "ino, type, mode, uid, gid, nlink, size, rdev, allocated, target, atime_s, atime_ns, mtime_s, mtime_ns, ctime_s, ctime_ns";
 
-const JOINED_COLUMNS = NODE_COLUMNS.split(", ")
+/** The node columns of a `dirents d JOIN nodes n` query, named as in NodeRow. */
+export const JOINED_COLUMNS = NODE_COLUMNS.split(", ")
   .map((c) => `n.${c} AS ${c}`)
   .join(", ");
 

@@ -7,12 +7,9 @@
  */
 import { ROOT_INO } from "../limits.ts";
 import type { SqlLike } from "../sql.ts";
-import { type NodeRow, toStat } from "../store.ts";
+import { JOINED_COLUMNS, type NodeRow, toStat } from "../store.ts";
 import type { Ledger } from "./ledger.ts";
 import { baseName, type PathState, parentOf } from "./state.ts";
-
-const NODE_COLUMNS =
-  "n.ino AS ino, n.type AS type, n.mode AS mode, n.uid AS uid, n.gid AS gid, n.nlink AS nlink, n.size AS size, n.rdev AS rdev, n.allocated AS allocated, n.target AS target, n.atime_s AS atime_s, n.atime_ns AS atime_ns, n.mtime_s AS mtime_s, n.mtime_ns AS mtime_ns, n.ctime_s AS ctime_s, n.ctime_ns AS ctime_ns";
 
 /** States and bases of paths read in bulk, and the literal directories met on the way. */
 export class StateReader {
@@ -64,7 +61,7 @@ export class StateReader {
     const nodes = new Map<number, { path: string; row: NodeRow }[]>();
     if (keys.length > 0) {
       for (const row of this.#sql.exec<NodeRow & { parent: number; name: string }>(
-        `SELECT d.parent AS parent, d.name AS name, ${NODE_COLUMNS} FROM json_each(?) j JOIN dirents d ON d.parent = json_extract(j.value, '$[0]') AND d.name = json_extract(j.value, '$[1]') JOIN nodes n ON n.ino = d.ino`,
+        `SELECT d.parent AS parent, d.name AS name, ${JOINED_COLUMNS} FROM json_each(?) j JOIN dirents d ON d.parent = json_extract(j.value, '$[0]') AND d.name = json_extract(j.value, '$[1]') JOIN nodes n ON n.ino = d.ino`,
         JSON.stringify(keys),
       )) {
         const path = byKey.get(`${row.parent}/${row.name}`);
