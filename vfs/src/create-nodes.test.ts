@@ -123,6 +123,16 @@ describe("createNodes", () => {
     },
   );
 
+  vfsTest("a parent reached through a symlink is followed, as by any create", (vfs) => {
+    vfs.mkdir("/real");
+    vfs.mkdir("/real/sub");
+    vfs.symlink("real", "/via");
+    vfs.createNodes([node("/via/sub/a", "file"), node("/via/b", "dir"), node("/via/b/c", "file")]);
+    expect(vfs.list("/real/sub").map((e) => e.name)).toEqual(["a"]);
+    expect(vfs.lstat("/real/b/c").type).toBe("file");
+    expect(vfs.changes("0", { describe: false }).changes.map((c) => c.path)).toContain("/real/sub/a");
+  });
+
   vfsTest("a taken name, a missing or non-directory parent, a bad node: an error, nothing changes", (vfs) => {
     vfs.mkdir("/d");
     vfs.writeFile("/d/taken", "x");

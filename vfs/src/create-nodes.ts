@@ -128,6 +128,35 @@ interface Parent {
 }
 
 /**
+ * The directory `dir` names (symlinks followed, as any create does), from the parents already
+ * resolved in this call: one lookup for a directory whose parent is known, a full resolution
+ * only at a symlink.
+ */
+function resolveParent(ctx: Context, parents: Map<string, Parent>, dir: string, path: string): Parent {
+  const known = parents.get(dir);
+  if (known) return known;
+  let found: Parent;
+  if (dir === "/") found = { ino: ROOT_INO, path: "/", created: false };
+  else {
+    const slash = dir.lastIndexOf("/");
+    const above = resolveParent(ctx, parents, slash === 0 ? "/" : dir.slice(0, slash), path);
+    const node = ctx.store.lookupNode(above.ino, dir.slice(slash + 1));
+    if (node?.type === "symlink") {
+      const loc = locate(ctx, dir, "create", true);
+      if (!loc.node) throw new FsError("ENOENT", "create", path);
+      if (loc.node.type !== "dir") throw new FsError("ENOTDIR", "create", path);
+      found = { ino: loc.node.ino, path: loc.path, created: false };
+    } else {
+      if (!node) throw new FsError("ENOENT", "create", path);
+      if (node.type !== "dir") throw new FsError("ENOTDIR", "create", path);
+      found = { ino: node.ino, path: childPath(above.path, dir.slice(slash + 1)), created: false };
+    }
+  }
+  parents.set(dir, found);
+  return found;
+}
+
+/**
  * Creates `nodes` in one operation (one revision): parents first (a node's parent may be a
  * directory earlier in the list). EEXIST when a name is taken, ENOENT/ENOTDIR for a parent that
  * is missing or no directory, ENOSPC past the quota; nothing is created then. Existing parents
@@ -155,14 +184,7 @@ export function createNodes(ctx: Context, nodes: readonly NewNode[]): NodeRow[] 
       const slash = path.lastIndexOf("/");
       const parentPath = slash === 0 ? "/" : path.slice(0, slash);
       const name = path.slice(slash + 1);
-      let parent = parents.get(parentPath);
-      if (!parent) {
-        const loc = locate(ctx, parentPath, "create", true);
-        if (!loc.node) throw new FsError("ENOENT", "create", path);
-        if (loc.node.type !== "dir") throw new FsError("ENOTDIR", "create", path);
-        parent = { ino: loc.node.ino, path: loc.path, created: false };
-        parents.set(parentPath, parent);
-      }
+      const parent = resolveParent(ctx, parents, parentPath, path);
       const ino = first + i;
       const canonical = childPath(parent.path, name);
       const isDir = node.type === "dir";

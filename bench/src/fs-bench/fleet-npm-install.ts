@@ -15,7 +15,7 @@ import { join } from "node:path";
 import type { Computer } from "@computer/sdk";
 import { computerdDelta } from "./computerd-counters.ts";
 import { type Arrival, assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
-import type { FleetScenario } from "./fleet-scenarios.ts";
+import { type FleetScenario, fenceDetail } from "./fleet-scenarios.ts";
 import { checkNpmInstall, NPM_CI_FLAGS, npmInstallName } from "./project-scenarios.ts";
 import { CHECK_PRELUDE } from "./scenarios.ts";
 import type { NpmProject } from "./sizes.ts";
@@ -111,9 +111,10 @@ echo done`;
           after?.counters && after.key !== before?.key
             ? computerdDelta(before?.counters, after.counters)
             : {};
+        const fence = after && after.key !== before?.key ? fenceDetail(after) : {};
         return {
           ms: npmMs + fenceMs,
-          detail: { npmMs, fenceMs, warmMs, topLevelEntries: inDo, ...computerd, ...metrics },
+          detail: { npmMs, fenceMs, warmMs, topLevelEntries: inDo, ...fence, ...computerd, ...metrics },
         };
       } finally {
         await computer.delete();

@@ -99,6 +99,7 @@ function fenceEvents(fleet: Fleet, id: string): FenceEvent[] {
           key: text,
           ms: event.ms,
           flushMs: event.flushMs ?? Number.NaN,
+          waitedMs: event.waitedMs ?? Number.NaN,
           batches: event.batches ?? Number.NaN,
           changes: event.changes ?? Number.NaN,
           ...(isComputerdCounters(event.counters) ? { counters: event.counters } : {}),

@@ -17,10 +17,23 @@ export interface FenceEvent {
   key: string;
   ms: number;
   flushMs: number;
+  /** Of `ms`, waiting for the Durable Object (its applying plus the round trips). */
+  waitedMs: number;
   batches: number;
   changes: number;
   /** computerd's totals at the fence (a computerd too old to tell has none). */
   counters?: ComputerdCounters;
+}
+
+/** A fence event's own figures, as a sample's detail. */
+export function fenceDetail(fence: FenceEvent): Record<string, number> {
+  return {
+    computerdFenceMs: fence.ms,
+    flushMs: fence.flushMs,
+    fenceWaitedMs: fence.waitedMs,
+    fenceBatches: fence.batches,
+    fenceChanges: fence.changes,
+  };
 }
 
 /** What a fleet scenario measures with: one warm computer of the fleet. */
@@ -102,12 +115,7 @@ function fenceScenario(n: number, id: string): FleetScenario {
           commandMs: done.at - started,
           ...metrics,
           ...(fence
-            ? {
-                computerdFenceMs: fence.ms,
-                flushMs: fence.flushMs,
-                fenceBatches: fence.batches,
-                fenceChanges: fence.changes,
-              }
+            ? fenceDetail(fence)
             : {}),
         },
       };

@@ -33,9 +33,10 @@ export class AbsentNames {
 
   /**
    * True when nothing exists at `path`. The caller guarantees that its parent is a real
-   * directory (no symlink on the way); false means "not known", not "present".
+   * directory (no symlink on the way), whose inode it may pass as `parentIno`; false means
+   * "not known", not "present".
    */
-  has(path: string): boolean {
+  has(path: string, parentIno?: number): boolean {
     const parent = parentOf(path);
     let absent = this.#absent.get(parent);
     if (!absent) {
@@ -43,7 +44,7 @@ export class AbsentNames {
       if (names.length < MIN_NAMES) return false;
       absent = new Set(names);
       const { vfs, sql } = this.#local;
-      const ino = vfs.lstat(parent).ino;
+      const ino = parentIno ?? vfs.lstat(parent).ino;
       for (const row of sql.exec<{ name: string }>(
         "SELECT name FROM dirents WHERE parent = ? AND name IN (SELECT value FROM json_each(?))",
         ino,

@@ -6,6 +6,7 @@
  * knew below one as a deletion of its own, so whatever is left was never seen by the sender.
  */
 import { isFsError } from "../errors.ts";
+import { ROOT_INO } from "../limits.ts";
 import { childPath } from "../paths.ts";
 import type { Stat } from "../types.ts";
 import { AbsentNames } from "./absent-names.ts";
@@ -14,7 +15,15 @@ import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
 import { involvesLinks, settleLink } from "./hard-links.ts";
 import type { LocalSide } from "./local.ts";
 import { NewNodes } from "./new-nodes.ts";
-import { depthOf, type PathState, parentOf, sameContent, sameDirBesideMtime, stateOf } from "./state.ts";
+import {
+  baseName,
+  depthOf,
+  type PathState,
+  parentOf,
+  sameContent,
+  sameDirBesideMtime,
+  stateOf,
+} from "./state.ts";
 import type { ConflictReason, SyncChange, SyncConflict } from "./wire.ts";
 
 /** The application of one batch's changes (inside the batch's transaction). */
@@ -25,8 +34,11 @@ export class Merge {
   private readonly local: LocalSide;
   /** Whether this side's own version wins conflicts. */
   private readonly localWins: boolean;
-  /** Paths known to be real directories in this batch (forgotten whenever something is removed). */
-  private readonly dirs = new Set<string>();
+  /**
+   * Paths known to be real directories in this batch, with their inode where looked up
+   * (forgotten whenever something is removed).
+   */
+  private readonly dirs = new Map<string, number | undefined>();
   /** The batch's paths known to be absent (forgotten whenever the tree changes elsewhere). */
   private readonly absent: AbsentNames;
   /** Paths the batch names with a state (not deletions). */
@@ -130,31 +142,41 @@ export class Merge {
     if ((change.links?.length ?? 0) > 0 || (change.xattrs?.length ?? 0) > 0) return false;
     const parent = parentOf(path);
     if (!this.created.isQueuedDir(parent)) {
-      if (!this.isRealDir(parent)) return false;
-      if (!this.absent.has(path) && this.local.read(path, true) !== undefined) return false;
+      const ino = this.realDirIno(parent);
+      if (ino === undefined) return false;
+      if (!this.absent.has(path, ino) && this.hasEntry(ino, baseName(path))) return false;
       this.rememberTimes(parent, false);
     }
     this.created.add(path, incoming, this.local.fp(incoming));
-    if (incoming.stat.type === "dir") this.dirs.add(path);
+    if (incoming.stat.type === "dir") this.dirs.set(path, undefined);
     this.echoes.push(path);
     return true;
   }
 
   /**
-   * Whether `dir` and every directory above it are real directories now (no symlink, nothing
-   * else), remembering those found; reads only, so the queue needs no flush for it.
+   * The inode of `dir` when it and every directory above it are real directories now (no
+   * symlink, nothing else), remembering those found: one lookup per directory a batch meets.
+   * Reads only (below the Vfs API, like AbsentNames), so the queue needs no flush for it.
    */
-  private isRealDir(dir: string): boolean {
-    if (dir === "/" || this.dirs.has(dir) || this.created.isQueuedDir(dir)) return true;
-    if (!this.isRealDir(parentOf(dir))) return false;
-    try {
-      if (this.local.vfs.lstat(dir).type !== "dir") return false;
-    } catch (err) {
-      if (isFsError(err)) return false;
-      throw err;
-    }
-    this.dirs.add(dir);
-    return true;
+  private realDirIno(dir: string): number | undefined {
+    if (dir === "/") return ROOT_INO;
+    const known = this.dirs.get(dir);
+    if (known !== undefined) return known;
+    const above = this.realDirIno(parentOf(dir));
+    if (above === undefined) return undefined;
+    const row = this.local.sql.exec<{ ino: number; type: string }>(
+      "SELECT n.ino AS ino, n.type AS type FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name = ?",
+      above,
+      baseName(dir),
+    )[0];
+    if (row?.type !== "dir") return undefined;
+    this.dirs.set(dir, row.ino);
+    return row.ino;
+  }
+
+  /** Whether directory inode `dir` has an entry `name`. */
+  private hasEntry(dir: number, name: string): boolean {
+    return this.local.sql.exec("SELECT 1 FROM dirents WHERE parent = ? AND name = ?", dir, name).length > 0;
   }
 
   /**
@@ -407,14 +429,14 @@ export class Merge {
       if (this.dirs.has(prefix)) continue;
       const here = this.local.read(prefix);
       if (here?.stat.type === "dir") {
-        this.dirs.add(prefix);
+        this.dirs.set(prefix, undefined);
         continue;
       }
       this.absent.clear();
       if (!here) {
         this.rememberTimes(parentOf(prefix), false);
         makeDirectory(this.local.vfs, prefix, this.local.ledger.baseRow(prefix)?.dir ?? null);
-        this.dirs.add(prefix);
+        this.dirs.set(prefix, undefined);
         continue;
       }
       this.dirs.clear();
