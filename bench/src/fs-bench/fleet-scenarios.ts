@@ -114,9 +114,7 @@ function fenceScenario(n: number, id: string): FleetScenario {
         detail: {
           commandMs: done.at - started,
           ...metrics,
-          ...(fence
-            ? fenceDetail(fence)
-            : {}),
+          ...(fence ? fenceDetail(fence) : {}),
         },
       };
     },
