@@ -104,6 +104,24 @@ struct request {
   char *data_block;
 };
 
+/*
+ * Attributes of directories JS has just changed (a create, unlink, link, rename... in them):
+ * with default_permissions the kernel re-reads a changed directory's attributes at the next
+ * path walk through it, and the loop answers that getattr itself. Direct-mapped by inode (a
+ * collision only evicts); JS clears it all before any request that may change a directory
+ * in another way, so an entry is always what JS would answer.
+ */
+#define DIR_SLOTS 64
+struct dir_attr {
+  fuse_ino_t ino; /* 0: free */
+  double attr[14];
+};
+struct dir_cache {
+  pthread_mutex_t lock;
+  double timeout;
+  struct dir_attr slots[DIR_SLOTS];
+};
+
 struct session {
   struct fuse_session *se;
   napi_threadsafe_function tsfn;
@@ -119,6 +137,8 @@ struct session {
   struct fh_set written; /* handles written since their last flush reached JS (loop thread only) */
   long loop_getxattr; /* capability probes the loop answered itself (atomic) */
   long loop_flush;    /* flushes the loop answered itself (atomic) */
+  long loop_getattr;  /* getattrs the loop answered from its directories (atomic) */
+  struct dir_cache dirs;
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a fresh one). Loop thread only. */
   char *recv_mem;
@@ -200,7 +220,25 @@ static void ll_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_dat
     struct request *r = make(NULL, OP_FORGET); PUSH(r, forgets[i].ino); PUSH(r, forgets[i].nlookup); enqueue(s, r);
   }
 }
+static void stat_from(const double *a, struct stat *st);
 static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
+  struct session *s = sess(req);
+  struct dir_attr *slot = &s->dirs.slots[ino % DIR_SLOTS];
+  struct stat st;
+  int hit = 0;
+  double timeout = 0;
+  pthread_mutex_lock(&s->dirs.lock);
+  if (slot->ino == ino && ino != 0) {
+    stat_from(slot->attr, &st);
+    timeout = s->dirs.timeout;
+    hit = 1;
+  }
+  pthread_mutex_unlock(&s->dirs.lock);
+  if (hit) {
+    __atomic_add_fetch(&s->loop_getattr, 1, __ATOMIC_RELAXED);
+    fuse_reply_attr(req, &st, timeout);
+    return;
+  }
   struct request *r = make(req, OP_GETATTR); PUSH(r, ino); PUSH(r, fi ? (double)fi->fh : -1); enqueue(sess(req), r);
 }
 static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set, struct fuse_file_info *fi) {
@@ -484,6 +522,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_string_utf8(env, argv[1], options, sizeof options, &len));
   struct session *s = calloc(1, sizeof *s);
   s->flush_wanted = 1; /* until JS says it holds nothing a close must store or report */
+  pthread_mutex_init(&s->dirs.lock, NULL);
   char *args[] = {"computerd", "-o", options, NULL};
   struct fuse_args fargs = FUSE_ARGS_INIT(options[0] ? 3 : 1, args);
   s->se = fuse_session_new(&fargs, &ops, sizeof ops, s);
@@ -554,12 +593,17 @@ static napi_value js_destroy(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* The session a (session, ...) call names, with up to `n` arguments into argv (NULL when it is not one). */
+static struct session *session_arg(napi_env env, napi_callback_info info, size_t n, napi_value *argv) {
+  size_t argc = n;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
+  return get_session(env, argv[0]);
+}
+
 /* (session, bool) -> sets one of the flags the loop reads (an int field of the session). */
 static napi_value set_flag(napi_env env, napi_callback_info info, size_t field) {
-  size_t argc = 2;
   napi_value argv[2];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  struct session *s = get_session(env, argv[0]);
+  struct session *s = session_arg(env, info, 2, argv);
   bool on = false;
   napi_get_value_bool(env, argv[1], &on);
   if (s) __atomic_store_n((int *)((char *)s + field), on ? 1 : 0, __ATOMIC_RELEASE);
@@ -576,17 +620,52 @@ static napi_value js_set_flush_wanted(napi_env env, napi_callback_info info) {
   return set_flag(env, info, offsetof(struct session, flush_wanted));
 }
 
-/* loopAnswers(session) -> Float64Array [capability probes, flushes] the loop answered without JS. */
+static double num(napi_env env, napi_value v);
+
+/* cacheDirAttr(session, attr, attrTimeout): the current attributes of a directory JS just changed. */
+static napi_value js_cache_dir_attr(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  struct session *s = session_arg(env, info, 3, argv);
+  void *data = NULL;
+  size_t length = 0;
+  napi_typedarray_type type;
+  napi_get_typedarray_info(env, argv[1], &type, &length, &data, NULL, NULL);
+  if (!s || type != napi_float64_array || length < 14) return NULL;
+  const double *a = data;
+  fuse_ino_t ino = (fuse_ino_t)a[0];
+  if (ino == 0) return NULL;
+  struct dir_attr *slot = &s->dirs.slots[ino % DIR_SLOTS];
+  pthread_mutex_lock(&s->dirs.lock);
+  slot->ino = ino;
+  memcpy(slot->attr, a, sizeof slot->attr);
+  s->dirs.timeout = num(env, argv[2]);
+  pthread_mutex_unlock(&s->dirs.lock);
+  return NULL;
+}
+
+/* clearDirAttrs(session): forgets every cached directory (before a request that may change one). */
+static napi_value js_clear_dir_attrs(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  struct session *s = session_arg(env, info, 1, argv);
+  if (!s) return NULL;
+  pthread_mutex_lock(&s->dirs.lock);
+  for (int i = 0; i < DIR_SLOTS; i++) s->dirs.slots[i].ino = 0;
+  pthread_mutex_unlock(&s->dirs.lock);
+  return NULL;
+}
+
+/* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 2 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 3 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 2, buffer, 0, &array));
+  counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 3, buffer, 0, &array));
   return array;
 }
 
@@ -931,6 +1010,8 @@ NAPI_MODULE_INIT() {
     {"loopAnswers", NULL, js_loop_answers, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setFlushWanted", NULL, js_set_flush_wanted, NULL, NULL, NULL, napi_enumerable, NULL},
     {"replyDirPlus", NULL, js_reply_dirplus, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"cacheDirAttr", NULL, js_cache_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"clearDirAttrs", NULL, js_clear_dir_attrs, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

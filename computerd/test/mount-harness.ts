@@ -6,9 +6,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Vfs } from "@computer/vfs";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
 import type { Fuse3Addon, RequestHandle, RequestListener } from "../src/mount/fuse3-native.ts";
-import { fuse3Listener } from "../src/mount/fuse3-ops.ts";
+import type { NodeTable } from "../src/mount/fuse3-nodes.ts";
+import { fuse3Listener, type KernelHooks } from "../src/mount/fuse3-ops.ts";
 import { LocalFs, type LocalFsOptions } from "../src/mount/local-fs.ts";
 import type { OwnerMap } from "../src/mount/owner-map.ts";
 
@@ -81,20 +83,27 @@ export function unexpectedAddon(): Fuse3Addon {
     setNoCapabilities: unexpected,
     loopAnswers: unexpected,
     setFlushWanted: unexpected,
+    cacheDirAttr: unexpected,
+    clearDirAttrs: unexpected,
   };
 }
 
 /**
- * The fuse3 request listener over `fs` answering through `addon`, with one-second kernel
- * cache lifetimes, the "auto" page-cache policy and `owners`; errors and exit are ignored.
+ * The fuse3 request listener over `fs` answering through `addon` (and its node table), with
+ * one-second kernel cache lifetimes, the "auto" page-cache policy, `owners` and `kernel`'s
+ * hooks; errors and exit are ignored.
  */
-export function testListener(addon: Fuse3Addon, fs: LocalFs, owners?: OwnerMap): RequestListener {
+export function testHandlers(
+  addon: Fuse3Addon,
+  fs: LocalFs,
+  options: { owners?: OwnerMap; kernel?: KernelHooks } = {},
+): ReturnType<typeof fuse3Listener> {
   const timeouts = {
     entryTimeout: 1,
     attrTimeout: 1,
     negativeTimeout: 1,
     pageCache: "auto" as const,
-    owners,
+    owners: options.owners,
   };
   return fuse3Listener(
     addon,
@@ -103,7 +112,41 @@ export function testListener(addon: Fuse3Addon, fs: LocalFs, owners?: OwnerMap):
     {},
     timeouts,
     () => {},
-  ).listener;
+    options.kernel,
+  );
+}
+
+/** A fresh mirror, the fuse3 handlers over it recording their replies, and a Call into them. */
+export interface TestHandlers extends TestLocalFs {
+  replies: Reply[];
+  nodes: NodeTable;
+  call: Call;
+}
+
+/**
+ * openTestLocalFs with `setup` made in the mirror first (the listener lists the root for
+ * stale hidden files when it starts), then testHandlers over it answering through
+ * `addon(replies)` (default: recordingAddon) with `kernel`'s hooks.
+ */
+export function openTestHandlers(
+  prefix: string,
+  options: {
+    setup?: (vfs: Vfs) => void;
+    addon?: (replies: Reply[]) => Fuse3Addon;
+    kernel?: KernelHooks;
+  } = {},
+): TestHandlers {
+  const local = openTestLocalFs(prefix);
+  options.setup?.(local.mirror.vfs);
+  const replies: Reply[] = [];
+  const addon = options.addon?.(replies) ?? recordingAddon(replies);
+  const { listener, nodes } = testHandlers(addon, local.fs, options.kernel ? { kernel: options.kernel } : {});
+  return { ...local, replies, nodes, call: caller(listener, replies) };
+}
+
+/** testHandlers' listener alone. */
+export function testListener(addon: Fuse3Addon, fs: LocalFs, owners?: OwnerMap): RequestListener {
+  return testHandlers(addon, fs, owners ? { owners } : {}).listener;
 }
 
 /** One reply the handlers gave: its kind, the attributes (uid, gid, ino), the handle, the names or the errno. */

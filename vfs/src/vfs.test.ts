@@ -54,6 +54,18 @@ describe("helpers", () => {
       expectFails(sql, "ENOENT", () => vfs.inode("/missing"));
     },
   );
+  vfsTest("statInode() is lstat by inode number, undefined for an inode that is gone or invalid", (vfs) => {
+    vfs.mkdir("/d");
+    vfs.writeFile("/d/f", "abc");
+    vfs.symlink("f", "/d/l");
+    for (const path of ["/", "/d", "/d/f", "/d/l"])
+      expect(vfs.statInode(vfs.lstat(path).ino)).toEqual(vfs.lstat(path));
+    const gone = vfs.lstat("/d/f").ino;
+    vfs.unlink("/d/f");
+    expect(vfs.statInode(gone)).toBeUndefined();
+    expect(vfs.statInode(-1)).toBeUndefined();
+    expect(vfs.statInode(1.5)).toBeUndefined();
+  });
 });
 
 describe("errors", () => {

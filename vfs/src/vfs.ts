@@ -346,6 +346,14 @@ export class Vfs {
   gc(options: { windowMs?: number } = {}): GcResult {
     return gc(this.ctx, options.windowMs);
   }
+  /**
+   * lstat by inode number, without walking a path (one row); undefined when no such inode
+   * exists. For callers that keep their own name → inode map (the mount's listings).
+   */
+  statInode(ino: number): Stat | undefined {
+    const row = Number.isSafeInteger(ino) ? this.ctx.store.node(ino) : undefined;
+    return row && toStat(row);
+  }
   /** Inode attributes of an existing path, for callers that already resolved it. */
   inode(path: string): Stat {
     return toStat(resolveExisting(this.ctx, path, "stat", false).node);

@@ -126,12 +126,24 @@ export async function mountFuse3(
     attributesChanged: () => {},
     capabilityStored: () => {},
     dropFirstPage: async () => false,
+    cacheDirectory: () => {},
+    clearDirectories: () => {},
   };
-  const { listener, nodes } = fuse3Listener(addon, fs, log, counters, settings, () => exited(), {
-    attributesChanged: (ino) => kernel.attributesChanged(ino),
-    capabilityStored: () => kernel.capabilityStored(),
-    dropFirstPage: (ino) => kernel.dropFirstPage(ino),
-  });
+  const { listener, nodes, directoriesChanged } = fuse3Listener(
+    addon,
+    fs,
+    log,
+    counters,
+    settings,
+    () => exited(),
+    {
+      attributesChanged: (ino) => kernel.attributesChanged(ino),
+      capabilityStored: () => kernel.capabilityStored(),
+      dropFirstPage: (ino) => kernel.dropFirstPage(ino),
+      cacheDirectory: (attr, timeout) => kernel.cacheDirectory(attr, timeout),
+      clearDirectories: () => kernel.clearDirectories(),
+    },
+  );
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
   let mounted = true;
   kernel = {
@@ -141,6 +153,8 @@ export async function mountFuse3(
     dropFirstPage: async (ino) =>
       mounted && (await track(addon.notifyInvalRange(session, ino, 0, PAGE))) === 0,
     capabilityStored: () => addon.setNoCapabilities(session, false),
+    cacheDirectory: (attr, timeout) => addon.cacheDirAttr(session, attr, timeout),
+    clearDirectories: () => addon.clearDirAttrs(session),
   };
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
@@ -155,12 +169,18 @@ export async function mountFuse3(
     enumerable: true,
     get: () => addon.loopAnswers(session)[1],
   });
+  Object.defineProperty(counters, "getattr (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session)[2],
+  });
   await raiseReadahead(mountPoint).catch(() => {});
   return {
     mountPoint,
     counters,
     async invalidateKernel(paths) {
       if (!mounted) return;
+      // Remote changes: no directory the loop answers for may outlive them.
+      directoriesChanged();
       // A pushed path below a directory that went away or became a file (rm -r, a swap) names
       // nothing now: the invalidation of that directory's own name drops its cached subtree.
       const current = (path: string) => {

@@ -44,6 +44,12 @@ export const OP = {
   readdirplus: 31,
 } as const;
 
+/** Request names by code (the FUSE counters' keys). */
+export const OP_NAMES = Object.fromEntries(Object.entries(OP).map(([name, code]) => [code, name])) as Record<
+  number,
+  string
+>;
+
 /** An opaque fuse_req_t; answer it exactly once with one of the reply functions. */
 export type RequestHandle = { readonly __fuseRequest: unique symbol };
 /** An opaque mounted session. */
@@ -139,7 +145,15 @@ export interface Fuse3Addon {
    * handle nothing was written through since its last flush itself. On at mount.
    */
   setFlushWanted(session: SessionHandle, wanted: boolean): void;
-  /** Requests the loop answered without the listener: [capability probes, flushes]. */
+  /**
+   * The current attributes of a directory the listener just changed: the loop answers the
+   * kernel's next getattr of it (its permission check of the next path walk) itself, until
+   * clearDirAttrs.
+   */
+  cacheDirAttr(session: SessionHandle, attr: Float64Array, attrTimeout: number): void;
+  /** Forgets every directory cacheDirAttr gave (before a request that may change one otherwise). */
+  clearDirAttrs(session: SessionHandle): void;
+  /** Requests the loop answered without the listener: [capability probes, flushes, getattrs]. */
   loopAnswers(session: SessionHandle): Float64Array;
 }
 

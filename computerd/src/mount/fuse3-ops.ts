@@ -7,10 +7,11 @@
  * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
 import { FsError, NAME_MAX, type Stat, type TimeArg } from "@computer/vfs";
-import { TYPE_BITS } from "@computer/vfs/mode-bits";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
+import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
-import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
+import { LoopDirectories, type LoopDirectoryHooks } from "./fuse3-loop-dirs.ts";
+import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
 import type { LocalFs } from "./local-fs.ts";
@@ -48,20 +49,14 @@ const O_TRUNC = 0o1000;
 const O_ACCMODE = 0o3;
 const O_WRONLY = 0o1;
 const S_ISGID = 0o2000;
-/** Longest name (bytes) in a directory, as on ext4/tmpfs. */
 /**
  * Extended attribute namespaces Linux knows; any other name is EOPNOTSUPP, as on ext4/tmpfs
  * (the vfs itself stores any name, so the mount answers this one itself).
  */
 const XATTR_NAMESPACE = /^(user|trusted|security|system)\./;
 
-const OP_NAMES = Object.fromEntries(Object.entries(OP).map(([name, code]) => [code, name])) as Record<
-  number,
-  string
->;
-
 /** What the handlers tell the kernel side (the backend, once the session exists). */
-export interface KernelHooks {
+export interface KernelHooks extends LoopDirectoryHooks {
   /** The daemon changed attributes the kernel caches without knowing (an atime). */
   attributesChanged?(ino: number): void;
   /** A `security.capability` attribute is about to be stored: the loop must stop answering its probes. */
@@ -82,7 +77,7 @@ export function fuse3Listener(
   timeouts: Fuse3Timeouts,
   onExit: () => void,
   kernel: KernelHooks = {},
-): { listener: RequestListener; nodes: NodeTable } {
+): { listener: RequestListener; nodes: NodeTable; directoriesChanged: () => void } {
   const attributesChanged = kernel.attributesChanged ?? (() => {});
   const nodes = new NodeTable();
   const attr = new Float64Array(14);
@@ -91,25 +86,12 @@ export function fuse3Listener(
   const orphans = new Orphans();
   removeStaleOrphans(fs);
   const pageCache = new PageCachePolicy(timeouts.pageCache);
+  const loopDirs = new LoopDirectories(kernel, timeouts.attrTimeout);
 
   const owners = timeouts.owners;
   /** Writes the kernel's view of `stat` into `into` at `at` (14 numbers, as the addon reads them). */
   function fillAt(into: Float64Array, at: number, stat: Stat): void {
-    const kernel = owners ? owners.toKernel(stat) : stat;
-    into[at] = stat.ino;
-    into[at + 1] = TYPE_BITS[stat.type] | stat.mode;
-    into[at + 2] = orphans.isHidden(stat.ino) ? 0 : stat.nlink;
-    into[at + 3] = kernel.uid;
-    into[at + 4] = kernel.gid;
-    into[at + 5] = stat.rdev;
-    into[at + 6] = stat.size;
-    into[at + 7] = Math.ceil(stat.allocated / 512);
-    into[at + 8] = stat.atime.sec;
-    into[at + 9] = stat.atime.nsec;
-    into[at + 10] = stat.mtime.sec;
-    into[at + 11] = stat.mtime.nsec;
-    into[at + 12] = stat.ctime.sec;
-    into[at + 13] = stat.ctime.nsec;
+    fillAttributes(into, at, stat, owners, orphans.isHidden(stat.ino));
   }
   function fill(stat: Stat): Float64Array {
     fillAt(attr, 0, stat);
@@ -172,7 +154,16 @@ export function fuse3Listener(
   }
   function released(ino: number): void {
     const path = orphans.released(ino);
-    if (path !== undefined) fs.unlink(path);
+    if (path === undefined) return;
+    loopDirs.clear();
+    fs.unlink(path);
+  }
+  /** After a name in directory `ino` changed: the loop answers the kernel's next getattr of it. */
+  function changedIn(ino: number): void {
+    if (!loopDirs.enabled) return;
+    const path = nodes.pathOf(ino);
+    const stat = path === undefined ? undefined : fs.lookup(path);
+    if (stat?.type === "dir" && stat.ino === ino) loopDirs.changed(fill(stat));
   }
   function xattrReply(req: RequestHandle, size: number, value: Uint8Array): void {
     if (size === 0) addon.replyXattrSize(req, value.length);
@@ -241,24 +232,31 @@ export function fuse3Listener(
       case OP.mknod: {
         const path = childPath(n(0), s(3));
         fs.mknod(path, n(1), n(2));
-        entry(req, n(0), s(3), own(path, uid, gid));
+        const made = own(path, uid, gid);
+        changedIn(n(0));
+        entry(req, n(0), s(3), made);
         return;
       }
       case OP.mkdir: {
         const path = childPath(n(0), s(2));
         fs.mkdir(path, n(1));
-        entry(req, n(0), s(2), own(path, uid, gid));
+        const made = own(path, uid, gid);
+        changedIn(n(0));
+        entry(req, n(0), s(2), made);
         return;
       }
       case OP.symlink: {
         const path = childPath(n(0), s(1));
         fs.symlink(s(2), path);
-        entry(req, n(0), s(1), own(path, uid, gid));
+        const made = own(path, uid, gid);
+        changedIn(n(0));
+        entry(req, n(0), s(1), made);
         return;
       }
       case OP.link: {
         const path = childPath(n(1), s(2));
         fs.link(pathOf(n(0)), path);
+        changedIn(n(1));
         entry(req, n(1), s(2), fs.stat(path));
         return;
       }
@@ -273,10 +271,12 @@ export function fuse3Listener(
         } else if (mustHide(stat)) {
           hide(n(0), s(1), stat);
           addon.replyErr(req, 0);
+          changedIn(n(0));
           return;
         } else fs.unlink(path);
         nodes.unlinked(stat.ino, n(0), s(1));
         addon.replyErr(req, 0);
+        changedIn(n(0));
         return;
       }
       case OP.rename: {
@@ -294,6 +294,8 @@ export function fuse3Listener(
             nodes.renamed(b.ino, { parent: newParent, name: newName }, { parent, name });
           }
           addon.replyErr(req, 0);
+          changedIn(parent);
+          changedIn(newParent);
           return;
         }
         const src = fs.stat(from, "rename");
@@ -315,6 +317,8 @@ export function fuse3Listener(
         }
         nodes.renamed(src.ino, { parent, name }, { parent: newParent, name: newName });
         addon.replyErr(req, 0);
+        changedIn(parent);
+        changedIn(newParent);
         return;
       }
       case OP.create: {
@@ -324,6 +328,7 @@ export function fuse3Listener(
         pageCache.opened(stat, fh, n(2));
         orphans.opened(stat.ino);
         nodes.looked(stat.ino, n(0), s(3));
+        changedIn(n(0));
         addon.replyCreate(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
         return;
       }
@@ -485,7 +490,10 @@ export function fuse3Listener(
     if (!req) return;
     const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
     // Bytes still at the Durable Object: handled once the chunks it needs are here.
-    whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, args));
+    whenChunksReady(fs, op, args, pathOf, fail, () => {
+      loopDirs.before(op);
+      handle(op, req, uid, gid, args);
+    });
   };
-  return { listener, nodes };
+  return { listener, nodes, directoriesChanged: () => loopDirs.clear() };
 }

@@ -117,7 +117,8 @@ export class LocalFs {
   private attributes(ino: number, path: string): Stat {
     let stat = this.meta.stat(ino);
     if (!stat) {
-      stat = this.vfs.lstat(path);
+      // The listing named the inode: one row, no path walk (a stale name still fails by path).
+      stat = this.vfs.statInode(ino) ?? this.vfs.lstat(path);
       this.meta.setStat(stat);
     }
     return this.files.overlay(stat);
@@ -182,8 +183,8 @@ export class LocalFs {
     let stat = this.meta.stat(ino);
     if (!stat) {
       if (path === "") return false;
-      stat = this.vfs.lstat(path);
-      if (stat.ino !== ino) return false;
+      stat = this.vfs.statInode(ino);
+      if (!stat) return false;
       this.meta.setStat(stat);
     }
     const current = this.files.overlay(stat);
@@ -231,7 +232,7 @@ export class LocalFs {
   }
 
   private storedSize(ino: number, path: string): number {
-    const stat = this.meta.stat(ino) ?? this.vfs.lstat(path);
+    const stat = this.meta.stat(ino) ?? this.vfs.statInode(ino) ?? this.vfs.lstat(path);
     return stat.size;
   }
 
