@@ -11,6 +11,7 @@
 import { ConfigError, parseConfig } from "../config.ts";
 import type { Command } from "../main.ts";
 import { fuseDeviceFds } from "../mount/fuse-device.ts";
+import { startCommandNetwork } from "../server/command-network.ts";
 import { type Daemon, startDaemon, VERSION } from "../server/daemon.ts";
 import type { FenceStats } from "../sync/mirror-sync.ts";
 import { openWorkspace, type Workspace, workspaceCounters } from "../sync/workspace.ts";
@@ -54,7 +55,20 @@ async function run(args: string[]): Promise<number> {
     };
     console.log(JSON.stringify(event));
   };
-  const workspace = await openWorkspace(config, { busy, log, onFence });
+  // The commands' network (a bridge process to start) comes up while the mirror opens and mounts.
+  const network = startCommandNetwork(config);
+  // Awaited by startDaemon (which throws its failure); until then it must not count as unhandled.
+  network.catch(() => undefined);
+  let workspace: Workspace;
+  try {
+    workspace = await openWorkspace(config, { busy, log, onFence });
+  } catch (err) {
+    await network.then(
+      (net) => net.close(),
+      () => undefined,
+    );
+    throw err;
+  }
   opened = workspace;
   let mounted = true;
   try {
@@ -63,6 +77,7 @@ async function run(args: string[]): Promise<number> {
       onLink: (link) => workspace.sync.onLink(link),
       mounted: () => mounted && config.mountBackend !== "none",
       sealedFds: [...fuseDeviceFds()],
+      network,
     });
   } catch (err) {
     await workspace.close();

@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import type { Socket } from "node:net";
 import { dirname } from "node:path";
+import { helperEnv } from "./helper-env.ts";
 import type { PortConnector } from "./loopback.ts";
 import type { BridgeReady, BridgeReply } from "./port-bridge.ts";
 import { unshareNetArgv } from "./unshare-net.ts";
@@ -59,6 +60,9 @@ function bridgeArgv(options: SandboxNetworkOptions): [string, ...string[]] {
   // The package folder: the script, its sibling modules and the package.json naming them ESM.
   const pkg = dirname(dirname(dirname(script)));
   const socket = relay.flatMap((path) => ["--bind", path, path]);
+  // Node's compile cache (helper-env.ts), which the bridge reads and adds to.
+  const cache = helperEnv().NODE_COMPILE_CACHE;
+  const compileCache = cache !== undefined && existsSync(cache) ? ["--bind", cache, cache] : [];
   return [
     options.bwrap ?? "bwrap",
     "--unshare-net",
@@ -75,6 +79,7 @@ function bridgeArgv(options: SandboxNetworkOptions): [string, ...string[]] {
     "--proc",
     "/proc",
     ...socket,
+    ...compileCache,
     "--",
     node,
     script,
@@ -111,7 +116,7 @@ export class SandboxNetwork implements PortConnector {
     const [file, ...args] = bridgeArgv(options);
     const child = spawn(file, args, {
       stdio: ["ignore", "ignore", "pipe", "ipc"],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      env: helperEnv(),
     });
     let stderr = "";
     child.stderr?.on("data", (chunk: Buffer) => {

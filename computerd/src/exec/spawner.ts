@@ -10,6 +10,7 @@ import { EventEmitter } from "node:events";
 import type { Socket } from "node:net";
 import { PassThrough } from "node:stream";
 import { type CommandProcess, sealedStdio } from "./command-process.ts";
+import { helperEnv } from "./helper-env.ts";
 import type { SpawnReply, SpawnRequest } from "./spawner-process.ts";
 import type { SpawnPlan } from "./wrapper.ts";
 
@@ -144,7 +145,7 @@ export class Spawner {
     const child = fork(SCRIPT, [], {
       stdio,
       execArgv: [],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      env: helperEnv(),
     });
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -128,7 +128,13 @@ export class DaemonProcess {
       "--secret-file",
       secretFile,
     ];
-    const env: Record<string, string | undefined> = { ...process.env, ...launch.env };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      // Node's compile cache: a daemon's start without it spends ~300 ms of CPU stripping and
+      // compiling its TypeScript. Root's alone, under state/ (no computer id starts with a dot).
+      NODE_COMPILE_CACHE: join(launch.dir, "state", ".compile-cache"),
+      ...launch.env,
+    };
     delete env.COMPUTERD_HOST_TOKEN;
     delete env.COMPUTERD_SECRET;
     const child = spawn(node, args, { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -175,7 +181,7 @@ export class DaemonProcess {
         await daemon.stop();
         throw new Error("computerd did not become healthy");
       }
-      await sleep(100);
+      await sleep(20);
     }
     return daemon;
   }

@@ -45,6 +45,8 @@ export interface DaemonParts {
   env?: Record<string, string | undefined>;
   /** Descriptors commands must not inherit (the FUSE device; see RunnerOptions.sealedFds). */
   sealedFds?: readonly number[];
+  /** The commands' network, when the caller started it already (serve: beside the mount). */
+  network?: Promise<CommandNetwork>;
 }
 
 /** A listening daemon. */
@@ -182,7 +184,7 @@ export function execTableFor(
  * previews reach.
  */
 export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
-  const net = await startCommandNetwork(config);
+  const net = await (parts.network ?? startCommandNetwork(config));
   const network = net.network;
   // Commands are spawned by the spawner once it is up (spawner.ts), by the daemon until then.
   let spawner: Spawner | undefined;
