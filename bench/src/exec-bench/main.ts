@@ -18,7 +18,7 @@ import { type Summary, summarize } from "../stats.ts";
 import { formatMs, formatRatio, renderTable } from "../table-format.ts";
 import { FILES, fileOpsModule, fileOpsScript, TRIVIAL } from "./exec-scenarios.ts";
 import { type ExecBenchOptions, parseExecBenchOptions, USAGE } from "./options.ts";
-import { type Runtime, type TimedExec, timedExec } from "./timed-exec.ts";
+import { ROUND_TRIP, type Runtime, type TimedExec, timedExec } from "./timed-exec.ts";
 
 const DEFAULT_OUT = fileURLToPath(new URL("../../results/", import.meta.url));
 
@@ -27,7 +27,7 @@ interface RoundTrip {
   runtime: Runtime;
   firstMs: number;
   warm: Summary;
-  /** The API's own durationMs over the warm calls. */
+  /** The exec's own durationMs as the DO journals it (commandMs in bench:fs) over the warm calls. */
   server: Summary;
   metrics: Record<string, number>;
 }
@@ -105,9 +105,9 @@ function tables(trips: RoundTrip[], ops: FileOps[]): string {
     formatRatio(o.summary.median, tmpfs),
   ]);
   return [
-    `Exec round trip of a trivial program (POST /exec, buffered; warm n=${trips[0]?.warm.n ?? 0}):`,
+    `Exec round trip of a trivial program (${ROUND_TRIP}; n=${trips[0]?.warm.n ?? 0}):`,
     renderTable(
-      ["runtime", "first ms", "p50 ms", "p95 ms", "min", "max", "server p50", "fs RPCs"],
+      ["runtime", "first ms", "p50 ms", "p95 ms", "min", "max", "commandMs p50", "fs RPCs"],
       tripRows,
       1,
     ),

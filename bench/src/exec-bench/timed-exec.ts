@@ -1,7 +1,9 @@
 /**
- * One timed exec for the exec benchmark, through @computer/sdk: the client-side round trip of
- * a buffered `POST /exec`, with the runtime's own `durationMs` and its `X-Exec-Metrics`
- * counters (RPC round trips of shell/js).
+ * One timed exec, through @computer/sdk: the client-side round trip of a buffered `POST /exec`
+ * (request sent → whole result parsed), with the exec's own `durationMs` as the Durable Object
+ * journals it (commandMs: from its start to its end, the container's push, command and fence
+ * included) and its `X-Exec-Metrics` counters. The exec round trip rows of both benchmarks
+ * (bench:exec and bench:fs's fleet) time exactly this, warm (after the computer's first exec).
  */
 import type { Computer, RuntimeName } from "@computer/sdk";
 
@@ -20,7 +22,14 @@ export interface TimedExec {
   stderr: string;
 }
 
-/** Runs `source` on `runtime` and times it; throws unless it completed with exit code 0. */
+/** What the round trip rows say they time. */
+export const ROUND_TRIP =
+  "POST /exec (buffered) until the whole result is parsed, warm; a container result must say sync complete";
+
+/**
+ * Runs `source` on `runtime` and times it; throws unless it completed with exit code 0 (and, in
+ * the container, with its sync complete: the DO holds what the command wrote).
+ */
 export async function timedExec(
   computer: Computer,
   runtime: Runtime,
@@ -30,8 +39,11 @@ export async function timedExec(
   const started = performance.now();
   const result = await computer.exec.run({ runtime, source, timeoutMs });
   const ms = performance.now() - started;
-  if (result.status !== "completed" || result.exitCode !== 0) {
-    throw new Error(`exec ${result.status} (${result.exitCode}): ${result.stderr.slice(0, 300)}`);
+  const synced = runtime !== "container" || result.sync.status === "complete";
+  if (result.status !== "completed" || result.exitCode !== 0 || !synced) {
+    throw new Error(
+      `exec ${result.status} (${result.exitCode}, sync ${result.sync.status}): ${result.stderr.slice(0, 300)}`,
+    );
   }
   const { status, exitCode, durationMs, metrics, stderr } = result;
   return { ms, status, exitCode, durationMs, metrics, stderr };

@@ -1,10 +1,11 @@
 /**
- * Fleet scenarios of the whole product beyond the sync fence: the exec round trip of the shell
- * and js runtimes (the container's is in fleet-scenarios.ts) and the cold start of each runtime
- * (a new computer until its first exec result).
+ * Fleet scenarios of the whole product beyond the sync fence: the exec round trip of each
+ * runtime (timed as bench:exec times it) and the cold start of each runtime (a new computer
+ * until its first exec result).
  */
 import type { ExecResult, RuntimeName } from "@computer/sdk";
 import { TRIVIAL } from "../exec-bench/exec-scenarios.ts";
+import { ROUND_TRIP, timedExec } from "../exec-bench/timed-exec.ts";
 import { computerdDelta } from "./computerd-counters.ts";
 import { assertSynced } from "./fleet-exec.ts";
 import type { FleetScenario } from "./fleet-scenarios.ts";
@@ -15,26 +16,20 @@ function assertCompleted(result: ExecResult): void {
     throw new Error(`exec did not complete: ${JSON.stringify(result).slice(0, 500)}`);
 }
 
-/** The warm round trip of a trivial program in `runtime` (shell, js), `perRep` per repetition. */
-function roundTrip(runtime: "shell" | "js", perRep: number): FleetScenario {
+/**
+ * The warm round trip of `runtime`'s trivial program, `perRep` per repetition: the same
+ * timedExec as bench:exec's round trips, so the two benchmarks time the same thing.
+ */
+function roundTrip(runtime: RuntimeName, perRep: number): FleetScenario {
   return {
-    name: `exec round trip: ${runtime}`,
-    id: `exec-${runtime}`,
-    timed: `POST /exec {runtime: ${runtime}, source: ${JSON.stringify(TRIVIAL[runtime])}} until the whole result, warm`,
-    targetMs: 20,
+    name: runtime === "container" ? "exec round trip: true (container)" : `exec round trip: ${runtime}`,
+    id: runtime === "container" ? "exec-true-container" : `exec-${runtime}`,
+    timed: `{runtime: ${runtime}, source: ${JSON.stringify(TRIVIAL[runtime])}}: ${ROUND_TRIP}`,
+    targetMs: runtime === "container" ? 30 : 20,
     samples: (reps) => reps * perRep,
     async measure({ computer }) {
-      const started = performance.now();
-      const result = await computer.exec.run({ runtime, source: TRIVIAL[runtime] });
-      const ms = performance.now() - started;
-      assertCompleted(result);
-      return {
-        ms,
-        detail: {
-          ...(result.durationMs === undefined ? {} : { commandMs: result.durationMs }),
-          ...result.metrics,
-        },
-      };
+      const { ms, durationMs, metrics } = await timedExec(computer, runtime, TRIVIAL[runtime]);
+      return { ms, detail: { commandMs: durationMs, ...metrics } };
     },
   };
 }
@@ -77,6 +72,7 @@ function coldStart(runtime: RuntimeName): FleetScenario {
 /** The round trips and cold starts; `sizes.roundTrips` warm calls per repetition. */
 export function fleetExecScenarios(sizes: BenchSizes): FleetScenario[] {
   return [
+    roundTrip("container", sizes.roundTrips),
     roundTrip("shell", sizes.roundTrips),
     roundTrip("js", sizes.roundTrips),
     coldStart("container"),

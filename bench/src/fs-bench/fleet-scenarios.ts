@@ -1,12 +1,12 @@
 /**
  * Scenarios beyond the reference that need the whole local fleet (`wrangler dev` + `computerd
  * host` running `computerd serve` with its mount, sync engine and exec; see fleet-run.ts): the
- * post-exec sync fence and the exec round trip of the container runtime, with BENCH.md's
- * targets. The list can grow: a scenario is a name, what it times, a target and `measure`.
+ * post-exec sync fence, the exec round trips and cold starts (fleet-exec-scenarios.ts) and the
+ * synced npm install, with BENCH.md's targets. The list can grow: a scenario is a name, what it times, a target and `measure`.
  */
 import type { Computer, ComputerClient } from "@computer/sdk";
 import type { ComputerdCounters } from "./computerd-counters.ts";
-import { assertSynced, containerArrivals, containerExec, countEntries } from "./fleet-exec.ts";
+import { assertSynced, containerArrivals, countEntries } from "./fleet-exec.ts";
 import { fleetExecScenarios } from "./fleet-exec-scenarios.ts";
 import { fleetNpmInstall } from "./fleet-npm-install.ts";
 import { type BenchSizes, FULL } from "./sizes.ts";
@@ -127,20 +127,6 @@ export function fleetScenarios(sizes: BenchSizes): FleetScenario[] {
     // Ids by BENCH.md's sizes, so --scenario names the same scenario in quick runs.
     fenceScenario(sizes.fences[0], "fence-1000"),
     fenceScenario(sizes.fences[1], "fence-10000"),
-    {
-      name: "exec round trip: true (container)",
-      id: "exec-true-container",
-      timed: "POST /exec {runtime: container, source: true} until the whole result, warm",
-      targetMs: 30,
-      samples: (reps) => reps * sizes.roundTrips,
-      async measure({ computer }) {
-        const started = performance.now();
-        const result = await containerExec(computer, "true");
-        const ms = performance.now() - started;
-        assertSynced(result);
-        return { ms, detail: { commandMs: result.durationMs, ...result.metrics } };
-      },
-    },
     ...fleetExecScenarios(sizes),
     fleetNpmInstall(sizes.npm),
   ];
