@@ -11,7 +11,7 @@ import { tempDir, testTable } from "../../test/exec-harness.ts";
 import { computerFolders, prepareComputerFolders } from "../host/computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "../host/computer-root.ts";
 import { DEFAULT_PATH, ROOTFS_HOME, sandboxBaseEnv } from "./env.ts";
-import { HeldSandbox } from "./held-sandbox.ts";
+import { ENTER_HELPER, HeldSandbox } from "./held-sandbox.ts";
 import {
   ensureHosts,
   HOSTS,
@@ -20,6 +20,7 @@ import {
   rootfsSandboxWrapper,
   USERNS_HELPER,
 } from "./rootfs-sandbox.ts";
+import { type CommandInput, shellArgv } from "./wrapper.ts";
 
 describe("rootfsSandboxArgv", () => {
   const options = {
@@ -149,6 +150,26 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
     expect(existsSync(join(folders.mountPoint, "late"))).toBe(false);
     expect(existsSync(join(folders.mountPoint, "late-timeout"))).toBe(false);
   });
+
+  test.runIf(path === "the held sandbox")(
+    "refuses to enter namespaces that are not the ones recorded when the holder started",
+    async () => {
+      // The host's own namespaces (this process's), named by inodes they do not have.
+      const wrong = (input: CommandInput) => ({
+        argv: [
+          ENTER_HELPER,
+          String(process.pid),
+          "net:1,user:1,mnt:1,uts:1,cgroup:1",
+          "--",
+          ...shellArgv(input.command, input.cwd),
+        ] as [string, ...string[]],
+        env: input.env,
+      });
+      const result = await table(wrong).start({ command: "echo ran" }).done;
+      expect(result).toMatchObject({ status: "failed", exitCode: 125, stdout: "" });
+      expect(result.stderr).toContain("the held sandbox is gone");
+    },
+  );
 
   test.runIf(path === "the held sandbox")(
     "gives a command what a sandbox of its own gives: ids, capabilities, mounts, /dev, hostname",
