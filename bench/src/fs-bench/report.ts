@@ -216,7 +216,7 @@ export function formatFleet(fleet: FleetReport): string {
     title,
     renderTable(header, rows, 1),
     "fence: from the command's last output to the exit event (the DO holds every file; the check lists them through the API);",
-    "computerdFenceMs, fenceBatches, fenceChanges: computerd's own fence and what it alone sent; commandMs: the command until its last output (fence) or as computerd timed it (true).",
+    "computerdFenceMs, fenceBatches, fenceChanges: computerd's own fence and what it alone sent; commandMs: the command until its last output (fence), or the exec's duration as the DO journals it (round trips: push, command and fence of a container exec).",
     "medians of: counters beside the times (FUSE requests, the mirror's SQL, RPC round trips to the DO and bytes, the DO's SQL; the JSON has each by type).",
     ...(notes.length > 0 ? [notes.join("; ")] : []),
     ...(failures.length > 0 ? ["Failures:", ...failures.map(excerpt)] : []),

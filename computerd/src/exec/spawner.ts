@@ -191,3 +191,32 @@ export class Spawner {
     this.#child.kill("SIGKILL");
   }
 }
+
+/** A spawner started `delayMs` from now: `current()` until then (or if it failed) is undefined. */
+export function laterSpawner(
+  sealedFds: readonly number[] = [],
+  delayMs = 0,
+): { current: () => Spawner | undefined; close: () => Promise<void> } {
+  let spawner: Spawner | undefined;
+  let closed = false;
+  let starting: Promise<void> = Promise.resolve();
+  const timer = setTimeout(() => {
+    starting = Spawner.start(sealedFds).then(
+      (started) => {
+        if (closed) started.close();
+        else spawner = started;
+      },
+      (err: unknown) =>
+        console.error("computerd: the spawner did not start; commands are spawned directly", err),
+    );
+  }, delayMs);
+  return {
+    current: () => spawner,
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await starting;
+      spawner?.close();
+    },
+  };
+}

@@ -19,7 +19,7 @@ import {
   rootfsSandboxArgv,
   rootfsSandboxWrapper,
 } from "../exec/rootfs-sandbox.ts";
-import { Spawner } from "../exec/spawner.ts";
+import { laterSpawner, type Spawner } from "../exec/spawner.ts";
 import { type CommandWrapper, plainShell } from "../exec/wrapper.ts";
 import { usesRootfs } from "../sync/workspace.ts";
 import { TerminalTable } from "../terminal/terminal-table.ts";
@@ -32,6 +32,12 @@ import { createComputerdServer } from "./server.ts";
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
+
+/**
+ * How long after its start a daemon starts its spawner: its own start (a Node process) then does
+ * not compete with the computer's first command, which a daemon still small spawns cheaply.
+ */
+const SPAWNER_DELAY_MS = 1000;
 
 /** Optional parts a fuller daemon plugs in. */
 export interface DaemonParts {
@@ -187,19 +193,12 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
   const net = await (parts.network ?? startCommandNetwork(config));
   const network = net.network;
   // Commands are spawned by the spawner once it is up (spawner.ts), by the daemon until then.
-  let spawner: Spawner | undefined;
-  const spawnerStarted = Spawner.start(parts.sealedFds).then(
-    (started) => {
-      spawner = started;
-    },
-    (err: unknown) =>
-      console.error("computerd: the spawner did not start; commands are spawned directly", err),
-  );
+  const spawner = laterSpawner(parts.sealedFds, SPAWNER_DELAY_MS);
   // Over the image's root filesystem commands enter one held sandbox, started here.
   const held = heldSandboxFor(config, net, parts.sealedFds ?? []);
   void held?.start();
   const table = execTableFor(config, parts.env, parts.sealedFds, net, {
-    spawner: () => spawner,
+    spawner: spawner.current,
     ...(held ? { held } : {}),
   });
   const terminals = terminalTableFor(config, parts.env, net);
@@ -233,8 +232,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
     async close() {
       links.close();
       await Promise.all([table.shutdown(), terminals.shutdown()]);
-      await spawnerStarted;
-      spawner?.close();
+      await spawner.close();
       held?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
