@@ -26,6 +26,8 @@ export interface Fleet {
   hostDir?: string;
   /** The bearer token of `computerd host`, when it runs. */
   hostToken?: string;
+  /** The devtools inspector port of `wrangler dev` (the Worker's isolate, where the Durable Objects run). */
+  inspectorPort: number;
   /** The last lines `computerd host` printed (its daemons' event lines are prefixed `[id] `). */
   hostOutput(): string;
   /** Stops `wrangler dev` and starts it again on the same port and state (a Durable Object restart). */
@@ -132,6 +134,7 @@ export async function startFleet(
       url,
       adminToken,
       dir,
+      inspectorPort,
       hostOutput: () => host?.recentOutput() ?? "",
       async restartWorker() {
         await group.stopOne(wrangler);

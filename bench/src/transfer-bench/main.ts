@@ -29,6 +29,7 @@ import { type Summary, summarize } from "../stats.ts";
 import { formatMs, renderTable } from "../table-format.ts";
 import { parseTransferBenchOptions, type TransferBenchOptions, USAGE } from "./options.ts";
 import { sampleWorkerdPeak, workerdRss } from "./process-memory.ts";
+import { type HeapSampler, sampleWorkerHeap } from "./worker-heap.ts";
 
 const DEFAULT_OUT = fileURLToPath(new URL("../../results/", import.meta.url));
 const MiB = 1024 * 1024;
@@ -43,15 +44,23 @@ interface Row {
   detail?: Record<string, number>;
   /** workerd's peak resident memory while the row ran (all its repetitions). */
   rssPeakBytes?: number;
+  /** The Worker isolate's peak JS heap (used bytes) while the row ran, when the inspector answered. */
+  heapPeakBytes?: number;
 }
 
-/** The workerd sampler of the run: `mark()` answers the peak since the previous mark. */
+/** The samplers of the run: `mark()` answers the peak since the previous mark. */
 let sampler: { mark(): number } = { mark: () => 0 };
+let heapSampler: HeapSampler | undefined;
 
-/** Stamps each row with the peak RSS since the previous stamp (rows of one call share it). */
+/** Stamps each row with the peak RSS and heap since the previous stamp (rows of one call share them). */
 function stamped(rows: Row[]): Row[] {
   const peak = sampler.mark();
-  return rows.map((row) => ({ ...row, rssPeakBytes: peak }));
+  const heap = heapSampler?.mark();
+  return rows.map((row) => ({
+    ...row,
+    rssPeakBytes: peak,
+    ...(heap === undefined ? {} : { heapPeakBytes: heap }),
+  }));
 }
 
 /**
@@ -273,17 +282,18 @@ function table(rows: Row[], memory: Record<string, number>): string {
     formatMs(r.summary.max),
     (r.bytes / MiB / (r.summary.median / 1000)).toFixed(1),
     r.rssPeakBytes === undefined ? "" : `${(r.rssPeakBytes / MiB).toFixed(0)} MiB`,
+    r.heapPeakBytes === undefined ? "" : `${(r.heapPeakBytes / MiB).toFixed(1)} MiB`,
     counters(r.detail),
   ]);
   const mem = Object.entries(memory).map(([k, v]) => [
-    `workerd RSS ${k}`,
+    k === "heapPeak" ? "Worker JS heap peak" : `workerd RSS ${k}`,
     "",
     "",
     "",
     `${(v / MiB).toFixed(0)} MiB`,
   ]);
   return renderTable(
-    ["transfer", "median ms", "min", "max", "MiB/s", "workerd RSS peak", "counters"],
+    ["transfer", "median ms", "min", "max", "MiB/s", "workerd RSS peak", "JS heap peak", "counters"],
     [...body, ...mem],
     1,
   );
@@ -324,12 +334,15 @@ async function main(): Promise<number> {
     const peak = sampleWorkerdPeak();
     sampler = peak;
     peak.mark();
+    heapSampler = await sampleWorkerHeap(fleet.inspectorPort);
+    if (!heapSampler) progress("the inspector did not answer: no JS heap figures");
     for (const mib of parsed.sizesMiB) rows.push(...stamped(await apiRows(fleet, dir, mib, parsed.reps)));
     if (unavailable === undefined) {
       rows.push(...stamped(await seenRows(fleet, dir, computer, parsed.containerMiB, parsed.reps)));
       rows.push(...stamped(await writeRows(computer, parsed.containerMiB, parsed.reps)));
     }
     memory.peak = peak.stop();
+    if (heapSampler) memory.heapPeak = heapSampler.stop();
     memory.after = workerdRss();
   } finally {
     process.off("SIGINT", stop);
@@ -346,7 +359,8 @@ async function main(): Promise<number> {
     commit: execFileSync("git", ["rev-parse", "HEAD"]).toString().trim(),
     options: { ...parsed, container: unavailable ?? "measured" },
     rows,
-    workerdRssBytes: memory,
+    workerdRssBytes: Object.fromEntries(Object.entries(memory).filter(([k]) => k !== "heapPeak")),
+    workerHeapPeakBytes: memory.heapPeak ?? null,
   };
   mkdirSync(parsed.outDir, { recursive: true });
   const out = join(parsed.outDir, `transfer-${startedAt.replaceAll(":", "-")}.json`);
