@@ -31,7 +31,6 @@ export interface LinkOptions {
   connectTimeoutMs?: number;
 }
 
-
 /** The ws(s) URL to dial for a `base` given as http(s) or ws(s). Throws on anything else. */
 export function linkUrl(base: string): string {
   let url: URL;
