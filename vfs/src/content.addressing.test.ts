@@ -99,5 +99,11 @@ describe("ranged reads", () => {
     expect(first.value).toEqual(new Uint8Array(10).fill(2));
     expect((await reader.read()).done).toBe(true);
     expect(counted.reads()).toBe(1);
+
+    // Whole chunks replaced need none of their old bytes.
+    expectReads(0, () => view.pwrite("/f", CHUNK_SIZE, filled(2 * CHUNK_SIZE, 7)));
+    expect(view.readFile("/f", { offset: CHUNK_SIZE - 1, length: 2 * CHUNK_SIZE + 2 })).toEqual(
+      new Uint8Array([1, ...filled(2 * CHUNK_SIZE, 7), 4]),
+    );
   });
 });

@@ -259,12 +259,13 @@ export function writeAt(
       const old = existing.get(idx);
       const from = Math.max(offset, chunkStart) - chunkStart;
       const to = Math.min(end, chunkStart + CHUNK_SIZE) - chunkStart;
-      const oldBytes = old ? chunkBytes(ctx, old, loc.path) : new Uint8Array(0);
-      const length = Math.max(oldBytes.length, to);
       let bytes: Uint8Array;
-      if (from === 0 && to >= oldBytes.length) {
+      if (from === 0 && to >= (old?.size ?? 0)) {
+        // The write replaces the whole chunk: its old bytes are not read.
         bytes = data.subarray(chunkStart + from - offset, chunkStart + to - offset);
       } else {
+        const oldBytes = old ? chunkBytes(ctx, old, loc.path) : new Uint8Array(0);
+        const length = Math.max(oldBytes.length, to);
         bytes = new Uint8Array(length);
         bytes.set(oldBytes);
         bytes.set(data.subarray(chunkStart + from - offset, chunkStart + to - offset), from);
