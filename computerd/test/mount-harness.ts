@@ -38,6 +38,7 @@ export function openTestLocalFs(
   const fs = new LocalFs(mirror.vfs, {
     commit: () => mirror.sql.commit(),
     log: () => {},
+    knownHashes: mirror.hashes,
     ...options(mirror),
   });
   return {

@@ -9,6 +9,7 @@ import { DatabaseSync } from "node:sqlite";
 import { openVfs, type Vfs } from "@computer/vfs";
 import { sha256Hex } from "@computer/vfs/node";
 import { type BatchedSql, type BatchPolicy, batchedSqlite } from "./batched-sqlite.ts";
+import { KnownHashes } from "./known-hashes.ts";
 
 /** File name of the mirror database inside the state directory. */
 export const MIRROR_FILE = "mirror.sqlite";
@@ -18,6 +19,8 @@ export interface Mirror {
   readonly file: string;
   readonly vfs: Vfs;
   readonly sql: BatchedSql;
+  /** Hashes the write-back computed ahead, used by the vfs instead of hashing again. */
+  readonly hashes: KnownHashes;
   /** Commits pending writes and closes the database. */
   close(): void;
 }
@@ -48,7 +51,9 @@ export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirro
   const db = new DatabaseSync(file);
   useIncrementalVacuum(db);
   const sql = batchedSqlite(db, policy);
-  const vfs = openVfs(sql, { sha256: sha256Hex, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
+  const hashes = new KnownHashes();
+  const sha256 = (data: Uint8Array) => hashes.lookup(data) ?? sha256Hex(data);
+  const vfs = openVfs(sql, { sha256, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
   sql.commit();
-  return { file, vfs, sql, close: () => sql.close() };
+  return { file, vfs, sql, hashes, close: () => sql.close() };
 }

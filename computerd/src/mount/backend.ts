@@ -57,6 +57,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     log,
     commit: () => mirror.sql.commit(),
     storeAtime: atimeWriter(mirror),
+    knownHashes: mirror.hashes,
     ...options.localFs,
   });
   const listeners = new Set<() => void>();
@@ -76,6 +77,8 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     fs,
     counters: fuse?.counters ?? {},
     async flushAll() {
+      // Completed pages are hashed on the thread pool first; the stores then skip hashing.
+      await fs.files.hashAhead();
       fs.flushAll();
     },
     async invalidate(paths) {

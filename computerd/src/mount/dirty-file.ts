@@ -18,7 +18,8 @@ export type StoredReader = (offset: number, length: number) => Uint8Array;
  */
 export interface FlushTarget {
   writeFile(path: string, data: Uint8Array, mtime: Timespec): void;
-  pwrite(path: string, offset: number, data: Uint8Array, mtime: Timespec): void;
+  /** `hash`: the sha-256 of `data` when it was computed ahead (a whole page). */
+  pwrite(path: string, offset: number, data: Uint8Array, mtime: Timespec, hash?: string): void;
   truncate(path: string, length: number, mtime: Timespec): void;
 }
 
@@ -34,7 +35,14 @@ interface Page {
    * copied before anything changes it.
    */
   shared?: boolean;
+  /** sha-256 of the whole page, computed ahead (hashPage) and still true: nothing changed since. */
+  hash?: string;
+  /** The hashing in progress; any change clears it, so its result is dropped. */
+  hashing?: Promise<void>;
 }
+
+/** sha-256 (hex) of bytes, computed off the JS thread; it reads `bytes` before returning. */
+export type Digest = (bytes: Uint8Array) => Promise<string>;
 
 const MIN_PAGE = 256;
 /** Past this, a page is allocated whole: big writes are sequential and would grow it anyway. */
@@ -101,7 +109,47 @@ export class DirtyFile {
       page.buf = buf;
       page.shared = false;
     }
+    DirtyFile.changing(page);
     return page;
+  }
+
+  /** A page is about to change: a hash known or on its way no longer holds. */
+  private static changing(page: Page): void {
+    page.hash = undefined;
+    page.hashing = undefined;
+  }
+
+  /**
+   * Starts hashing page `idx` on the thread pool when it is whole (every byte written) and its
+   * hash is neither known nor on its way; the result is kept only if the page did not change
+   * meanwhile. Returns the hashing in progress, or undefined when there is nothing to do.
+   */
+  hashPage(idx: number, digest: Digest): Promise<void> | undefined {
+    const page = this.pages.get(idx);
+    if (!page || page.hash !== undefined || page.buf.length < CHUNK_SIZE) return undefined;
+    if (page.hashing) return page.hashing;
+    if (!covers(page.written, 0, CHUNK_SIZE)) return undefined;
+    const hashing: Promise<void> = digest(page.buf.subarray(0, CHUNK_SIZE)).then(
+      (hash) => {
+        if (page.hashing === hashing) [page.hash, page.hashing] = [hash, undefined];
+      },
+      () => {
+        if (page.hashing === hashing) page.hashing = undefined;
+      },
+    );
+    page.hashing = hashing;
+    return hashing;
+  }
+
+  /** Starts hashing every whole page (hashPage); returns the hashings in progress. */
+  hashPages(digest: Digest): Promise<void>[] {
+    return [...this.pages.keys()].flatMap((idx) => this.hashPage(idx, digest) ?? []);
+  }
+
+  /** The known hash of `data` when it is exactly page `page`'s whole buffer. */
+  private static hashOf(page: Page | undefined, data: Uint8Array): string | undefined {
+    if (!page?.hash || data.length !== CHUNK_SIZE) return undefined;
+    return data.buffer === page.buf.buffer && data.byteOffset === page.buf.byteOffset ? page.hash : undefined;
   }
 
   /** Gives a shared page a buffer of its own before it changes. */
@@ -199,7 +247,7 @@ export class DirtyFile {
     const pageStart = idx * CHUNK_SIZE;
     if (this.size < pageStart + CHUNK_SIZE) return undefined;
     const data = page.buf.subarray(0, CHUNK_SIZE);
-    target.pwrite(this.path, pageStart, data, this.mtime);
+    target.pwrite(this.path, pageStart, data, this.mtime, DirtyFile.hashOf(page, data));
     this.pages.delete(idx);
     this.bytes -= page.buf.length;
     // Bytes between the old stored end and this page are holes in the vfs and zeros here alike.
@@ -271,6 +319,7 @@ export class DirtyFile {
       if (last) {
         const cut = length - lastIdx * CHUNK_SIZE;
         DirtyFile.own(last);
+        DirtyFile.changing(last);
         if (cut < last.buf.length) last.buf.fill(0, cut);
         cutRanges(last.written, cut);
       }
@@ -287,6 +336,7 @@ export class DirtyFile {
     const storedLen = Math.min(CHUNK_SIZE, this.baseSize - pageStart);
     if (storedLen > 0) {
       DirtyFile.own(page);
+      DirtyFile.changing(page);
       const stored = readStored(pageStart, storedLen);
       if (page.buf.length < storedLen) {
         const buf = new Uint8Array(capacityFor(storedLen));
@@ -366,7 +416,7 @@ export class DirtyFile {
         data = whole;
       }
       // writeFile would create a missing file; pwrite fails instead, so prefer it when nothing is stored.
-      if (this.storedSize === 0) target.pwrite(this.path, 0, data, this.mtime);
+      if (this.storedSize === 0) target.pwrite(this.path, 0, data, this.mtime, DirtyFile.hashOf(page, data));
       else target.writeFile(this.path, data, this.mtime);
       written.set(0, data);
     } else {
@@ -376,7 +426,7 @@ export class DirtyFile {
         const page = this.pages.get(idx);
         const data = page && this.pageBytes(idx, page, readStored);
         if (!data) continue;
-        target.pwrite(this.path, idx * CHUNK_SIZE, data, this.mtime);
+        target.pwrite(this.path, idx * CHUNK_SIZE, data, this.mtime, DirtyFile.hashOf(page, data));
         written.set(idx, data);
         end = Math.max(end, idx * CHUNK_SIZE + data.length);
       }

@@ -15,8 +15,9 @@ import {
   type Timespec,
   type Vfs,
 } from "@computer/vfs";
+import type { KnownHashes } from "../mirror/known-hashes.ts";
 import { ChunkCache } from "./chunk-cache.ts";
-import { DirtyFile, type FlushTarget, type StoredReader } from "./dirty-file.ts";
+import { type Digest, DirtyFile, type FlushTarget, type StoredReader } from "./dirty-file.ts";
 import { isUnder } from "./meta-cache.ts";
 import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
 
@@ -34,7 +35,16 @@ export interface WriteBackOptions {
   chunkCacheBytes: number;
   /** Where failures of background flushes are reported. */
   log: (message: string, err: unknown) => void;
+  /**
+   * The mirror's KnownHashes: with it, whole pages are hashed on the thread pool before the
+   * background stores and the fence, and the vfs uses those hashes instead of hashing again.
+   */
+  knownHashes?: KnownHashes;
 }
+
+/** sha-256 on the thread pool (WebCrypto reads the bytes before returning). */
+const threadPoolDigest: Digest = async (bytes) =>
+  Buffer.from(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)).toString("hex");
 
 const DEFAULTS: WriteBackOptions = {
   flushOnCloseBytes: 1 << 20,
@@ -68,6 +78,8 @@ export class WriteBack {
   private readonly files = new WatchedMap<number, DirtyFile>();
   private readonly chunks: ChunkCache;
   private readonly target: FlushTarget;
+  /** Hashes whole pages ahead of storing them (when the mirror takes known hashes). */
+  private readonly digest: Digest | undefined;
   private nextFh = 1;
   private dirtyBytes = 0;
   /** Sum of the dirty files' `growth`: what flushing everything would add to the vfs's used bytes. */
@@ -90,10 +102,15 @@ export class WriteBack {
     this.onFlushed = onFlushed;
     this.options = { ...DEFAULTS, ...options };
     this.chunks = new ChunkCache(this.options.chunkCacheBytes);
+    const known = this.options.knownHashes;
+    this.digest = known ? threadPoolDigest : undefined;
     // Stored with the time of the last write: stat shows the same mtime before and after.
     this.target = {
       writeFile: (path, data, mtime) => vfs.writeFile(path, data, { mtime }),
-      pwrite: (path, offset, data, mtime) => vfs.pwrite(path, offset, data, { mtime }),
+      pwrite: (path, offset, data, mtime, hash) => {
+        const store = () => vfs.pwrite(path, offset, data, { mtime });
+        return hash && known ? known.during(data, hash, store) : store();
+      },
       truncate: (path, length, mtime) => vfs.truncate(path, length, { mtime }),
     };
   }
@@ -312,7 +329,10 @@ export class WriteBack {
     }, this.options.quietMs);
   }
 
-  /** Stores one queued page, then yields to pending FUSE requests before the next. */
+  /**
+   * Stores one queued page, then yields to pending FUSE requests before the next. The page is
+   * hashed on the thread pool first (the JS thread answers requests meanwhile).
+   */
   private drainPages(): void {
     const next = this.fullPages.shift();
     if (!next || this.quietTimer !== undefined) {
@@ -322,6 +342,12 @@ export class WriteBack {
     }
     const [ino, idx] = next;
     const file = this.files.get(ino);
+    const hashing = this.digest && file?.hashPage(idx, this.digest);
+    if (hashing) {
+      this.fullPages.unshift(next);
+      void hashing.then(() => this.drainPages());
+      return;
+    }
     if (file) {
       const before = file.bytes;
       const growth = file.growth;
@@ -454,9 +480,21 @@ export class WriteBack {
 
   private flushClosed(): void {
     this.idleTimer = undefined;
-    for (const ino of [...this.files.keys()]) {
-      if (!this.isOpen(ino)) this.flushDirty(ino);
-    }
+    const closed = [...this.files.keys()].filter((ino) => !this.isOpen(ino));
+    void this.hashAhead(closed).then(() => {
+      for (const ino of closed) if (!this.isOpen(ino)) this.flushDirty(ino);
+    });
+  }
+
+  /**
+   * Hashes the whole pages of the given dirty files (default: all) on the thread pool, so the
+   * flushes that follow store them without hashing on the JS thread. Resolves once done.
+   */
+  async hashAhead(inos: Iterable<number> = this.files.keys()): Promise<void> {
+    const digest = this.digest;
+    if (!digest) return;
+    const hashing = [...inos].flatMap((ino) => this.files.get(ino)?.hashPages(digest) ?? []);
+    await Promise.all(hashing);
   }
 
   private scheduleIdleFlush(): void {
