@@ -44,6 +44,10 @@ interface Page {
 /** sha-256 (hex) of bytes, computed off the JS thread; it reads `bytes` before returning. */
 export type Digest = (bytes: Uint8Array) => Promise<string>;
 
+/** sha-256 on the thread pool (WebCrypto copies the bytes before returning). */
+export const threadPoolDigest: Digest = async (bytes) =>
+  Buffer.from(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)).toString("hex");
+
 const MIN_PAGE = 256;
 /** Past this, a page is allocated whole: big writes are sequential and would grow it anyway. */
 const WHOLE_PAGE_FROM = 64 << 10;
@@ -276,10 +280,30 @@ export class DirtyFile {
     return data && data.length >= valid ? data.subarray(0, valid) : undefined;
   }
 
-  /** Page `idx` (if any) lends its buffer to a copy: it is copied before it next changes. */
-  share(idx: number): void {
-    const page = this.pages.get(idx);
-    if (page) page.shared = true;
+  /**
+   * The current bytes of the `length` bytes at chunk-aligned `offset`, chunk by chunk
+   * (contentOf), or undefined unless memory holds all of them. Changes nothing.
+   */
+  rangeContent(
+    offset: number,
+    length: number,
+    cached: (idx: number) => Uint8Array | undefined,
+  ): Uint8Array[] | undefined {
+    const chunks: Uint8Array[] = [];
+    for (let done = 0; done < length; done += CHUNK_SIZE) {
+      const data = this.contentOf((offset + done) / CHUNK_SIZE, cached);
+      if (!data) return undefined;
+      chunks.push(data.subarray(0, Math.min(CHUNK_SIZE, length - done)));
+    }
+    return chunks;
+  }
+
+  /** The pages of [offset, offset + length) lend their buffers to a copy: each is copied before it next changes. */
+  share(offset: number, length: number): void {
+    for (let idx = offset / CHUNK_SIZE; idx * CHUNK_SIZE < offset + length; idx++) {
+      const page = this.pages.get(idx);
+      if (page) page.shared = true;
+    }
   }
 
   /**

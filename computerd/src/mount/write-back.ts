@@ -16,9 +16,10 @@ import {
   type Vfs,
 } from "@computer/vfs";
 import type { KnownHashes } from "../mirror/known-hashes.ts";
-import { ChunkCache } from "./chunk-cache.ts";
-import { type Digest, DirtyFile, type FlushTarget, type StoredReader } from "./dirty-file.ts";
+import type { ChunkCache } from "./chunk-cache.ts";
+import { type Digest, DirtyFile, type FlushTarget, threadPoolDigest } from "./dirty-file.ts";
 import { isUnder } from "./meta-cache.ts";
+import { StoredChunks } from "./stored-chunks.ts";
 import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
 
 /** Tuning of the write-back layer. */
@@ -41,10 +42,6 @@ export interface WriteBackOptions {
    */
   knownHashes?: KnownHashes;
 }
-
-/** sha-256 on the thread pool (WebCrypto reads the bytes before returning). */
-const threadPoolDigest: Digest = async (bytes) =>
-  Buffer.from(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)).toString("hex");
 
 const DEFAULTS: WriteBackOptions = {
   flushOnCloseBytes: 1 << 20,
@@ -76,6 +73,7 @@ export class WriteBack {
   private readonly handles = new Map<number, Handle>();
   private readonly openCount = new Map<number, number>();
   private readonly files = new WatchedMap<number, DirtyFile>();
+  private readonly stored: StoredChunks;
   private readonly chunks: ChunkCache;
   private readonly target: FlushTarget;
   /** Hashes whole pages ahead of storing them (when the mirror takes known hashes). */
@@ -101,7 +99,8 @@ export class WriteBack {
     this.vfs = vfs;
     this.onFlushed = onFlushed;
     this.options = { ...DEFAULTS, ...options };
-    this.chunks = new ChunkCache(this.options.chunkCacheBytes);
+    this.stored = new StoredChunks(vfs, this.options.chunkCacheBytes);
+    this.chunks = this.stored.cache;
     const known = this.options.knownHashes;
     this.digest = known ? threadPoolDigest : undefined;
     // Stored with the time of the last write: stat shows the same mtime before and after.
@@ -269,13 +268,8 @@ export class WriteBack {
     if (!src || source === target.ino || from % CHUNK_SIZE !== 0 || to % CHUNK_SIZE !== 0) return undefined;
     const n = Math.min(length, src.size - from);
     if (n <= 0 || to + n > FILE_SIZE_MAX) return undefined;
-    const chunks: Uint8Array[] = [];
-    for (let done = 0; done < n; done += CHUNK_SIZE) {
-      const idx = (from + done) / CHUNK_SIZE;
-      const data = src.contentOf(idx, (i) => this.chunks.get(source, i));
-      if (!data) return undefined;
-      chunks.push(data.subarray(0, Math.min(CHUNK_SIZE, n - done)));
-    }
+    const chunks = src.rangeContent(from, n, (i) => this.chunks.get(source, i));
+    if (!chunks) return undefined;
     const existed = this.files.get(target.ino);
     const size = existed ? existed.size : target.storedSize();
     if (n % CHUNK_SIZE !== 0 && to + n < size) return undefined;
@@ -285,7 +279,7 @@ export class WriteBack {
       if (!existed) this.files.delete(target.ino);
       return undefined;
     }
-    for (let done = 0; done < n; done += CHUNK_SIZE) src.share((from + done) / CHUNK_SIZE);
+    src.share(from, n);
     const before = file.bytes;
     const full = file.putShared(to, chunks, now());
     this.dirtyBytes += file.bytes - before;
@@ -389,43 +383,9 @@ export class WriteBack {
     const file = this.files.get(ino);
     if (file) {
       file.path = path;
-      return file.readInto(target, offset, length, this.storedReader(ino, path));
+      return file.readInto(target, offset, length, this.stored.reader(ino, path));
     }
-    return this.readStored(ino, path, target, offset, length);
-  }
-
-  /** Reads stored bytes (through the chunk cache) into `target`; returns the count (short at EOF). */
-  private readStored(ino: number, path: string, target: Uint8Array, offset: number, length: number): number {
-    let done = 0;
-    while (done < length) {
-      const pos = offset + done;
-      const idx = Math.floor(pos / CHUNK_SIZE);
-      const chunk = this.chunk(ino, path, idx);
-      const from = pos - idx * CHUNK_SIZE;
-      if (from >= chunk.length) break;
-      const n = Math.min(length - done, chunk.length - from);
-      target.set(chunk.subarray(from, from + n), done);
-      done += n;
-    }
-    return done;
-  }
-
-  /** A stored chunk (shorter than CHUNK_SIZE only at the end of the file). */
-  private chunk(ino: number, path: string, idx: number): Uint8Array {
-    let data = this.chunks.get(ino, idx);
-    if (!data) {
-      data = this.vfs.readFile(path, { offset: idx * CHUNK_SIZE, length: CHUNK_SIZE });
-      this.chunks.set(ino, idx, data);
-    }
-    return data;
-  }
-
-  private storedReader(ino: number, path: string): StoredReader {
-    return (offset, length) => {
-      const out = new Uint8Array(length);
-      this.readStored(ino, path, out, offset, length);
-      return out;
-    };
+    return this.stored.readInto(ino, path, target, offset, length);
   }
 
   /**
@@ -442,7 +402,7 @@ export class WriteBack {
     this.dirtyGrowth -= file.growth;
     let written: Map<number, Uint8Array>;
     try {
-      written = file.flush(this.target, this.storedReader(ino, file.path));
+      written = file.flush(this.target, this.stored.reader(ino, file.path));
     } catch (err) {
       // Part of the file may be stored already: cached chunks and attributes are stale.
       this.chunks.dropInode(ino);
