@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
   }
   const char *holder = argv[1];
   const char *inodes = argv[2];
-  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) die("prctl(PR_SET_PDEATHSIG)");
+  pid_t parent = getppid();
   int fds[N_JOINED];
   for (int i = 0; i < N_JOINED; i++) fds[i] = open_namespace(holder, JOINED[i], inodes);
   for (int i = 0; i < N_JOINED; i++) {
@@ -181,6 +181,11 @@ int main(int argc, char **argv) {
   if (setgroups(0, NULL) < 0) die("setgroups");
   if (setresgid(0, 0, 0) < 0) die("setresgid");
   if (setresuid(0, 0, 0) < 0) die("setresuid");
+  /* Set only now: the kernel clears the parent-death signal whenever credentials change, and
+     joining the user namespace and becoming its root both do. A parent that went before this
+     line is no longer ours (the pid namespace is still the starter's, so getppid tells). */
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) die("prctl(PR_SET_PDEATHSIG)");
+  if (getppid() != parent) _exit(125);
   if (unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS) < 0) die("unshare");
   /* As --unshare-cgroup-try: a namespace of its own where the kernel has them. */
   if (unshare(CLONE_NEWCGROUP) < 0 && errno != EINVAL) die("unshare(CLONE_NEWCGROUP)");

@@ -3,7 +3,7 @@
  * it gives a command: root of a user namespace over subordinate ids (the host sees only those),
  * the computer's root as `/` and its mount at /workspace, no host network with egress none.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -204,6 +204,24 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
         expect(x).not.toBe(y);
     },
   );
+
+  test("every process of a command dies when the process that started it is killed", async () => {
+    const wrapper = held ? held.wrapper() : ownSandbox();
+    const plan = wrapper({
+      command: "sleep 2; echo survived > /workspace/orphan",
+      cwd: "/workspace",
+      env: sandboxBaseEnv(process.env, ROOTFS_HOME),
+    });
+    // A parent that only waits for it, as the spawner does; killed without a chance to clean up.
+    const parent = spawn("/bin/sh", ["-c", '"$@" & wait', "parent", ...plan.argv], {
+      env: plan.env,
+      stdio: "ignore",
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    parent.kill("SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(existsSync(join(folders.mountPoint, "orphan"))).toBe(false);
+  });
 
   test("runs as root inside whose files the host sees as subordinate ids", async () => {
     const result = await table().start({
