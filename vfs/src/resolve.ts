@@ -59,8 +59,10 @@ export function locate(ctx: Context, path: string, syscall: string, followLast: 
       continue;
     }
     const dir = stack[stack.length - 1] as Frame;
-    const node = ctx.store.lookupNode(dir.ino, name);
     const last = queue.length === 0;
+    // Only the last name needs the whole row; the directories on the way need their type.
+    const row = last ? ctx.store.lookupNode(dir.ino, name) : undefined;
+    const node = last ? row : ctx.store.lookupStep(dir.ino, name);
     if (node === undefined) {
       if (last) {
         const parentPath = framesPath(stack);
@@ -79,7 +81,7 @@ export function locate(ctx: Context, path: string, syscall: string, followLast: 
     }
     if (last) {
       const parentPath = framesPath(stack);
-      return { path: childPath(parentPath, name), parent: dir.ino, parentPath, name, node };
+      return { path: childPath(parentPath, name), parent: dir.ino, parentPath, name, node: row };
     }
     if (node.type !== "dir") throw new FsError("ENOTDIR", syscall, path);
     stack.push({ ino: node.ino, name });

@@ -79,6 +79,18 @@ export class Store {
     )[0];
   }
 
+  /**
+   * What a path walk needs of an entry it passes through (inode, type, a symlink's target):
+   * a third of lookupNode's columns, and about half its cost per step.
+   */
+  lookupStep(parent: number, name: string): Pick<NodeRow, "ino" | "type" | "target"> | undefined {
+    return this.sql.exec<Pick<NodeRow, "ino" | "type" | "target">>(
+      "SELECT n.ino AS ino, n.type AS type, n.target AS target FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name = ?",
+      parent,
+      name,
+    )[0];
+  }
+
   lookup(parent: number, name: string): number | undefined {
     return this.sql.exec<{ ino: number }>(
       "SELECT ino FROM dirents WHERE parent = ? AND name = ?",
