@@ -108,10 +108,11 @@ struct request {
  * Attributes of directories JS has just changed (a create, unlink, link, rename... in them):
  * with default_permissions the kernel re-reads a changed directory's attributes at the next
  * path walk through it, and the loop answers that getattr itself. Direct-mapped by inode (a
- * collision only evicts); JS clears it all before any request that may change a directory
- * in another way, so an entry is always what JS would answer.
+ * collision only evicts); JS updates the directories a change of names touches, drops those
+ * that move or go, and clears it all before any other request that may change a directory,
+ * so an entry is always what JS would answer.
  */
-#define DIR_SLOTS 64
+#define DIR_SLOTS 256
 struct dir_attr {
   fuse_ino_t ino; /* 0: free */
   double attr[14];
@@ -643,6 +644,18 @@ static napi_value js_cache_dir_attr(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* dropDirAttr(session, ino): forgets one directory (it moved or went away). */
+static napi_value js_drop_dir_attr(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  struct session *s = session_arg(env, info, 2, argv);
+  if (!s) return NULL;
+  fuse_ino_t ino = (fuse_ino_t)num(env, argv[1]);
+  pthread_mutex_lock(&s->dirs.lock);
+  if (s->dirs.slots[ino % DIR_SLOTS].ino == ino) s->dirs.slots[ino % DIR_SLOTS].ino = 0;
+  pthread_mutex_unlock(&s->dirs.lock);
+  return NULL;
+}
+
 /* clearDirAttrs(session): forgets every cached directory (before a request that may change one). */
 static napi_value js_clear_dir_attrs(napi_env env, napi_callback_info info) {
   napi_value argv[1];
@@ -1012,6 +1025,7 @@ NAPI_MODULE_INIT() {
     {"replyDirPlus", NULL, js_reply_dirplus, NULL, NULL, NULL, napi_enumerable, NULL},
     {"cacheDirAttr", NULL, js_cache_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
     {"clearDirAttrs", NULL, js_clear_dir_attrs, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"dropDirAttr", NULL, js_drop_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -86,6 +86,7 @@ export function unexpectedAddon(): Fuse3Addon {
     setFlushWanted: unexpected,
     cacheDirAttr: unexpected,
     clearDirAttrs: unexpected,
+    dropDirAttr: unexpected,
   };
 }
 

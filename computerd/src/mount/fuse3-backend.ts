@@ -128,6 +128,7 @@ export async function mountFuse3(
     dropFirstPage: async () => false,
     cacheDirectory: () => {},
     clearDirectories: () => {},
+    dropDirectory: () => {},
   };
   const { listener, nodes, directoriesChanged } = fuse3Listener(
     addon,
@@ -142,6 +143,7 @@ export async function mountFuse3(
       dropFirstPage: (ino) => kernel.dropFirstPage(ino),
       cacheDirectory: (attr, timeout) => kernel.cacheDirectory(attr, timeout),
       clearDirectories: () => kernel.clearDirectories(),
+      dropDirectory: (ino) => kernel.dropDirectory(ino),
     },
   );
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
@@ -155,6 +157,7 @@ export async function mountFuse3(
     capabilityStored: () => addon.setNoCapabilities(session, false),
     cacheDirectory: (attr, timeout) => addon.cacheDirAttr(session, attr, timeout),
     clearDirectories: () => addon.clearDirAttrs(session),
+    dropDirectory: (ino) => addon.dropDirAttr(session, ino),
   };
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));

@@ -1,8 +1,9 @@
 /**
  * The directories the FUSE loop answers getattr for: after a name in a directory changed, the
  * listener gives the loop exactly what a getattr of that directory would answer, before the
- * reply that lets the kernel ask; any request that may change a directory otherwise clears
- * them first, and requests that cannot (lookups, reads, closes) leave them.
+ * reply that lets the kernel ask, and drops what moved or went away; any other request that
+ * may change a directory clears them first (so does a failed change of names), and requests
+ * that cannot (lookups, reads, closes) leave them.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestHandlers, recordingAddon, type TestHandlers } from "../../test/mount-harness.ts";
@@ -13,8 +14,8 @@ const ROOT = { uid: 0, gid: 0 };
 const SET_MODE = 1;
 
 let t: TestHandlers;
-/** What the loop was told, in order: ["cache", attributes] or ["clear"]. */
-let loop: (["cache", number[]] | ["clear"])[];
+/** What the loop was told, in order: ["cache", attributes], ["drop", [ino]] or ["clear"]. */
+let loop: (["cache" | "drop", number[]] | ["clear"])[];
 /** The attributes of the last attr reply. */
 let lastAttr: number[];
 
@@ -36,6 +37,7 @@ beforeEach(() => {
     kernel: {
       cacheDirectory: (attr) => loop.push(["cache", Array.from(attr)]),
       clearDirectories: () => loop.push(["clear"]),
+      dropDirectory: (ino) => loop.push(["drop", [ino]]),
     },
   });
 });
@@ -63,26 +65,36 @@ describe("the FUSE loop's directories", () => {
     expect(mtime(attr)).toBeGreaterThan(mtime(before));
   });
 
-  it("is told after mkdir, unlink, link and rename, for both directories of a rename", () => {
+  it("is told after mkdir, link, rename and unlink, and forgets what moved or went, clearing nothing else", () => {
     const d = t.call(OP.lookup, ROOT, ROOT_INO, "d").ino ?? 0;
     const f = t.call(OP.lookup, ROOT, d, "f").ino ?? 0;
-    t.call(OP.mkdir, ROOT, d, 0o755, "sub");
+    const sub = t.call(OP.mkdir, ROOT, d, 0o755, "sub").ino ?? 0;
     t.call(OP.link, ROOT, f, ROOT_INO, "hard");
     t.call(OP.rename, ROOT, d, ROOT_INO, 0, "f", "moved");
     t.call(OP.unlink, ROOT, ROOT_INO, "moved");
-    const cached = loop.filter(([kind]) => kind === "cache").map((entry) => (entry[1] as number[])[0]);
-    expect(cached).toEqual([d, ROOT_INO, d, ROOT_INO, ROOT_INO]);
-    // Each of these requests may change a directory: the loop's were cleared before each.
-    expect(loop.map(([kind]) => kind)).toEqual([
-      "cache",
-      "clear",
-      "cache",
-      "clear",
-      "cache",
-      "cache",
-      "clear",
-      "cache",
+    t.call(OP.rename, ROOT, d, ROOT_INO, 0, "sub", "top");
+    t.call(OP.rmdir, ROOT, ROOT_INO, "top");
+    const told = loop.map((entry) => (entry[0] === "clear" ? "clear" : `${entry[0]} ${entry[1][0]}`));
+    expect(told).toEqual([
+      `cache ${d}`,
+      `cache ${ROOT_INO}`,
+      `drop ${f}`,
+      `cache ${d}`,
+      `cache ${ROOT_INO}`,
+      `cache ${ROOT_INO}`,
+      `drop ${sub}`,
+      `cache ${d}`,
+      `cache ${ROOT_INO}`,
+      `drop ${sub}`,
+      `cache ${ROOT_INO}`,
     ]);
+  });
+
+  it("clears them when a change of names fails part way or at all", () => {
+    const d = t.call(OP.lookup, ROOT, ROOT_INO, "d").ino ?? 0;
+    t.call(OP.mkdir, ROOT, d, 0o755, "sub");
+    expect(t.call(OP.mkdir, ROOT, d, 0o755, "sub")).toMatchObject({ kind: "err" });
+    expect(loop.map(([kind]) => kind)).toEqual(["cache", "clear"]);
   });
 
   it("clears them before a setattr or a readdir, and keeps them across lookups, reads and closes", () => {
@@ -107,9 +119,11 @@ describe("the FUSE loop's directories", () => {
     const d = t.call(OP.lookup, ROOT, ROOT_INO, "d").ino ?? 0;
     const f = t.call(OP.lookup, ROOT, d, "f").ino ?? 0;
     const opened = t.call(OP.open, ROOT, f, 0);
+    // Unlinked while open: the file moves to a hidden name in the root, which changes too.
     t.call(OP.unlink, ROOT, d, "f");
-    expect(loop.map(([kind]) => kind)).toEqual(["cache"]);
+    const cached = () => loop.map((entry) => (entry[0] === "cache" ? entry[1][0] : entry[0]));
+    expect(cached()).toEqual([ROOT_INO, d]);
     t.call(OP.release, ROOT, f, opened.fh ?? 0);
-    expect(loop.map(([kind]) => kind)).toEqual(["cache", "clear"]);
+    expect(cached()).toEqual([ROOT_INO, d, "clear"]);
   });
 });

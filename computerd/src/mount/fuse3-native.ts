@@ -153,6 +153,8 @@ export interface Fuse3Addon {
   cacheDirAttr(session: SessionHandle, attr: Float64Array, attrTimeout: number): void;
   /** Forgets every directory cacheDirAttr gave (before a request that may change one otherwise). */
   clearDirAttrs(session: SessionHandle): void;
+  /** Forgets one directory cacheDirAttr gave (it moved or went away). */
+  dropDirAttr(session: SessionHandle, ino: number): void;
   /** Requests the loop answered without the listener: [capability probes, flushes, getattrs]. */
   loopAnswers(session: SessionHandle): Float64Array;
 }

@@ -14,6 +14,7 @@ import { LoopDirectories, type LoopDirectoryHooks } from "./fuse3-loop-dirs.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
+import { handleXattr } from "./fuse3-xattrs.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
@@ -41,19 +42,12 @@ const SET_ATIME = 1 << 4;
 const SET_MTIME = 1 << 5;
 const SET_ATIME_NOW = 1 << 7;
 const SET_MTIME_NOW = 1 << 8;
-const XATTR_CREATE = 1;
-const XATTR_REPLACE = 2;
 const RENAME_NOREPLACE = 1;
 const RENAME_EXCHANGE = 2;
 const O_TRUNC = 0o1000;
 const O_ACCMODE = 0o3;
 const O_WRONLY = 0o1;
 const S_ISGID = 0o2000;
-/**
- * Extended attribute namespaces Linux knows; any other name is EOPNOTSUPP, as on ext4/tmpfs
- * (the vfs itself stores any name, so the mount answers this one itself).
- */
-const XATTR_NAMESPACE = /^(user|trusted|security|system)\./;
 
 /** What the handlers tell the kernel side (the backend, once the session exists). */
 export interface KernelHooks extends LoopDirectoryHooks {
@@ -65,8 +59,7 @@ export interface KernelHooks extends LoopDirectoryHooks {
   dropFirstPage?(ino: number): Promise<boolean>;
 }
 
-/** The attribute the kernel probes before every write syscall. */
-export const CAPABILITY_XATTR = "security.capability";
+export { CAPABILITY_XATTR } from "./fuse3-xattrs.ts";
 
 /** Builds the listener the addon calls for every request. */
 export function fuse3Listener(
@@ -149,6 +142,7 @@ export function fuse3Listener(
   function hide(parentIno: number, name: string, stat: Stat): void {
     const hiddenName = orphans.hiddenName(stat.ino);
     fs.rename(childPath(parentIno, name), `/${hiddenName}`);
+    changedIn(ROOT_INO);
     orphans.hide(stat.ino, hiddenName);
     nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: ROOT_INO, name: hiddenName });
   }
@@ -165,11 +159,7 @@ export function fuse3Listener(
     const stat = path === undefined ? undefined : fs.lookup(path);
     if (stat?.type === "dir" && stat.ino === ino) loopDirs.changed(fill(stat));
   }
-  function xattrReply(req: RequestHandle, size: number, value: Uint8Array): void {
-    if (size === 0) addon.replyXattrSize(req, value.length);
-    else if (size < value.length) addon.replyErr(req, -ERRNO.ERANGE);
-    else addon.replyBuf(req, value, value.length);
-  }
+  const xattrs = { addon, fs, pathOf, capabilityStored: () => kernel.capabilityStored?.() };
 
   function handle(
     op: number,
@@ -268,15 +258,16 @@ export function fuse3Listener(
         if (op === OP.rmdir) {
           fs.rmdir(path);
           orphans.dirRemoved(stat);
+          loopDirs.drop(stat.ino);
         } else if (mustHide(stat)) {
           hide(n(0), s(1), stat);
-          addon.replyErr(req, 0);
           changedIn(n(0));
+          addon.replyErr(req, 0);
           return;
         } else fs.unlink(path);
         nodes.unlinked(stat.ino, n(0), s(1));
-        addon.replyErr(req, 0);
         changedIn(n(0));
+        addon.replyErr(req, 0);
         return;
       }
       case OP.rename: {
@@ -293,9 +284,11 @@ export function fuse3Listener(
             nodes.renamed(a.ino, { parent, name }, { parent: newParent, name: newName });
             nodes.renamed(b.ino, { parent: newParent, name: newName }, { parent, name });
           }
-          addon.replyErr(req, 0);
+          loopDirs.drop(a.ino);
+          loopDirs.drop(b.ino);
           changedIn(parent);
           changedIn(newParent);
+          addon.replyErr(req, 0);
           return;
         }
         const src = fs.stat(from, "rename");
@@ -316,9 +309,12 @@ export function fuse3Listener(
           if (replaced.type === "dir") orphans.dirRemoved(replaced);
         }
         nodes.renamed(src.ino, { parent, name }, { parent: newParent, name: newName });
-        addon.replyErr(req, 0);
+        // The moved node's ctime changed; a replaced directory went away.
+        loopDirs.drop(src.ino);
+        if (replaced) loopDirs.drop(replaced.ino);
         changedIn(parent);
         changedIn(newParent);
+        addon.replyErr(req, 0);
         return;
       }
       case OP.create: {
@@ -430,45 +426,8 @@ export function fuse3Listener(
         );
         return;
       }
-      case OP.setxattr: {
-        if (!XATTR_NAMESPACE.test(s(2))) {
-          addon.replyErr(req, -ERRNO.EOPNOTSUPP);
-          return;
-        }
-        const flags = n(1);
-        if (s(2) === CAPABILITY_XATTR) kernel.capabilityStored?.();
-        fs.setxattr(pathOf(n(0)), s(2), new Uint8Array(a[3] as Buffer), {
-          create: (flags & XATTR_CREATE) !== 0,
-          replace: (flags & XATTR_REPLACE) !== 0,
-        });
-        addon.replyErr(req, 0);
-        return;
-      }
-      case OP.getxattr: {
-        if (!XATTR_NAMESPACE.test(s(2))) {
-          addon.replyErr(req, -ERRNO.EOPNOTSUPP);
-          return;
-        }
-        const value = fs.getxattr(pathOf(n(0)), s(2));
-        if (value) xattrReply(req, n(1), value);
-        else addon.replyErr(req, -ERRNO.ENODATA);
-        return;
-      }
-      case OP.listxattr: {
-        const names = fs.listxattr(pathOf(n(0)));
-        xattrReply(req, n(1), Buffer.from(names.map((name) => `${name}\0`).join("")));
-        return;
-      }
-      case OP.removexattr:
-        if (!XATTR_NAMESPACE.test(s(1))) {
-          addon.replyErr(req, -ERRNO.EOPNOTSUPP);
-          return;
-        }
-        fs.removexattr(pathOf(n(0)), s(1));
-        addon.replyErr(req, 0);
-        return;
       default:
-        addon.replyErr(req, -ERRNO.ENOSYS);
+        if (!handleXattr(xattrs, op, req, a)) addon.replyErr(req, -ERRNO.ENOSYS);
     }
   }
 
@@ -492,7 +451,12 @@ export function fuse3Listener(
     // Bytes still at the Durable Object: handled once the chunks it needs are here.
     whenChunksReady(fs, op, args, pathOf, fail, () => {
       loopDirs.before(op);
-      handle(op, req, uid, gid, args);
+      try {
+        handle(op, req, uid, gid, args);
+      } catch (err) {
+        loopDirs.failed(op);
+        throw err;
+      }
     });
   };
   return { listener, nodes, directoriesChanged: () => loopDirs.clear() };
