@@ -20,6 +20,8 @@ import {
   depthOf,
   type PathState,
   parentOf,
+  readChild,
+  readInode,
   sameContent,
   sameDirBesideMtime,
   stateOf,
@@ -77,12 +79,27 @@ export class Merge {
   /** The times of `dir` now, if it is a directory (they are what it keeps through the batch). */
   private rememberTimes(dir: string, overwrite: boolean): void {
     if (!overwrite && this.dirTimes.has(dir)) return;
+    const stat = this.dirStat(dir);
+    if (stat?.type === "dir") this.dirTimes.set(dir, stat);
+  }
+
+  /** lstat of `dir` (undefined: nothing there), by inode when the batch found it already. */
+  private dirStat(dir: string): Stat | undefined {
+    const ino = dir === "/" ? ROOT_INO : this.dirs.get(dir);
+    if (ino !== undefined) return readInode(this.local.sql, ino);
     try {
-      const stat = this.local.vfs.lstat(dir);
-      if (stat.type === "dir") this.dirTimes.set(dir, stat);
+      return this.local.vfs.lstat(dir);
     } catch (err) {
-      if (!isFsError(err)) throw err;
+      if (isFsError(err)) return undefined;
+      throw err;
     }
+  }
+
+  /** The state at `path`, read from its parent's inode when the batch knows it as a real directory. */
+  private readLocal(path: string): PathState | undefined {
+    if (path === "/") return this.local.read(path);
+    const dir = this.realDirIno(parentOf(path));
+    return dir === undefined ? undefined : readChild(this.local.sql, dir, baseName(path));
   }
 
   /**
@@ -99,14 +116,8 @@ export class Merge {
   private restoreTimes(dir: string): void {
     const want = this.dirTimes.get(dir);
     if (!want) return;
-    let now: Stat;
-    try {
-      now = this.local.vfs.lstat(dir);
-    } catch (err) {
-      if (isFsError(err)) return;
-      throw err;
-    }
-    if (now.ino !== want.ino || now.type !== "dir") return;
+    const now = this.dirStat(dir);
+    if (!now || now.ino !== want.ino || now.type !== "dir") return;
     const same = (a: Stat["mtime"], b: Stat["mtime"]) => a.sec === b.sec && a.nsec === b.nsec;
     if (!same(now.mtime, want.mtime) || !same(now.atime, want.atime)) {
       this.local.vfs.utimes(dir, want.atime, want.mtime, false);
@@ -115,7 +126,7 @@ export class Merge {
 
   /** Applies one change (call `flush`, then `restoreDirTimes`, after the last). */
   apply(change: SyncChange): void {
-    if (this.queueNew(change)) return;
+    if (this.queueNew(change) || this.onlyDirTimes(change)) return;
     this.flush();
     const path = change.path;
     // The first entry of the batch below a directory: what it holds now it keeps (until its own
@@ -128,6 +139,26 @@ export class Merge {
     if (this.dirTimes.has(path) || (this.stated.has(path) && this.hasEntriesInBatch(path))) {
       this.rememberTimes(path, true);
     }
+  }
+
+  /**
+   * A directory this side holds as the sender's base, changed there only in its times (entries
+   * came or went below it, as while `npm install` fills it batch after batch): its times are
+   * set with the batch's other directories at the end (restoreDirTimes), so nothing is written
+   * now and the queue needs no flush. True when handled.
+   */
+  private onlyDirTimes(change: SyncChange): boolean {
+    const path = change.path;
+    const incoming = stateOf(change);
+    if (path === "/" || incoming?.stat.type !== "dir" || change.base === "" || this.dirTimes.has(path))
+      return false;
+    const current = this.readLocal(path);
+    if (current?.stat.type !== "dir" || this.local.fp(current) !== change.base) return false;
+    if (!sameDirBesideMtime(current, incoming)) return false;
+    this.dirTimes.set(path, { ...current.stat, atime: incoming.stat.atime, mtime: incoming.stat.mtime });
+    this.local.agree(path, incoming, this.local.fp(incoming));
+    this.echoes.push(path);
+    return true;
   }
 
   /**
@@ -226,7 +257,7 @@ export class Merge {
     // Parents made real directories above: no need to check for a symlink among them again.
     const parent = parentOf(path);
     const parentIsDir = path !== "/" && (parent === "/" || this.dirs.has(parent));
-    const current = parentIsDir && this.absent.has(path) ? undefined : this.local.read(path, parentIsDir);
+    const current = parentIsDir && this.absent.has(path) ? undefined : this.readLocal(path);
     const fpLocal = this.local.fp(current);
     if (fpLocal === fpIn) {
       const regrouped = incoming !== undefined && this.place(change, incoming, fpIn, current, true);

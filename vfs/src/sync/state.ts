@@ -7,6 +7,7 @@
  */
 import { isFsError } from "../errors.ts";
 import type { SqlLike } from "../sql.ts";
+import { JOINED_COLUMNS, NODE_COLUMNS, type NodeRow, toStat } from "../store.ts";
 import type { Stat } from "../types.ts";
 import type { Vfs } from "../vfs.ts";
 import type { BlobData, SyncChange, Xattr } from "./wire.ts";
@@ -149,6 +150,31 @@ export function readState(vfs: Vfs, sql: SqlLike, path: string, parentIsDir = fa
   const xattrs = inodeXattrs(sql, stat.ino);
   if (xattrs) state.xattrs = xattrs;
   return state;
+}
+
+/**
+ * The state of entry `name` of directory inode `dir` (undefined: none), as readState reads a
+ * path whose parent is known: one statement for the node, one each for chunks and xattrs.
+ */
+export function readChild(sql: SqlLike, dir: number, name: string): PathState | undefined {
+  const row = sql.exec<NodeRow>(
+    `SELECT ${JOINED_COLUMNS} FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name = ?`,
+    dir,
+    name,
+  )[0];
+  if (!row) return undefined;
+  const state: PathState = { stat: toStat(row) };
+  if (row.type === "symlink") state.target = row.target ?? "";
+  if (row.type === "file") state.chunks = chunkHashes(sql, row.ino);
+  const xattrs = inodeXattrs(sql, row.ino);
+  if (xattrs) state.xattrs = xattrs;
+  return state;
+}
+
+/** The attributes of inode `ino` (undefined: none). */
+export function readInode(sql: SqlLike, ino: number): Stat | undefined {
+  const row = sql.exec<NodeRow>(`SELECT ${NODE_COLUMNS} FROM nodes WHERE ino = ?`, ino)[0];
+  return row ? toStat(row) : undefined;
 }
 
 /** The state a change carries (undefined for a deletion). */
