@@ -174,6 +174,26 @@ describe("new nodes created together", () => {
     expect((await pair.push.drain()).changes).toBe(0);
   });
 
+  test("a directory re-sent only for its times (entries arrived) takes the sender's times, also with new entries below", async () => {
+    const { pair, doSql } = newPair();
+    const vfs = pair.mirror.vfs;
+    for (const dir of ["/p", "/p/a", "/p/b"]) vfs.mkdir(dir);
+    vfs.writeFile("/p/a/one", "1");
+    await pair.upload.drain();
+    for (let i = 0; i < 30; i++) vfs.writeFile(`/p/${i % 2 ? "a" : "b"}/f${i}`, `${i}`);
+    vfs.utimes("/p/b", { sec: 10, nsec: 1 }, { sec: 20, nsec: 2 });
+    doSql.statements = 0;
+    const report = await pair.upload.drain();
+    expect(report.changes).toBe(32);
+    // Nothing per file or per directory beyond a lookup, a read and the times set at the end.
+    expect(doSql.statements).toBeLessThan(60);
+    expect(pair.do.vfs.lstat("/p/b").mtime).toEqual({ sec: 20, nsec: 2 });
+    expect(pair.do.vfs.lstat("/p/a").mtime).toEqual(vfs.lstat("/p/a").mtime);
+    await settle(pair);
+    expect(tree(pair.do.vfs)).toEqual(tree(vfs));
+    expect((await pair.push.drain()).changes).toBe(0);
+  });
+
   test("a batch that would pass the DO's quota applies nothing, new files included", async () => {
     const { pair } = newPair();
     pair.do.vfs.setQuota(1000);
