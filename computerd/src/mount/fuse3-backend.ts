@@ -123,7 +123,7 @@ export async function mountFuse3(
   };
   // Set once the session exists: the listener is built before it.
   let kernel: Required<KernelHooks> = {
-    attributesChanged: () => {},
+    attributesChanged: () => undefined,
     capabilityStored: () => {},
     dropFirstPage: async () => false,
     cacheDirectory: () => {},
@@ -149,9 +149,7 @@ export async function mountFuse3(
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
   let mounted = true;
   kernel = {
-    attributesChanged: (ino) => {
-      if (mounted) void track(addon.notifyInvalRange(session, ino, -1, 0));
-    },
+    attributesChanged: (ino) => (mounted ? track(addon.notifyInvalRange(session, ino, -1, 0)) : undefined),
     dropFirstPage: async (ino) =>
       mounted && (await track(addon.notifyInvalRange(session, ino, 0, PAGE))) === 0,
     capabilityStored: () => addon.setNoCapabilities(session, false),

@@ -51,8 +51,11 @@ const S_ISGID = 0o2000;
 
 /** What the handlers tell the kernel side (the backend, once the session exists). */
 export interface KernelHooks extends LoopDirectoryHooks {
-  /** The daemon changed attributes the kernel caches without knowing (an atime). */
-  attributesChanged?(ino: number): void;
+  /**
+   * The daemon changed attributes the kernel caches without knowing (an atime); settles once the
+   * kernel has dropped them.
+   */
+  attributesChanged?(ino: number): Promise<unknown> | undefined;
   /** A `security.capability` attribute is about to be stored: the loop must stop answering its probes. */
   capabilityStored?(): void;
   /** Drops the kernel's cached first page of `ino` (its attributes too); false when it could not. */
@@ -71,7 +74,7 @@ export function fuse3Listener(
   onExit: () => void,
   kernel: KernelHooks = {},
 ): { listener: RequestListener; nodes: NodeTable; directoriesChanged: () => void } {
-  const attributesChanged = kernel.attributesChanged ?? (() => {});
+  const attributesChanged = kernel.attributesChanged ?? (() => undefined);
   const nodes = new NodeTable();
   const attr = new Float64Array(14);
   const miss = new Float64Array(14);
@@ -373,10 +376,14 @@ export function fuse3Listener(
         const copied = fs.copyRange(from, to, n(6));
         // The kernel drops the target's pages of the range itself.
         pageCache.changedByKernel(fs.stat(to.path));
-        // The kernel drops a file's cached atime after reads it sends, not after a copy.
+        // The kernel drops a file's cached atime after reads it sends, not after a copy: the
+        // source's attributes are dropped before the answer, so a stat right after the copy
+        // sees its new atime (after the answer, a fast `cp f g; stat f` raced the notification).
         const read = copied > 0 && fs.accessed(n(0), from.path);
-        addon.replyWrite(req, copied);
-        if (read) attributesChanged(n(0));
+        const dropped = read ? attributesChanged(n(0)) : undefined;
+        const reply = () => addon.replyWrite(req, copied);
+        if (dropped) void dropped.then(reply, reply);
+        else reply();
         return;
       }
       case OP.flush: {
