@@ -146,6 +146,7 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
       command: "(sleep 1; echo late > /workspace/late-timeout) & sleep 30",
     }).done;
     expect(timedOut.status).toBe("timeout");
+    // An observation window, not a wait: a surviving background job writes 1 s after it started.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(existsSync(join(folders.mountPoint, "late"))).toBe(false);
     expect(existsSync(join(folders.mountPoint, "late-timeout"))).toBe(false);
@@ -208,7 +209,7 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
   test("every process of a command dies when the process that started it is killed", async () => {
     const wrapper = held ? held.wrapper() : ownSandbox();
     const plan = wrapper({
-      command: "sleep 2; echo survived > /workspace/orphan",
+      command: "echo > /workspace/started; sleep 2; echo survived > /workspace/orphan",
       cwd: "/workspace",
       env: sandboxBaseEnv(process.env, ROOTFS_HOME),
     });
@@ -217,8 +218,14 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
       env: plan.env,
       stdio: "ignore",
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Killed once the command runs (it says so), not after a guessed delay.
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(join(folders.mountPoint, "started"))) {
+      if (Date.now() > deadline) throw new Error("the command never started");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     parent.kill("SIGKILL");
+    // An observation window, not a wait: a surviving command writes its marker 2 s after it started.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(existsSync(join(folders.mountPoint, "orphan"))).toBe(false);
   });
