@@ -29,6 +29,8 @@ import { type Summary, summarize } from "../stats.ts";
 import { formatMs, renderTable } from "../table-format.ts";
 import { parseTransferBenchOptions, type TransferBenchOptions, USAGE } from "./options.ts";
 import { sampleWorkerdPeak, workerdRss } from "./process-memory.ts";
+import { formatProfile, startProfile, stopProfile } from "./cpu-profile.ts";
+import { connectInspector, type Inspector, wranglerInspectorUrl } from "./inspector.ts";
 import { type HeapSampler, sampleWorkerHeap } from "./worker-heap.ts";
 
 const DEFAULT_OUT = fileURLToPath(new URL("../../results/", import.meta.url));
@@ -51,6 +53,28 @@ interface Row {
 /** The samplers of the run: `mark()` answers the peak since the previous mark. */
 let sampler: { mark(): number } = { mark: () => 0 };
 let heapSampler: HeapSampler | undefined;
+
+/**
+ * Runs one group of rows under a CPU profile of the Worker isolate when `dir` is set: writes
+ * `dir/<name>.cpuprofile` and prints its summary.
+ */
+async function profiled(
+  inspector: Inspector | undefined,
+  dir: string | undefined,
+  name: string,
+  run: () => Promise<Row[]>,
+): Promise<Row[]> {
+  if (dir === undefined || !inspector) return await run();
+  await startProfile(inspector);
+  try {
+    return await run();
+  } finally {
+    const profile = await stopProfile(inspector);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    progress(`CPU profile of ${name}:\n${formatProfile(profile)}`);
+  }
+}
 
 /** Stamps each row with the peak RSS and heap since the previous stamp (rows of one call share them). */
 function stamped(rows: Row[]): Row[] {
@@ -325,6 +349,7 @@ async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "transfer-bench-"));
   const rows: Row[] = [];
   const memory: Record<string, number> = {};
+  let inspector: Inspector | undefined;
   try {
     const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken, fetch: freshFetch });
     await client.computers.create(COMPUTER_ID, { quotaBytes: 8 * 1024 ** 3 });
@@ -334,15 +359,22 @@ async function main(): Promise<number> {
     const peak = sampleWorkerdPeak();
     sampler = peak;
     peak.mark();
-    heapSampler = await sampleWorkerHeap(fleet.inspectorPort);
-    if (!heapSampler) progress("the inspector did not answer: no JS heap figures");
-    for (const mib of parsed.sizesMiB) rows.push(...stamped(await apiRows(fleet, dir, mib, parsed.reps)));
+    // One client: wrangler's inspector proxy closes a second one ("Too many clients").
+    inspector = await connectInspector(wranglerInspectorUrl(fleet.inspectorPort));
+    if (inspector) heapSampler = sampleWorkerHeap(inspector);
+    else progress("the inspector did not answer: no JS heap figures or profiles");
+    const profile = (name: string, run: () => Promise<Row[]>) =>
+      profiled(inspector, parsed.cpuProfileDir, name, run);
+    for (const mib of parsed.sizesMiB)
+      rows.push(...stamped(await profile(`api-${mib}`, () => apiRows(fleet, dir, mib, parsed.reps))));
     if (unavailable === undefined) {
-      rows.push(...stamped(await seenRows(fleet, dir, computer, parsed.containerMiB, parsed.reps)));
-      rows.push(...stamped(await writeRows(computer, parsed.containerMiB, parsed.reps)));
+      const mib = parsed.containerMiB;
+      rows.push(...stamped(await profile("seen", () => seenRows(fleet, dir, computer, mib, parsed.reps))));
+      rows.push(...stamped(await profile("write", () => writeRows(computer, mib, parsed.reps))));
     }
     memory.peak = peak.stop();
     if (heapSampler) memory.heapPeak = heapSampler.stop();
+    inspector?.close();
     memory.after = workerdRss();
   } finally {
     process.off("SIGINT", stop);

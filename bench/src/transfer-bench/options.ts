@@ -13,6 +13,8 @@ export interface TransferBenchOptions {
   noContainer: boolean;
   /** Where the JSON document goes. */
   outDir: string;
+  /** Where a CPU profile of the Worker isolate per group of rows goes (none when undefined). */
+  cpuProfileDir?: string;
 }
 
 export const USAGE = `Usage: npm run bench:transfer -- [options]
@@ -23,6 +25,8 @@ export const USAGE = `Usage: npm run bench:transfer -- [options]
   --quick           one repetition, sizes 100 (CI)
   --no-container    leave the container rows out
   --out DIR         where the JSON document goes (default bench/results)
+  --cpu-profile DIR a CPU profile of the Worker isolate per group of rows (.cpuprofile files
+                    and a summary of each: the functions with the most self and total time)
   --help            this text`;
 
 function positive(value: string, name: string): number {
@@ -45,6 +49,7 @@ export function parseTransferBenchOptions(
       quick: { type: "boolean", default: false },
       "no-container": { type: "boolean", default: false },
       out: { type: "string" },
+      "cpu-profile": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -59,5 +64,6 @@ export function parseTransferBenchOptions(
     reps: values.reps === undefined ? (quick ? 1 : 3) : positive(values.reps, "reps"),
     noContainer: values["no-container"],
     outDir: values.out ?? defaultOutDir,
+    ...(values["cpu-profile"] === undefined ? {} : { cpuProfileDir: values["cpu-profile"] }),
   };
 }

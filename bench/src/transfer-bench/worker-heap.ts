@@ -4,6 +4,7 @@
  * is what a production Durable Object's 128 MB limit applies to; workerd's RSS (process-memory.ts)
  * also counts the runtime, SQLite and both of wrangler's workerd processes.
  */
+import type { Inspector } from "./inspector.ts";
 
 /** Peak of the heap's used bytes; `mark()` answers the peak since the previous mark. */
 export interface HeapSampler {
@@ -11,41 +12,25 @@ export interface HeapSampler {
   stop(): number;
 }
 
-/** Connects to the inspector on `port`; undefined when it does not answer within `timeoutMs`. */
-export async function sampleWorkerHeap(
-  port: number,
-  everyMs = 200,
-  timeoutMs = 10_000,
-): Promise<HeapSampler | undefined> {
-  // wrangler's inspector proxy wants a local Origin from a client that sends a User-Agent.
-  const init = { headers: { Origin: "http://localhost" } } as unknown as string[];
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, init);
-  const opened = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
-    socket.addEventListener("open", () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-    socket.addEventListener("error", () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-  });
-  if (!opened) {
-    socket.close();
-    return undefined;
-  }
+/**
+ * Samples over `inspector` (wrangler's proxy takes one client at a time, so the profiler of
+ * cpu-profile.ts shares it). `stop()` leaves the inspector open.
+ */
+export function sampleWorkerHeap(inspector: Inspector, everyMs = 200): HeapSampler {
   let peak = 0;
   let sincePeak = 0;
-  let id = 0;
-  socket.addEventListener("message", (event) => {
-    const used = (JSON.parse(String(event.data)) as { result?: { usedSize?: number } }).result?.usedSize;
-    if (used === undefined) return;
-    peak = Math.max(peak, used);
-    sincePeak = Math.max(sincePeak, used);
-  });
-  const ask = () => socket.send(JSON.stringify({ id: ++id, method: "Runtime.getHeapUsage" }));
-  ask();
+  const ask = () =>
+    inspector.call<{ usedSize?: number }>("Runtime.getHeapUsage").then(
+      ({ usedSize }) => {
+        if (usedSize === undefined) return;
+        peak = Math.max(peak, usedSize);
+        sincePeak = Math.max(sincePeak, usedSize);
+      },
+      () => {
+        // The inspector went away (the fleet is stopping): the peak so far stands.
+      },
+    );
+  void ask();
   const timer = setInterval(ask, everyMs);
   return {
     mark() {
@@ -55,7 +40,6 @@ export async function sampleWorkerHeap(
     },
     stop() {
       clearInterval(timer);
-      socket.close();
       return peak;
     },
   };
