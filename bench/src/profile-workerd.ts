@@ -52,7 +52,9 @@ async function main(): Promise<number> {
   if (port === undefined) {
     const ports = [...new Set(wranglerInspectorPorts())];
     if (ports.length !== 1) {
-      console.error(`profile-workerd: ${ports.length} wrangler dev inspectors running (${ports.join(", ")}): pass --port`);
+      console.error(
+        `profile-workerd: ${ports.length} wrangler dev inspectors running (${ports.join(", ")}): pass --port`,
+      );
       return 2;
     }
     port = ports[0];
@@ -63,7 +65,9 @@ async function main(): Promise<number> {
     return 1;
   }
   await startProfile(inspector, Number(values.interval ?? 500));
-  process.stderr.write(`profile-workerd: sampling port ${port}${values.seconds ? ` for ${values.seconds} s` : " until Ctrl-C"}\n`);
+  process.stderr.write(
+    `profile-workerd: sampling port ${port}${values.seconds ? ` for ${values.seconds} s` : " until Ctrl-C"}\n`,
+  );
   await new Promise<void>((resolve) => {
     if (values.seconds !== undefined) setTimeout(resolve, Number(values.seconds) * 1000);
     process.once("SIGINT", () => resolve());

@@ -47,12 +47,18 @@ function frameKey(frame: CpuProfile["nodes"][number]["callFrame"]): string {
 }
 
 /** Self and total time per function (sorted by self time, most first) and the profile's length. */
-export function summarizeProfile(profile: CpuProfile): { wallMs: number; lines: ProfileLine[] } {
+export function summarizeProfile(profile: CpuProfile): {
+  wallMs: number;
+  lines: ProfileLine[];
+  /** Per function, its self time by the function that called it. */
+  callers: Map<string, Map<string, number>>;
+} {
   const parent = new Map<number, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const self = new Map<string, number>();
   const total = new Map<string, number>();
+  const callers = new Map<string, Map<string, number>>();
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   for (let i = 0; i < samples.length; i++) {
@@ -63,6 +69,14 @@ export function summarizeProfile(profile: CpuProfile): { wallMs: number; lines: 
     if (!node) continue;
     const key = frameKey(node.callFrame);
     self.set(key, (self.get(key) ?? 0) + us);
+    const parentId = parent.get(node.id);
+    const caller = parentId === undefined ? undefined : byId.get(parentId);
+    if (caller) {
+      const byCaller = callers.get(key) ?? new Map<string, number>();
+      const callerKey = frameKey(caller.callFrame);
+      byCaller.set(callerKey, (byCaller.get(callerKey) ?? 0) + us);
+      callers.set(key, byCaller);
+    }
     const seen = new Set<string>();
     while (id !== undefined) {
       const at = byId.get(id);
@@ -81,21 +95,26 @@ export function summarizeProfile(profile: CpuProfile): { wallMs: number; lines: 
     totalMs: (total.get(name) ?? 0) / 1000,
   }));
   lines.sort((a, b) => b.selfMs - a.selfMs);
-  return { wallMs: (profile.endTime - profile.startTime) / 1000, lines };
+  return { wallMs: (profile.endTime - profile.startTime) / 1000, lines, callers };
 }
 
 /** The summary as text: the `top` functions by self time, then by total time. */
 export function formatProfile(profile: CpuProfile, top = 25): string {
-  const { wallMs, lines } = summarizeProfile(profile);
+  const { wallMs, lines, callers } = summarizeProfile(profile);
   const idle = new Set(["(idle)", "(root)", "(program)"]);
   const busy = lines.filter((l) => !idle.has(l.name)).reduce((sum, l) => sum + l.selfMs, 0);
   const row = (l: ProfileLine) =>
     `${l.selfMs.toFixed(1).padStart(9)} ${l.totalMs.toFixed(1).padStart(9)}  ${l.name}`;
   const byTotal = [...lines].filter((l) => l.name !== "(root)").sort((a, b) => b.totalMs - a.totalMs);
+  const withCallers = (l: ProfileLine) => {
+    const by = [...(callers.get(l.name) ?? [])].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    const from = by.map(([name, us]) => `${name} ${(us / 1000).toFixed(0)}`).join(", ");
+    return from === "" ? row(l) : `${row(l)}  <- ${from}`;
+  };
   return [
     `profile: ${wallMs.toFixed(0)} ms, JS busy (not idle/program) ${busy.toFixed(0)} ms`,
-    `   self ms  total ms  function (by self time)`,
-    ...lines.slice(0, top).map(row),
+    `   self ms  total ms  function (by self time) <- its callers (self ms)`,
+    ...lines.slice(0, top).map(withCallers),
     `   self ms  total ms  function (by total time)`,
     ...byTotal.slice(0, top).map(row),
   ].join("\n");

@@ -27,10 +27,10 @@ import { assertSynced, containerArrivals, containerExec } from "../fs-bench/flee
 import { fleetUnavailable } from "../fs-bench/fleet-run.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { formatMs, renderTable } from "../table-format.ts";
-import { parseTransferBenchOptions, type TransferBenchOptions, USAGE } from "./options.ts";
-import { sampleWorkerdPeak, workerdRss } from "./process-memory.ts";
 import { formatProfile, startProfile, stopProfile } from "./cpu-profile.ts";
 import { connectInspector, type Inspector, wranglerInspectorUrl } from "./inspector.ts";
+import { parseTransferBenchOptions, type TransferBenchOptions, USAGE } from "./options.ts";
+import { sampleWorkerdPeak, workerdRss } from "./process-memory.ts";
 import { type HeapSampler, sampleWorkerHeap } from "./worker-heap.ts";
 
 const DEFAULT_OUT = fileURLToPath(new URL("../../results/", import.meta.url));
