@@ -5,8 +5,8 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DaemonApi, ExecExit } from "@computer/vfs/sync";
-import { newWebSocketRpcSession, type RpcStub, RpcTarget } from "capnweb";
+import { type BlobData, type DaemonApi, type ExecExit, WIRE_HEADER, WireTransport } from "@computer/vfs/sync";
+import { newWebSocketRpcSession, RpcSession, type RpcStub, RpcTarget } from "capnweb";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { WebSocketServer, type WebSocket as WsSocket } from "ws";
 import { type TestDaemon, testDaemon } from "../../test/server-harness.ts";
@@ -15,8 +15,21 @@ import { linkUrl } from "./dial-back-link.ts";
 
 /** The DO's side of the wire, as far as these tests need it. */
 class FakeDo extends RpcTarget {
+  readonly blobs = new Map<string, Uint8Array>();
+
   rev(): number {
     return 42;
+  }
+
+  putBlobs(blobs: BlobData[]): void {
+    for (const blob of blobs) this.blobs.set(blob.hash, blob.data.slice());
+  }
+
+  getBlobs(hashes: string[]): BlobData[] {
+    return hashes.flatMap((hash) => {
+      const data = this.blobs.get(hash);
+      return data ? [{ hash, data }] : [];
+    });
   }
 }
 
@@ -40,13 +53,20 @@ class Sink extends RpcTarget {
 interface Connection {
   socket: WsSocket;
   authorization: string | undefined;
+  /** What computerd's dial-back asked for in X-Computer-Wire. */
+  wire: string | undefined;
   daemon: RpcStub<DaemonApi>;
+  target: FakeDo;
   closed: Promise<void>;
+  /** Messages computerd sent, by kind. */
+  received: { binary: number; text: number };
 }
 
 let server: Server;
 let base = "";
 let expectedSecret = "";
+/** The stand-in DO takes binary frames as the real one does (else: capnweb's text transport, as an older DO). */
+let framesDo = false;
 const connections: Connection[] = [];
 let daemon: TestDaemon;
 const links: Link[] = [];
@@ -61,8 +81,21 @@ beforeAll(async () => {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()));
-      const stub = newWebSocketRpcSession<DaemonApi>(ws as unknown as WebSocket, new FakeDo());
-      connections.push({ socket: ws, authorization: req.headers.authorization, daemon: stub, closed });
+      const received = { binary: 0, text: 0 };
+      ws.on("message", (_data, isBinary) => {
+        if (isBinary) received.binary += 1;
+        else received.text += 1;
+      });
+      const wire = req.headers[WIRE_HEADER] as string | undefined;
+      const target = new FakeDo();
+      const stub = framesDo
+        ? new RpcSession<DaemonApi>(
+            new WireTransport(ws, { frames: wire === "frames" }),
+            target,
+          ).getRemoteMain()
+        : newWebSocketRpcSession<DaemonApi>(ws as unknown as WebSocket, target);
+      const authorization = req.headers.authorization;
+      connections.push({ socket: ws, authorization, wire, daemon: stub, target, closed, received });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -72,6 +105,7 @@ beforeAll(async () => {
 });
 afterEach(() => {
   expectedSecret = daemon.config.secret;
+  framesDo = false;
 });
 afterAll(async () => {
   await daemon.close();
@@ -138,6 +172,30 @@ describe("POST /connect", () => {
     const link = links.at(-1);
     expect(link).toBeDefined();
     expect(await link?.remote.rev()).toBe(42);
+  });
+
+  test("chunk bytes go as binary frames both ways to a DO that takes them, as base64 text to one that does not", async () => {
+    const data = new Uint8Array(3 << 20).map((_, i) => (i * 7) % 251);
+    for (const frames of [true, false]) {
+      framesDo = frames;
+      await connect({ base });
+      const connection = connections.at(-1);
+      const remote = links.at(-1)?.remote;
+      if (!connection || !remote) throw new Error("no connection");
+      expect(connection.wire).toBe("frames");
+      // The DO speaks first here (as it does before a command): a frames DO sends a frame.
+      expect((await connection.daemon.health()).ok).toBe(true);
+      await remote.putBlobs([{ hash: "h", data }]);
+      // (capnweb's text decoding gives a Buffer, a frame a Uint8Array: compared as bytes.)
+      const same = (bytes: Uint8Array | undefined) => bytes !== undefined && Buffer.from(bytes).equals(data);
+      expect(same(connection.target.blobs.get("h"))).toBe(true);
+      const [back] = await remote.getBlobs(["h"]);
+      expect(same(back?.data)).toBe(true);
+      const { binary, text } = connection.received;
+      expect({ frames, binary: binary >= 2, text: text >= 3 }).toEqual(
+        frames ? { frames, binary: true, text: false } : { frames, binary: false, text: true },
+      );
+    }
   });
 
   test("a new connect replaces the previous link", async () => {

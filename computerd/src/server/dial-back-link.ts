@@ -5,8 +5,8 @@
  * previous one is disposed and closed; a dial overtaken by a newer one is dropped.
  */
 
-import type { DoSyncApi } from "@computer/vfs/sync";
-import { newWebSocketRpcSession, type RpcStub, type RpcTarget } from "capnweb";
+import { type DoSyncApi, WIRE_FRAMES, WIRE_HEADER, WireTransport } from "@computer/vfs/sync";
+import { RpcSession, type RpcStub, type RpcTarget } from "capnweb";
 import { WebSocket as WsClient } from "ws";
 
 /** One open link. */
@@ -72,7 +72,8 @@ export class LinkManager {
     // compressed every message it sent, chunk bytes included, with zlib (58% of its CPU while
     // the mirror fetched a file).
     const socket = new WsClient(url, {
-      headers: { authorization: `Bearer ${this.#options.secret}` },
+      // Frames: chunk bytes beside the JSON, not base64 inside it (vfs/src/sync/wire-transport.ts).
+      headers: { authorization: `Bearer ${this.#options.secret}`, [WIRE_HEADER]: WIRE_FRAMES },
       perMessageDeflate: false,
     }) as unknown as WebSocket;
     const closed = new Promise<void>((resolve) =>
@@ -102,7 +103,8 @@ export class LinkManager {
       throw new Error(`connect to ${url} was superseded by a newer connect`);
     }
     // Created in the same task as "open", so no message can arrive before capnweb listens.
-    const remote = newWebSocketRpcSession<DoSyncApi>(socket, this.#options.local);
+    const transport = new WireTransport(socket, { frames: false });
+    const remote = new RpcSession<DoSyncApi>(transport, this.#options.local).getRemoteMain();
     const link: Link = { id: generation, url, remote, closed };
     const previous = this.#current;
     this.#current = { link, socket };

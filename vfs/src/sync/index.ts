@@ -49,3 +49,4 @@ export type {
   TerminalSpec,
   Xattr,
 } from "./wire.ts";
+export { type FrameSocket, WIRE_FRAMES, WIRE_HEADER, WireTransport } from "./wire-transport.ts";

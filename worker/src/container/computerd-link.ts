@@ -5,8 +5,15 @@
  * a new dial-back replaces the old one. Execs wait here for a session after `/connect`.
  */
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
-import { type DaemonApi, forwardSyncPeer, SyncLink } from "@computer/vfs/sync";
-import { newWebSocketRpcSession, type RpcStub } from "capnweb";
+import {
+  type DaemonApi,
+  forwardSyncPeer,
+  SyncLink,
+  WIRE_FRAMES,
+  WIRE_HEADER,
+  WireTransport,
+} from "@computer/vfs/sync";
+import { RpcSession, type RpcStub } from "capnweb";
 import { bearerToken, isAdminToken } from "../auth/authenticate.ts";
 import { ApiError } from "../http/errors.ts";
 import { RETRY_AFTER_SECONDS } from "./container-launcher.ts";
@@ -96,7 +103,10 @@ export class ComputerdLink {
     const client = pair[0];
     const server = pair[1];
     server.accept();
-    const daemon = newWebSocketRpcSession<DaemonApi>(server, new DoSyncTarget(this.#deps));
+    // Bytes as binary frames beside the JSON when computerd asks (vfs/src/sync/wire-transport.ts).
+    const frames = request.headers.get(WIRE_HEADER) === WIRE_FRAMES;
+    const transport = new WireTransport(server, { frames });
+    const daemon = new RpcSession<DaemonApi>(transport, new DoSyncTarget(this.#deps)).getRemoteMain();
     const session = new LinkSession(daemon, server, this.#deps);
     this.#session?.close();
     this.#session = session;
