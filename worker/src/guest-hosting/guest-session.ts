@@ -83,6 +83,11 @@ export class GuestSession {
       started: (killSwitch: GuestKillSwitch) => {
         // A stub received as a parameter is disposed when the call returns unless duplicated.
         const kept = (killSwitch as GuestKillSwitch & Disposable).dup?.();
+        // The guest does not wait for this call: it may arrive after the exec ended.
+        if (this.#ended) {
+          (kept as Disposable | undefined)?.[Symbol.dispose]?.();
+          return;
+        }
         this.#killSwitch = (kept ?? killSwitch) as GuestKillSwitch;
         if (this.#killRequested) this.#pull();
       },

@@ -16,7 +16,7 @@ import type {
   ShellRequest,
 } from "../guest-hosting/guest-wire.ts";
 import { FsClient } from "./fs-client.ts";
-import { KillSwitch } from "./kill-switch.ts";
+import { announceKillSwitch, KillSwitch } from "./kill-switch.ts";
 import { OutputChannel } from "./output-channel.ts";
 import { OUTPUT_DEVICE, OutputDevice } from "./output-device.ts";
 import { serviceCommands } from "./shell-commands.ts";
@@ -71,7 +71,8 @@ export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint
     ]);
     const abort = new AbortController();
     let ended: "killed" | "timeout" | undefined;
-    await caps.started(
+    announceKillSwitch(
+      caps,
       new KillSwitch(() => {
         ended ??= "killed";
         abort.abort(new Error("killed"));
