@@ -15,6 +15,7 @@ import { startCommandNetwork } from "../server/command-network.ts";
 import { type Daemon, startDaemon, VERSION } from "../server/daemon.ts";
 import type { FenceStats } from "../sync/mirror-sync.ts";
 import { openWorkspace, type Workspace, workspaceCounters } from "../sync/workspace.ts";
+import { type SparePrepared, waitAsSpare } from "./spare.ts";
 
 /** How long shutdown waits for the last upload to the Durable Object. */
 const FINAL_UPLOAD_MS = 2000;
@@ -23,7 +24,7 @@ function log(message: string, err?: unknown): void {
   console.error(`computerd: ${message}`, ...(err === undefined ? [] : [err]));
 }
 
-async function run(args: string[]): Promise<number> {
+async function run(args: string[], prepared: SparePrepared = {}): Promise<number> {
   let parsed: ReturnType<typeof parseConfig>;
   try {
     // Takes the secret out of process.env before anything else can copy the environment.
@@ -56,7 +57,7 @@ async function run(args: string[]): Promise<number> {
     console.log(JSON.stringify(event));
   };
   // The commands' network (a bridge process to start) comes up while the mirror opens and mounts.
-  const network = startCommandNetwork(config);
+  const network = startCommandNetwork(config, undefined, prepared.network);
   // Awaited by startDaemon (which throws its failure); until then it must not count as unhandled.
   network.catch(() => undefined);
   let workspace: Workspace;
@@ -108,8 +109,16 @@ async function run(args: string[]): Promise<number> {
   return 0;
 }
 
+/** `serve --spare ...`: waits as a spare (spare.ts), then runs as the daemon it was assigned to be. */
+async function runSpare(args: string[]): Promise<number> {
+  const spare = await waitAsSpare(args);
+  if (spare === undefined) return 0;
+  Object.assign(process.env, spare.assignment.env);
+  return run(spare.assignment.args, spare.prepared);
+}
+
 /** The serve command. */
 export const serveCommand: Command = {
   summary: "run the daemon: mount, sync, exec, health, connect (see serve --help)",
-  run,
+  run: (args) => (args[0] === "--spare" ? runSpare(args.slice(1)) : run(args)),
 };

@@ -8,12 +8,28 @@ import { rmdirSync, rmSync } from "node:fs";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import type { ComputerLauncher } from "./computer-launcher.ts";
 import { removeComputerRoot, rootFolders } from "./computer-root.ts";
-import { DaemonProcess } from "./daemon-process.ts";
+import { DaemonProcess, daemonBaseEnv } from "./daemon-process.ts";
 import type { HostConfig } from "./host-config.ts";
 import { type Host, startHostServer } from "./host-server.ts";
+import { SpareDaemon } from "./spare-daemon.ts";
 
 /** The launcher of `config`'s computers; daemon output goes to `log`, prefixed by the computer. */
 export function bwrapLauncher(config: HostConfig, log: (line: string) => void): ComputerLauncher {
+  // One spare daemon waits for the next computer (spare-daemon.ts); each one taken is replaced.
+  const newSpare = () =>
+    SpareDaemon.start({
+      command: config.computerd,
+      env: daemonBaseEnv(config.dir),
+      network: config.sandbox === "bwrap",
+      log: (line) => log(`[spare] ${line}`),
+    });
+  let spare: SpareDaemon | undefined = config.spare ? newSpare() : undefined;
+  const takeSpare = (): SpareDaemon | undefined => {
+    if (!spare?.ready) return undefined;
+    const taken = spare;
+    spare = newSpare();
+    return taken;
+  };
   return {
     start: (id, spec, specHash) =>
       DaemonProcess.start(
@@ -30,9 +46,15 @@ export function bwrapLauncher(config: HostConfig, log: (line: string) => void): 
           egressAllow: spec.egressAllow,
           env: spec.env,
           log: (line) => log(`[${id}] ${line}`),
+          spare: takeSpare(),
         },
         specHash,
       ),
+
+    async close() {
+      spare?.stop();
+      spare = undefined;
+    },
 
     async forget(id) {
       const folders = computerFolders(config.dir, id);

@@ -40,6 +40,8 @@ export interface ComputerLauncher {
   start(id: string, spec: LocalLaunchSpec, specHash: string): Promise<LaunchedDaemon>;
   /** Deletes what a stopped computer left on this machine (its state, its folders). */
   forget(id: string): Promise<void>;
+  /** Stops what the launcher keeps besides the daemons (a spare daemon). */
+  close?(): Promise<void>;
 }
 
 /** The local launch spec of the Worker's `spec` (anything: it comes off the wire). */

@@ -14,6 +14,7 @@ import { chmodSync, chownSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { ID_COUNT, USERNS_HELPER } from "../exec/rootfs-sandbox.ts";
+import { mountsAt } from "../mount/stale.ts";
 import type { ComputerFolders } from "./computer-folders.ts";
 
 const run = promisify(execFile);
@@ -31,8 +32,9 @@ export function rootFolders(folders: Pick<ComputerFolders, "door">): {
   };
 }
 
-/** Lazily unmounts `path` when something is mounted there (ignores every failure). */
+/** Lazily unmounts `path` when something is mounted there, as mountinfo says (ignores every failure). */
 async function unmount(path: string): Promise<void> {
+  if ((await mountsAt(path).catch(() => [{}])).length === 0) return;
   await run("umount", ["-l", path]).catch(() => undefined);
 }
 

@@ -9,9 +9,11 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { mountsAt } from "../mount/stale.ts";
 import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
 import { prepareComputerRoot, removeComputerRoot } from "./computer-root.ts";
 import { daemonHealthy } from "./daemon-api.ts";
+import type { SpareDaemon } from "./spare-daemon.ts";
 
 /** How to launch one daemon. */
 export interface DaemonLaunch {
@@ -36,12 +38,34 @@ export interface DaemonLaunch {
   startTimeoutMs?: number;
   /** Lines of the daemon's output go here (prefixed by the caller). */
   log?: (line: string) => void;
+  /** A ready spare to become this daemon (spare-daemon.ts) instead of a new process. */
+  spare?: SpareDaemon;
+}
+
+/**
+ * The environment of every daemon before any computer's variables: the host's, without its
+ * token or a secret, with Node's compile cache (a daemon's start without it spends ~300 ms of
+ * CPU stripping and compiling its TypeScript), root's alone, under state/ (no computer id
+ * starts with a dot).
+ */
+export function daemonBaseEnv(dir: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_COMPILE_CACHE: join(dir, "state", ".compile-cache"),
+  };
+  delete env.COMPUTERD_HOST_TOKEN;
+  delete env.COMPUTERD_SECRET;
+  return env;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Lazily unmounts `path` if a FUSE mount was left there (ignores every failure). */
-export function unmountStale(path: string): Promise<void> {
+/**
+ * Lazily unmounts `path` if a FUSE mount was left there (ignores every failure). Nothing is
+ * spawned when mountinfo shows no mount there (a new computer: two processes fewer on its start).
+ */
+export async function unmountStale(path: string): Promise<void> {
+  if ((await mountsAt(path).catch(() => [{}])).length === 0) return;
   return new Promise((resolve) => {
     execFile("fusermount3", ["-uz", path], () => {
       execFile("fusermount", ["-uz", path], () => resolve());
@@ -103,8 +127,6 @@ export class DaemonProcess {
     const [node, ...rest] = launch.command;
     if (node === undefined) throw new Error("no computerd command");
     const args = [
-      ...rest,
-      "serve",
       "--host",
       "127.0.0.1",
       "--port",
@@ -128,16 +150,13 @@ export class DaemonProcess {
       "--secret-file",
       secretFile,
     ];
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      // Node's compile cache: a daemon's start without it spends ~300 ms of CPU stripping and
-      // compiling its TypeScript. Root's alone, under state/ (no computer id starts with a dot).
-      NODE_COMPILE_CACHE: join(launch.dir, "state", ".compile-cache"),
-      ...launch.env,
-    };
-    delete env.COMPUTERD_HOST_TOKEN;
+    const env = { ...daemonBaseEnv(launch.dir), ...launch.env };
     delete env.COMPUTERD_SECRET;
-    const child = spawn(node, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    const spareEnv = { ...launch.env };
+    delete spareEnv.COMPUTERD_SECRET;
+    const child =
+      launch.spare?.take(args, spareEnv) ??
+      spawn(node, [...rest, "serve", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     const daemon = new DaemonProcess(launch, specHash, secret, child, root !== "");
     const port = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(
@@ -184,6 +203,11 @@ export class DaemonProcess {
       await sleep(20);
     }
     return daemon;
+  }
+
+  /** Its process id. */
+  get pid(): number | undefined {
+    return this.#child.pid;
   }
 
   /** True while the process runs. */

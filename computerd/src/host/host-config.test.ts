@@ -51,3 +51,16 @@ describe("the host's address", () => {
     );
   });
 });
+
+describe("the spare daemon", () => {
+  it("is on unless turned off; anything but on or off is refused", () => {
+    const spareOf = (argv: string[], env: Record<string, string> = {}) => {
+      const parsed = parseHostConfig(argv, { COMPUTERD_HOST_TOKEN: TOKEN, ...env });
+      return parsed !== "help" && parsed.spare;
+    };
+    expect(spareOf([])).toBe(true);
+    expect(spareOf(["--spare", "off"])).toBe(false);
+    expect(spareOf([], { COMPUTERD_HOST_SPARE: "off" })).toBe(false);
+    expect(() => spareOf(["--spare", "maybe"])).toThrow(HostConfigError);
+  });
+});

@@ -30,6 +30,8 @@ export interface HostConfig {
   idleMs: number;
   /** The command that runs `computerd` (default: this Node and computerd's bin). */
   computerd: string[];
+  /** Keep a spare daemon started for the next computer (spare-daemon.ts; default on). */
+  spare: boolean;
 }
 
 /** A configuration mistake. */
@@ -51,6 +53,8 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
                       of their computer's user namespace (make dev builds it); default: none, the
                       host's system folders as an unprivileged user
   --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
+  --spare MODE        COMPUTERD_HOST_SPARE, on|off, default on: one daemon started ahead for the
+                      next computer (Node and computerd loaded, nothing of any computer)
 `;
 
 const MIN_TOKEN_LENGTH = 16;
@@ -86,6 +90,7 @@ export function parseHostConfig(
         mount: { type: "string" },
         rootfs: { type: "string" },
         "idle-minutes": { type: "string" },
+        spare: { type: "string" },
       },
     }).values;
   } catch (error) {
@@ -108,6 +113,8 @@ export function parseHostConfig(
   if (mount !== "fuse3" && mount !== "none") {
     throw new HostConfigError("--mount must be fuse3 or none");
   }
+  const spare = pick("spare", "COMPUTERD_HOST_SPARE", "on");
+  if (spare !== "on" && spare !== "off") throw new HostConfigError("--spare must be on or off");
   const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
   let token = env.COMPUTERD_HOST_TOKEN ?? "";
   delete env.COMPUTERD_HOST_TOKEN;
@@ -138,5 +145,6 @@ export function parseHostConfig(
     mount,
     idleMs: idle * 60_000,
     computerd: computerdCommand(),
+    spare: spare === "on",
   };
 }

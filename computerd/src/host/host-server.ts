@@ -148,6 +148,7 @@ export async function startHostServer(options: HostServerOptions): Promise<Host>
     async close() {
       clearInterval(sweeper);
       await Promise.all([...daemons.keys()].map(stop));
+      await launcher.close?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

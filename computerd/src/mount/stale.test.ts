@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseMountInfo } from "./stale.ts";
+import { mountsAt, parseMountInfo } from "./stale.ts";
 
 describe("parseMountInfo", () => {
   it("reads mount points, types and sources, undoing octal escapes", () => {
@@ -14,5 +17,20 @@ describe("parseMountInfo", () => {
       { mountPoint: "/tmp/with space", fsType: "fuse.computerd", source: "computer" },
       { mountPoint: "/work/mnt", fsType: "fuse", source: "/dev/fuse" },
     ]);
+  });
+});
+
+describe("mountsAt", () => {
+  it("finds a mount of any type, also through a symlinked parent, and none where nothing is mounted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "computerd-stale-"));
+    try {
+      symlinkSync("/", join(dir, "root"));
+      expect((await mountsAt("/proc")).map((m) => m.fsType)).toContain("proc");
+      expect((await mountsAt(join(dir, "root", "proc"))).map((m) => m.fsType)).toContain("proc");
+      expect(await mountsAt(dir)).toEqual([]);
+      expect(await mountsAt(join(dir, "missing", "deeper"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

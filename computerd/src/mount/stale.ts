@@ -5,8 +5,9 @@
  * removed with a lazy unmount: fusermount3 -uz, then fusermount -uz, then umount -l.
  */
 import { execFile } from "node:child_process";
+import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** A mounted filesystem from mountinfo. */
 export interface MountEntry {
@@ -36,11 +37,29 @@ export function parseMountInfo(text: string): MountEntry[] {
   return entries;
 }
 
+/**
+ * `path` absolute with its parent's symlinks resolved, as mountinfo names mount points; the
+ * last component is never touched (it may be a dead FUSE mount, answering ENOTCONN).
+ */
+function mountInfoPath(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute;
+  }
+}
+
+/** The mounts currently at `mountPoint`, of any type (the last one is on top). */
+export async function mountsAt(mountPoint: string): Promise<MountEntry[]> {
+  const target = mountInfoPath(mountPoint);
+  const text = await readFile("/proc/self/mountinfo", "utf8");
+  return parseMountInfo(text).filter((m) => m.mountPoint === target);
+}
+
 /** The FUSE mounts currently at `mountPoint` (the last one is on top). */
 export async function fuseMountsAt(mountPoint: string): Promise<MountEntry[]> {
-  const target = resolve(mountPoint);
-  const text = await readFile("/proc/self/mountinfo", "utf8");
-  return parseMountInfo(text).filter((m) => m.mountPoint === target && m.fsType.startsWith("fuse"));
+  return (await mountsAt(mountPoint)).filter((m) => m.fsType.startsWith("fuse"));
 }
 
 function run(command: string, args: string[]): Promise<boolean> {

@@ -43,11 +43,21 @@ export function egressAllowList(config: Config): string[] {
 export async function startCommandNetwork(
   config: Config,
   log: (message: string) => void = (message) => console.error(`computerd: ${message}`),
+  spare?: Promise<SandboxNetwork>,
 ): Promise<CommandNetwork> {
   const allow = config.egress === "none" ? egressAllowList(config) : [];
   const sandboxed = config.execSandbox === "bwrap";
+  // A spare daemon's bridge (commands/spare.ts) is a fresh namespace's: it serves exactly the
+  // network asked for here, sandboxed without an allow-list; any other is started anew.
+  const fits = sandboxed && config.egress === "none" && allow.length === 0;
+  const prepared = spare?.catch(() => undefined);
+  if (!fits) void prepared?.then((network) => network?.close());
   if (!(sandboxed && config.egress === "none") && allow.length === 0) {
     return OWN_NETWORK;
+  }
+  const ready = fits ? await prepared : undefined;
+  if (ready !== undefined) {
+    return { network: ready, env: {}, close: async () => ready.close() };
   }
   let proxy: EgressProxy | undefined;
   let dir: string | undefined;

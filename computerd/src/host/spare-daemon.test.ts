@@ -1,0 +1,122 @@
+/**
+ * The spare daemon (spare-daemon.ts, commands/spare.ts) against real `computerd serve --spare`
+ * processes (no sandbox, no mount, so it runs anywhere): it holds nothing of a computer until it
+ * is taken, becomes exactly the daemon it is told to be, is taken once, and ends when its stdin
+ * closes untaken.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { readAssignment } from "../commands/spare.ts";
+import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
+import { DaemonProcess, daemonBaseEnv } from "./daemon-process.ts";
+import { parseHostConfig } from "./host-config.ts";
+import { SpareDaemon } from "./spare-daemon.ts";
+
+let dir: string;
+const command = (() => {
+  const parsed = parseHostConfig(["--port", "0"], { COMPUTERD_HOST_TOKEN: "host-token-0123456789" });
+  if (parsed === "help") throw new Error("help");
+  return parsed.computerd;
+})();
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "computerd-spare-"));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ready(spare: SpareDaemon): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!spare.ready) {
+    if (Date.now() > deadline || spare.child.exitCode !== null) throw new Error("the spare never got ready");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function newSpare(): SpareDaemon {
+  return SpareDaemon.start({ command, env: daemonBaseEnv(dir), network: false });
+}
+
+describe("readAssignment", () => {
+  test("reads one line of {args, env}; undefined when the stream closes first; throws on anything else", async () => {
+    const input = new PassThrough();
+    const first = readAssignment(input);
+    input.write('{"args":["--port","0"],"env":{"COMPUTERD_COMPUTER_ID":"c1"}}\n{"args":[]}\n');
+    await expect(first).resolves.toEqual({ args: ["--port", "0"], env: { COMPUTERD_COMPUTER_ID: "c1" } });
+    const closed = new PassThrough();
+    const none = readAssignment(closed);
+    closed.end();
+    await expect(none).resolves.toBeUndefined();
+    for (const line of [
+      '{"args":"x","env":{}}',
+      '{"args":[1],"env":{}}',
+      '{"args":[],"env":{"A":1}}',
+      "nope",
+    ]) {
+      const bad = new PassThrough();
+      const read = readAssignment(bad);
+      bad.write(`${line}\n`);
+      await expect(read).rejects.toThrow();
+    }
+  });
+});
+
+describe("spare daemon", () => {
+  test("holds nothing of a computer until taken, then is that computer's daemon, taken once", async () => {
+    const spare = newSpare();
+    expect(spare.take(["--port", "0"], {})).toBeUndefined(); // not ready yet: never taken early
+    await ready(spare);
+    const pid = spare.child.pid as number;
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    expect(cmdline).toContain("--spare");
+    expect(cmdline.some((arg) => arg.includes("state") || arg.includes("secret"))).toBe(false);
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+    expect(environ).not.toMatch(/COMPUTERD_(SECRET|COMPUTER_ID|HOST_TOKEN)=/);
+    const id = "spare-a";
+    const lines: string[] = [];
+    const daemon = await DaemonProcess.start(
+      {
+        computerId: id,
+        command,
+        dir,
+        folders: computerFolders(dir, id),
+        sandboxUid: sandboxUidOf(dir, id),
+        rootfs: "",
+        sandbox: "none",
+        mount: "none",
+        egress: "none",
+        env: { COMPUTERD_COMPUTER_ID: id },
+        spare,
+        log: (line) => lines.push(line),
+      },
+      "h1",
+    );
+    try {
+      expect(daemon.pid).toBe(pid);
+      expect(await daemon.healthy()).toBe(true);
+      const refused = await fetch(`${daemon.url}/exec`, { headers: { Authorization: "Bearer wrong" } });
+      expect(refused.status).toBe(401);
+      await refused.body?.cancel();
+      expect(spare.ready).toBe(false);
+      expect(spare.take(["--port", "0"], {})).toBeUndefined();
+    } finally {
+      await daemon.stop();
+    }
+    expect(daemon.alive).toBe(false);
+    // It stopped as a daemon does on SIGTERM (not killed after the grace): stdin held nothing up.
+    expect(lines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
+  }, 120_000);
+
+  test("ends when its stdin closes before it was taken", async () => {
+    const spare = newSpare();
+    await ready(spare);
+    const exited = new Promise<number | null>((resolve) => spare.child.once("exit", (code) => resolve(code)));
+    spare.child.stdin?.end();
+    expect(await exited).toBe(0);
+  }, 120_000);
+});
