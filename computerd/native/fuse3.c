@@ -15,6 +15,7 @@
 #define NAPI_VERSION 8
 #include <errno.h>
 #include <fuse_lowlevel.h>
+#include <malloc.h>
 #include <node_api.h>
 #include <pthread.h>
 #include <signal.h>
@@ -23,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
@@ -141,9 +144,11 @@ struct session {
   long loop_getattr;  /* getattrs the loop answered from its directories (atomic) */
   struct dir_cache dirs;
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
-     reads the next request into a fresh one). Loop thread only. */
+     reads the next request into a pooled or fresh one). Loop thread only. */
   char *recv_mem;
   int recv_taken;
+  /* Usable size of the receive buffers libfuse allocates for this session (0: none seen yet). */
+  size_t recv_size;
 };
 
 /* Interrupts the loop thread's read of /dev/fuse on unmount (0: no signal was free). */
@@ -151,6 +156,63 @@ static int wake_signal;
 static void on_wake(int sig) { (void)sig; }
 
 static char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
+
+/*
+ * Receive buffers a big write took over come back here when JS drops them: the finalizer of
+ * their Buffer runs once V8 has proven that no JS reference is left, so a recycled buffer can
+ * never still be a page, a cached chunk or a shared copy. The loop reads the next request into
+ * one of them instead of a fresh allocation, whose 256 pages the kernel would fault in (zeroed,
+ * charged) while the writer waits. Process-wide: a buffer may outlive its session. Only buffers
+ * libfuse allocated are kept, and one is reused only by a session whose own libfuse buffers are
+ * no bigger (malloc_usable_size), so a recycled buffer always holds what libfuse reads into it.
+ */
+#define POOL_MAX 64
+static struct {
+  pthread_mutex_t lock;
+  char *bufs[POOL_MAX];
+  size_t sizes[POOL_MAX];
+  int count;
+  long reused, fresh; /* receive buffers taken from the pool / allocated by libfuse, for counters */
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/*
+ * A receive buffer JS no longer references: kept for reuse while the pool has room. Its pages
+ * are lazily freed (MADV_FREE, the whole pages inside the allocation, never malloc's own
+ * words): an idle pool gives memory back when the machine needs it, and a buffer the kernel
+ * did not reclaim is reused without faults.
+ */
+static void pool_put(char *block) {
+  size_t size = malloc_usable_size(block);
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t from = ((uintptr_t)block + 64 + page - 1) & ~(page - 1);
+  uintptr_t to = ((uintptr_t)block + size) & ~(page - 1);
+  if (to > from) madvise((void *)from, to - from, MADV_FREE);
+  pthread_mutex_lock(&pool.lock);
+  if (pool.count < POOL_MAX) {
+    pool.bufs[pool.count] = block;
+    pool.sizes[pool.count] = size;
+    pool.count++;
+    block = NULL;
+  }
+  pthread_mutex_unlock(&pool.lock);
+  free(block);
+}
+
+/* A pooled buffer of at least `need` usable bytes, or NULL (libfuse then allocates one). */
+static char *pool_take(size_t need) {
+  char *block = NULL;
+  pthread_mutex_lock(&pool.lock);
+  for (int i = pool.count - 1; i >= 0 && !block; i--) {
+    if (pool.sizes[i] < need) continue;
+    block = pool.bufs[i];
+    pool.bufs[i] = pool.bufs[pool.count - 1];
+    pool.sizes[i] = pool.sizes[pool.count - 1];
+    pool.count--;
+  }
+  if (block) pool.reused++;
+  pthread_mutex_unlock(&pool.lock);
+  return block;
+}
 
 static void free_request(struct request *r) {
   free(r->s1); free(r->s2);
@@ -409,8 +471,13 @@ static const struct fuse_lowlevel_ops ops = {
 
 #define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, #call " failed"); return NULL; } } while (0)
 
-/* Finalizer of a write's buffer: the hint is the allocation it lies in (a receive buffer), if any. */
-static void free_data(napi_env env, void *data, void *hint) { (void)env; free(hint ? hint : data); }
+/* Finalizer of a write's buffer: the hint is the allocation it lies in (a receive buffer, back
+   to the pool), if any. */
+static void free_data(napi_env env, void *data, void *hint) {
+  (void)env;
+  if (hint) pool_put(hint);
+  else free(data);
+}
 
 static void call_js(napi_env env, napi_value handler, void *context, void *data) {
   (void)context;
@@ -459,13 +526,24 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
 static void receive_loop(struct session *s) {
   struct fuse_buf fbuf = { .mem = NULL };
   while (!fuse_session_exited(s->se)) {
+    /* A buffer a big write took over is replaced from the pool once this session's own size
+       is known; NULL lets libfuse allocate one. */
+    int allocates = fbuf.mem == NULL;
+    if (allocates && s->recv_size > 0) {
+      fbuf.mem = pool_take(s->recv_size);
+      allocates = fbuf.mem == NULL;
+    }
     int res = fuse_session_receive_buf(s->se, &fbuf);
+    if (allocates && fbuf.mem) {
+      size_t size = malloc_usable_size(fbuf.mem);
+      if (size > s->recv_size) s->recv_size = size;
+      __atomic_add_fetch(&pool.fresh, 1, __ATOMIC_RELAXED);
+    }
     if (res == -EINTR) continue;
     if (res <= 0) break;
     s->recv_mem = fbuf.mem;
     s->recv_taken = 0;
     fuse_session_process_buf(s->se, &fbuf);
-    /* NULL: libfuse allocates the next receive buffer. */
     if (s->recv_taken) fbuf.mem = NULL;
     s->recv_mem = NULL;
   }
@@ -665,6 +743,22 @@ static napi_value js_clear_dir_attrs(napi_env env, napi_callback_info info) {
   for (int i = 0; i < DIR_SLOTS; i++) s->dirs.slots[i].ino = 0;
   pthread_mutex_unlock(&s->dirs.lock);
   return NULL;
+}
+
+/* receiveBuffers() -> Float64Array [taken from the pool, allocated, pooled now]: receive buffers
+   the loops of this process read big writes into. */
+static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value buffer, array;
+  double *counts = NULL;
+  CHECK(napi_create_arraybuffer(env, 3 * sizeof(double), (void **)&counts, &buffer));
+  pthread_mutex_lock(&pool.lock);
+  counts[0] = (double)pool.reused;
+  counts[1] = (double)pool.fresh;
+  counts[2] = (double)pool.count;
+  pthread_mutex_unlock(&pool.lock);
+  CHECK(napi_create_typedarray(env, napi_float64_array, 3, buffer, 0, &array));
+  return array;
 }
 
 /* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs] the loop answered without JS. */
@@ -1021,6 +1115,7 @@ NAPI_MODULE_INIT() {
     {"notifyInvalRange", NULL, js_notify_range, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setNoCapabilities", NULL, js_set_no_caps, NULL, NULL, NULL, napi_enumerable, NULL},
     {"loopAnswers", NULL, js_loop_answers, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"receiveBuffers", NULL, js_receive_buffers, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setFlushWanted", NULL, js_set_flush_wanted, NULL, NULL, NULL, napi_enumerable, NULL},
     {"replyDirPlus", NULL, js_reply_dirplus, NULL, NULL, NULL, napi_enumerable, NULL},
     {"cacheDirAttr", NULL, js_cache_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
