@@ -34,7 +34,7 @@ enum op {
   OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
   OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
-  OP_READDIRPLUS
+  OP_READDIRPLUS, OP_WRITE_EARLY
 };
 
 /*
@@ -142,6 +142,11 @@ struct session {
   long loop_getxattr; /* capability probes the loop answered itself (atomic) */
   long loop_flush;    /* flushes the loop answered itself (atomic) */
   long loop_getattr;  /* getattrs the loop answered from its directories (atomic) */
+  /* Early writes: whole-page writes the loop answers before JS buffers them (see ll_write). */
+  long long write_credit;   /* bytes of them the quota still leaves room for (atomic; JS grants) */
+  long long file_size_max;  /* the largest file size (JS sets it with the credit) */
+  long early_pending;       /* answered, not yet handled by JS (atomic) */
+  long early_answered;      /* answered since mount (atomic) */
   struct dir_cache dirs;
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a pooled or fresh one). Loop thread only. */
@@ -349,6 +354,17 @@ static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, stru
 }
 /* Writes from this size on take the receive buffer over instead of copying out of it. */
 #define TAKE_BUFFER_FROM (64 << 10)
+/* The page size of the write-back (CHUNK_SIZE in JS): early writes cover exactly one page. */
+#define PAGE_BYTES (1 << 20)
+
+/* Takes `size` bytes of the write credit JS granted, if that much is left. */
+static int take_credit(struct session *s, long long size) {
+  long long credit = __atomic_load_n(&s->write_credit, __ATOMIC_ACQUIRE);
+  while (credit >= size)
+    if (__atomic_compare_exchange_n(&s->write_credit, &credit, credit - size, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      return 1;
+  return 0;
+}
 
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
                      struct fuse_file_info *fi) {
@@ -363,6 +379,31 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
     r->data = (char *)buf;
     r->data_block = s->recv_mem;
     s->recv_taken = 1;
+    /*
+     * A write of exactly one whole, aligned page is answered here, before JS buffers it: JS
+     * needs nothing of the file to take it (it becomes the page as it is, even where the old
+     * bytes are still at the Durable Object), and the quota's room for it was set aside
+     * (write_credit), so JS cannot refuse it. Every later request of this session reaches JS
+     * after it (one loop, one queue); the fence waits until JS has handled every early write.
+     */
+    if (size == PAGE_BYTES && off % PAGE_BYTES == 0 && off + (long long)size <= s->file_size_max &&
+        take_credit(s, (long long)size)) {
+      r->op = OP_WRITE_EARLY;
+      r->req = NULL;
+      __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+      if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
+        /* JS is going away: nobody would store it, so it is not answered as written. */
+        __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+        __atomic_add_fetch(&s->write_credit, (long long)size, __ATOMIC_ACQ_REL);
+        free_request(r);
+        fuse_reply_err(req, EIO);
+      } else {
+        __atomic_add_fetch(&s->early_answered, 1, __ATOMIC_RELAXED);
+        fuse_reply_write(req, size);
+      }
+      answered(s);
+      return;
+    }
   } else {
     /* The receive buffer is reused once this returns: small data moves to JS in its own allocation. */
     r->data = malloc(size ? size : 1);
@@ -374,7 +415,8 @@ static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) 
   /* Nothing written through this handle since its last flush, and JS holds nothing to store or
      report: the close has nothing to wait for. */
   struct session *s = sess(req);
-  if (!fh_has(&s->written, fi->fh) && !__atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE)) {
+  if (!fh_has(&s->written, fi->fh) && !__atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) &&
+      __atomic_load_n(&s->early_pending, __ATOMIC_ACQUIRE) == 0) {
     __atomic_add_fetch(&s->loop_flush, 1, __ATOMIC_RELAXED);
     fuse_reply_err(req, 0);
     return;
@@ -480,9 +522,12 @@ static void free_data(napi_env env, void *data, void *hint) {
 }
 
 static void call_js(napi_env env, napi_value handler, void *context, void *data) {
-  (void)context;
+  struct session *s = context;
   struct request *r = data;
+  /* An early write counts as pending until the handler has returned (it buffered the page). */
+  int early = r->op == OP_WRITE_EARLY;
   if (env == NULL) {
+    if (early) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) {
       struct session *s = fuse_req_userdata(r->req);
       fuse_reply_err(r->req, EIO);
@@ -520,6 +565,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     napi_get_and_clear_last_exception(env, &err);
     fprintf(stderr, "computerd fuse3: a request handler threw\n");
   }
+  if (early) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
 }
 
 /* fuse_session_loop, except that a request may keep its receive buffer (big writes). */
@@ -743,6 +789,37 @@ static napi_value js_clear_dir_attrs(napi_env env, napi_callback_info info) {
   for (int i = 0; i < DIR_SLOTS; i++) s->dirs.slots[i].ino = 0;
   pthread_mutex_unlock(&s->dirs.lock);
   return NULL;
+}
+
+/* grantWrites(session, bytes, fileSizeMax): adds to the room early writes may take (see ll_write). */
+static napi_value js_grant_writes(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  struct session *s = session_arg(env, info, 3, argv);
+  if (!s) return NULL;
+  __atomic_store_n(&s->file_size_max, (long long)num(env, argv[2]), __ATOMIC_RELEASE);
+  __atomic_add_fetch(&s->write_credit, (long long)num(env, argv[1]), __ATOMIC_ACQ_REL);
+  return NULL;
+}
+
+/* revokeWrites(session) -> bytes: takes back the room early writes have not taken yet. */
+static napi_value js_revoke_writes(napi_env env, napi_callback_info info) {
+  napi_value argv[1], result;
+  struct session *s = session_arg(env, info, 1, argv);
+  long long left = s ? __atomic_exchange_n(&s->write_credit, 0, __ATOMIC_ACQ_REL) : 0;
+  napi_create_double(env, (double)left, &result);
+  return result;
+}
+
+/* earlyWrites(session) -> Float64Array [answered since mount, not yet handled by JS]. */
+static napi_value js_early_writes(napi_env env, napi_callback_info info) {
+  napi_value argv[1], buffer, array;
+  struct session *s = session_arg(env, info, 1, argv);
+  double *counts = NULL;
+  CHECK(napi_create_arraybuffer(env, 2 * sizeof(double), (void **)&counts, &buffer));
+  counts[0] = s ? (double)__atomic_load_n(&s->early_answered, __ATOMIC_ACQUIRE) : 0;
+  counts[1] = s ? (double)__atomic_load_n(&s->early_pending, __ATOMIC_ACQUIRE) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 2, buffer, 0, &array));
+  return array;
 }
 
 /* receiveBuffers() -> Float64Array [taken from the pool, allocated, pooled now]: receive buffers
@@ -1116,6 +1193,9 @@ NAPI_MODULE_INIT() {
     {"setNoCapabilities", NULL, js_set_no_caps, NULL, NULL, NULL, napi_enumerable, NULL},
     {"loopAnswers", NULL, js_loop_answers, NULL, NULL, NULL, napi_enumerable, NULL},
     {"receiveBuffers", NULL, js_receive_buffers, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"grantWrites", NULL, js_grant_writes, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"revokeWrites", NULL, js_revoke_writes, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"earlyWrites", NULL, js_early_writes, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setFlushWanted", NULL, js_set_flush_wanted, NULL, NULL, NULL, napi_enumerable, NULL},
     {"replyDirPlus", NULL, js_reply_dirplus, NULL, NULL, NULL, napi_enumerable, NULL},
     {"cacheDirAttr", NULL, js_cache_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},

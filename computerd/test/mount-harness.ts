@@ -87,6 +87,10 @@ export function unexpectedAddon(): Fuse3Addon {
     cacheDirAttr: unexpected,
     clearDirAttrs: unexpected,
     dropDirAttr: unexpected,
+    grantWrites: unexpected,
+    revokeWrites: unexpected,
+    earlyWrites: unexpected,
+    receiveBuffers: unexpected,
   };
 }
 

@@ -77,6 +77,8 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     fs,
     counters: fuse?.counters ?? {},
     async flushAll() {
+      // Writes the FUSE loop answered early are buffered first (they may still be on their way).
+      await fuse?.writesHandled();
       // Completed pages are hashed on the thread pool first; the stores then skip hashing.
       await fs.files.hashAhead();
       fs.flushAll();

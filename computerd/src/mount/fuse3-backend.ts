@@ -47,6 +47,8 @@ export interface FuseMount {
   readonly counters: Readonly<Record<string, number>>;
   /** Invalidates the kernel's names and attributes of changed paths (by node id, at any depth). */
   invalidateKernel(paths: readonly string[]): Promise<void>;
+  /** Resolves once every write the loop answered early has been buffered (before the fence flushes). */
+  writesHandled(): Promise<void>;
   /** Unmounts (lazily: busy processes keep their open files until they close them). */
   unmount(): Promise<void>;
 }
@@ -162,6 +164,11 @@ export async function mountFuse3(
   checkCapabilities();
   // Closes of handles nothing was written through reach JS only while it holds something to store or report.
   fs.files.closeWork.listen((pending) => addon.setFlushWanted(session, pending));
+  // Whole-page writes are answered by the loop, within room the write-back sets aside.
+  fs.files.useEarlyWrites({
+    grant: (bytes, fileSizeMax) => addon.grantWrites(session, bytes, fileSizeMax),
+    revoke: () => addon.revokeWrites(session),
+  });
   Object.defineProperty(counters, "getxattr (loop)", {
     enumerable: true,
     get: () => addon.loopAnswers(session)[0],
@@ -203,6 +210,10 @@ export async function mountFuse3(
       }
       await Promise.all(pending);
       checkCapabilities();
+    },
+    async writesHandled() {
+      // They are queued for this thread: each turn of the event loop delivers some.
+      while ((addon.earlyWrites(session)[1] ?? 0) > 0) await new Promise((resolve) => setImmediate(resolve));
     },
     async unmount() {
       if (!mounted) return;

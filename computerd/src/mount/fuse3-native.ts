@@ -42,6 +42,8 @@ export const OP = {
   exit: 29,
   copy_file_range: 30,
   readdirplus: 31,
+  /** A whole-page write the loop already answered (no request handle): buffer it, never refuse it. */
+  write_early: 32,
 } as const;
 
 /** Request names by code (the FUSE counters' keys). */
@@ -157,6 +159,18 @@ export interface Fuse3Addon {
   dropDirAttr(session: SessionHandle, ino: number): void;
   /** Requests the loop answered without the listener: [capability probes, flushes, getattrs]. */
   loopAnswers(session: SessionHandle): Float64Array;
+  /**
+   * Early writes: a write of exactly one whole, aligned 1 MiB page, ending within
+   * `fileSizeMax`, is answered by the loop and handed to the listener as OP.write_early while
+   * the granted bytes last. Adds `bytes` to them.
+   */
+  grantWrites(session: SessionHandle, bytes: number, fileSizeMax: number): void;
+  /** Takes back the granted bytes early writes have not used; returns how many. */
+  revokeWrites(session: SessionHandle): number;
+  /** [early writes answered since mount, answered but not yet handled by the listener]. */
+  earlyWrites(session: SessionHandle): Float64Array;
+  /** Receive buffers of this process's loops: [reused from the pool, newly allocated, pooled now]. */
+  receiveBuffers(): Float64Array;
 }
 
 /** Where `npm run build:native -w computerd` puts the addon. */

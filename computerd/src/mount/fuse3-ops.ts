@@ -453,6 +453,13 @@ export function fuse3Listener(
       onExit();
       return;
     }
+    if (op === OP.write_early) {
+      // Answered by the loop already: nothing to reply, and a whole page needs no old bytes,
+      // so it never waits for chunks still at the Durable Object.
+      const [ino, fh, offset, data] = args as [number, number, number, Buffer];
+      fs.writeAnswered(fh, nodes.pathOf(ino) ?? "", data, offset);
+      return;
+    }
     if (!req) return;
     const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
     // Bytes still at the Durable Object: handled once the chunks it needs are here.

@@ -211,6 +211,16 @@ export class LocalFs {
   }
 
   /**
+   * A whole-page write the FUSE loop has already answered (early-writes.ts): buffered without a
+   * copy; a failure is kept for the file's next fsync or close.
+   */
+  writeAnswered(fh: number, path: string, data: Uint8Array, offset: number): void {
+    // The kernel writes only through open handles; without one the write has no file.
+    const ino = this.files.inoOf(fh);
+    this.files.writeAnswered(ino, path, data, offset, () => this.storedSize(ino ?? 0, path));
+  }
+
+  /**
    * copy_file_range. A source still in memory (just written) is copied there: the target's
    * pages share its buffers, nothing is stored or hashed now. Otherwise in the mirror
    * (chunk-aligned ranges share chunks, so `cp` of a big file is a few rows, not its bytes

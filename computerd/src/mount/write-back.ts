@@ -18,6 +18,7 @@ import {
 import type { KnownHashes } from "../mirror/known-hashes.ts";
 import type { ChunkCache } from "./chunk-cache.ts";
 import { type Digest, DirtyFile, type FlushTarget, threadPoolDigest } from "./dirty-file.ts";
+import { EarlyWrites, type WriteGrants } from "./early-writes.ts";
 import { isUnder } from "./meta-cache.ts";
 import { StoredChunks } from "./stored-chunks.ts";
 import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
@@ -94,6 +95,8 @@ export class WriteBack {
   private readonly fullPages: [number, number][] = [];
   private draining = false;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The room set aside for writes the FUSE loop answers before JS sees them (fuse3 only). */
+  private early: EarlyWrites | undefined;
 
   constructor(vfs: Vfs, onFlushed: FlushedListener, options: Partial<WriteBackOptions> = {}) {
     this.vfs = vfs;
@@ -112,6 +115,12 @@ export class WriteBack {
       },
       truncate: (path, length, mtime) => vfs.truncate(path, length, { mtime }),
     };
+  }
+
+  /** Lets the FUSE loop answer whole-page writes early, within room set aside here (early-writes.ts). */
+  useEarlyWrites(grants: WriteGrants): void {
+    this.early = new EarlyWrites(grants);
+    this.early.refill(this.room());
   }
 
   /** Bytes buffered writes will add to the vfs's used bytes once stored (statfs counts them now). */
@@ -231,7 +240,7 @@ export class WriteBack {
     const existed = this.files.has(ino);
     const file = this.fileFor(ino, path, storedSize);
     let extra = file.growthOfWrite(offset, data.length);
-    if (extra > 0 && extra > this.room()) {
+    if (extra > 0 && extra > this.room() && extra > this.roomTakingBack()) {
       const fit = this.longestFit(file, offset, data.length);
       if (fit === 0) {
         if (!existed) this.files.delete(ino);
@@ -246,7 +255,37 @@ export class WriteBack {
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
     else for (const idx of full) this.queuePage(ino, idx);
+    // A whole page JS answered: the loop may have run out of room for early writes.
+    if (data.length === CHUNK_SIZE && this.early?.low) this.early.refill(this.room());
     return data.length;
+  }
+
+  /**
+   * A write the FUSE loop has already answered (one whole page, its room set aside): buffered
+   * like any write. It cannot be refused any more, so a failure (the quota shrank meanwhile:
+   * what still fits is kept) is reported by the file's next fsync or close, as a failed
+   * background store is.
+   */
+  writeAnswered(
+    ino: number | undefined,
+    path: string,
+    data: Uint8Array,
+    offset: number,
+    storedSize: () => number,
+  ): void {
+    this.early?.handled(data.length);
+    if (ino === undefined) {
+      this.options.log(`a write answered early names no open file (${path}); it is dropped`, undefined);
+      return;
+    }
+    try {
+      const taken = this.write(ino, path, data, offset, storedSize, true);
+      if (taken < data.length) throw new FsError("ENOSPC", "write", path);
+    } catch (err) {
+      this.errors.set(ino, err);
+      this.options.log(`a write to inode ${ino} answered early could not be buffered; it is dropped`, err);
+    }
+    if (this.early?.low) this.early.refill(this.room());
   }
 
   /**
@@ -275,7 +314,7 @@ export class WriteBack {
     if (n % CHUNK_SIZE !== 0 && to + n < size) return undefined;
     const file = this.fileFor(target.ino, target.path, () => size);
     const extra = file.growthOfWrite(to, n);
-    if (extra > 0 && extra > this.room()) {
+    if (extra > 0 && extra > this.room() && extra > this.roomTakingBack()) {
       if (!existed) this.files.delete(target.ino);
       return undefined;
     }
@@ -289,10 +328,17 @@ export class WriteBack {
     return n;
   }
 
-  /** Bytes the quota still has room for beside what is stored and what is buffered. */
+  /** Bytes the quota still has room for beside what is stored, buffered and set aside for early writes. */
   private room(): number {
     const { usedBytes, quotaBytes } = this.vfs.usage();
-    return quotaBytes === null ? Number.POSITIVE_INFINITY : quotaBytes - usedBytes - this.dirtyGrowth;
+    if (quotaBytes === null) return Number.POSITIVE_INFINITY;
+    return quotaBytes - usedBytes - this.dirtyGrowth - (this.early?.reservedBytes ?? 0);
+  }
+
+  /** room(), after taking back what early writes have not used yet (a write JS answers comes first). */
+  private roomTakingBack(): number {
+    this.early?.revoke();
+    return this.room();
   }
 
   /** The longest prefix of a write at `offset` whose growth fits the room (growth only rises with length). */
