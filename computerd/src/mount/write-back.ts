@@ -15,43 +15,16 @@ import {
   type Timespec,
   type Vfs,
 } from "@computer/vfs";
-import type { KnownHashes } from "../mirror/known-hashes.ts";
 import type { ChunkCache } from "./chunk-cache.ts";
 import { type Digest, DirtyFile, type FlushTarget, threadPoolDigest } from "./dirty-file.ts";
-import { EarlyWrites, type WriteGrants } from "./early-writes.ts";
+import type { WriteGrants } from "./early-writes.ts";
 import { isUnder } from "./meta-cache.ts";
 import { StoredChunks } from "./stored-chunks.ts";
 import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
+import { WRITE_BACK_DEFAULTS, type WriteBackOptions } from "./write-back-options.ts";
+import { WriteRoom } from "./write-room.ts";
 
-/** Tuning of the write-back layer. */
-export interface WriteBackOptions {
-  /** A file whose pages hold at most this many bytes is flushed on its last close (default 1 MiB). */
-  flushOnCloseBytes: number;
-  /** Above this many dirty bytes in total, the file being written is flushed (default 256 MiB). */
-  maxDirtyBytes: number;
-  /** Closed files left dirty are flushed after this delay (default 20 ms). */
-  idleFlushMs: number;
-  /** Completed pages of open files are stored once writes pause this long (default 5 ms). */
-  quietMs: number;
-  /** Memory for clean chunks (default 64 MiB). */
-  chunkCacheBytes: number;
-  /** Where failures of background flushes are reported. */
-  log: (message: string, err: unknown) => void;
-  /**
-   * The mirror's KnownHashes: with it, whole pages are hashed on the thread pool before the
-   * background stores and the fence, and the vfs uses those hashes instead of hashing again.
-   */
-  knownHashes?: KnownHashes;
-}
-
-const DEFAULTS: WriteBackOptions = {
-  flushOnCloseBytes: 1 << 20,
-  maxDirtyBytes: 256 << 20,
-  idleFlushMs: 20,
-  quietMs: 5,
-  chunkCacheBytes: 64 << 20,
-  log: (message, err) => console.error(`computerd: ${message}`, err),
-};
+export type { WriteBackOptions } from "./write-back-options.ts";
 
 /** The current time with sub-millisecond precision. */
 export function now(): Timespec {
@@ -68,7 +41,6 @@ export type FlushedListener = (ino: number) => void;
 
 /** Handles, dirty files and clean chunks of one mount. */
 export class WriteBack {
-  private readonly vfs: Vfs;
   private readonly options: WriteBackOptions;
   private readonly onFlushed: FlushedListener;
   private readonly handles = new Map<number, Handle>();
@@ -95,14 +67,14 @@ export class WriteBack {
   private readonly fullPages: [number, number][] = [];
   private draining = false;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The room set aside for writes the FUSE loop answers before JS sees them (fuse3 only). */
-  private early: EarlyWrites | undefined;
+  /** The quota's room, with what is set aside for writes the FUSE loop answers early. */
+  private readonly room: WriteRoom;
 
   constructor(vfs: Vfs, onFlushed: FlushedListener, options: Partial<WriteBackOptions> = {}) {
-    this.vfs = vfs;
     this.onFlushed = onFlushed;
-    this.options = { ...DEFAULTS, ...options };
+    this.options = { ...WRITE_BACK_DEFAULTS, ...options };
     this.stored = new StoredChunks(vfs, this.options.chunkCacheBytes);
+    this.room = new WriteRoom(vfs, () => this.dirtyGrowth);
     this.chunks = this.stored.cache;
     const known = this.options.knownHashes;
     this.digest = known ? threadPoolDigest : undefined;
@@ -119,8 +91,7 @@ export class WriteBack {
 
   /** Lets the FUSE loop answer whole-page writes early, within room set aside here (early-writes.ts). */
   useEarlyWrites(grants: WriteGrants): void {
-    this.early = new EarlyWrites(grants);
-    this.early.refill(this.room());
+    this.room.useEarlyWrites(grants);
   }
 
   /** Bytes buffered writes will add to the vfs's used bytes once stored (statfs counts them now). */
@@ -240,8 +211,8 @@ export class WriteBack {
     const existed = this.files.has(ino);
     const file = this.fileFor(ino, path, storedSize);
     let extra = file.growthOfWrite(offset, data.length);
-    if (extra > 0 && extra > this.room() && extra > this.roomTakingBack()) {
-      const fit = this.longestFit(file, offset, data.length);
+    if (this.room.short(extra)) {
+      const fit = this.room.longestFit(file, offset, data.length);
       if (fit === 0) {
         if (!existed) this.files.delete(ino);
         throw new FsError("ENOSPC", "write", path);
@@ -256,36 +227,32 @@ export class WriteBack {
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
     else for (const idx of full) this.queuePage(ino, idx);
     // A whole page JS answered: the loop may have run out of room for early writes.
-    if (data.length === CHUNK_SIZE && this.early?.low) this.early.refill(this.room());
+    if (data.length === CHUNK_SIZE) this.room.refillEarly();
     return data.length;
   }
 
   /**
-   * A write the FUSE loop has already answered (one whole page, its room set aside): buffered
-   * like any write. It cannot be refused any more, so a failure (the quota shrank meanwhile:
-   * what still fits is kept) is reported by the file's next fsync or close, as a failed
-   * background store is.
+   * A write the FUSE loop answered already (early-writes.ts): buffered like any. It cannot be
+   * refused any more: a failure (the quota shrank meanwhile; what fits is kept) is reported by
+   * the file's next fsync or close, as a failed background store is.
    */
   writeAnswered(
     ino: number | undefined,
     path: string,
     data: Uint8Array,
     offset: number,
-    storedSize: () => number,
+    size: () => number,
   ): void {
-    this.early?.handled(data.length);
-    if (ino === undefined) {
-      this.options.log(`a write answered early names no open file (${path}); it is dropped`, undefined);
-      return;
-    }
+    this.room.earlyHandled(data.length);
     try {
-      const taken = this.write(ino, path, data, offset, storedSize, true);
-      if (taken < data.length) throw new FsError("ENOSPC", "write", path);
+      if (ino === undefined) throw new FsError("ENOENT", "write", path, "no open file");
+      if (this.write(ino, path, data, offset, size, true) < data.length)
+        throw new FsError("ENOSPC", "write", path);
     } catch (err) {
-      this.errors.set(ino, err);
-      this.options.log(`a write to inode ${ino} answered early could not be buffered; it is dropped`, err);
+      if (ino !== undefined) this.errors.set(ino, err);
+      this.options.log(`a write to ${path} answered early could not be buffered; it is dropped`, err);
     }
-    if (this.early?.low) this.early.refill(this.room());
+    this.room.refillEarly();
   }
 
   /**
@@ -314,7 +281,7 @@ export class WriteBack {
     if (n % CHUNK_SIZE !== 0 && to + n < size) return undefined;
     const file = this.fileFor(target.ino, target.path, () => size);
     const extra = file.growthOfWrite(to, n);
-    if (extra > 0 && extra > this.room() && extra > this.roomTakingBack()) {
+    if (this.room.short(extra)) {
       if (!existed) this.files.delete(target.ino);
       return undefined;
     }
@@ -326,31 +293,6 @@ export class WriteBack {
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(target.ino);
     else for (const idx of full) this.queuePage(target.ino, idx);
     return n;
-  }
-
-  /** Bytes the quota still has room for beside what is stored, buffered and set aside for early writes. */
-  private room(): number {
-    const { usedBytes, quotaBytes } = this.vfs.usage();
-    if (quotaBytes === null) return Number.POSITIVE_INFINITY;
-    return quotaBytes - usedBytes - this.dirtyGrowth - (this.early?.reservedBytes ?? 0);
-  }
-
-  /** room(), after taking back what early writes have not used yet (a write JS answers comes first). */
-  private roomTakingBack(): number {
-    this.early?.revoke();
-    return this.room();
-  }
-
-  /** The longest prefix of a write at `offset` whose growth fits the room (growth only rises with length). */
-  private longestFit(file: DirtyFile, offset: number, length: number): number {
-    const room = this.room();
-    let [fits, fails] = [0, length];
-    while (fails - fits > 1) {
-      const mid = Math.floor((fits + fails) / 2);
-      if (file.growthOfWrite(offset, mid) <= room) fits = mid;
-      else fails = mid;
-    }
-    return fits;
   }
 
   /**

@@ -1,0 +1,31 @@
+/** Tuning of the write-back layer (write-back.ts) and its defaults. */
+import type { KnownHashes } from "../mirror/known-hashes.ts";
+
+export interface WriteBackOptions {
+  /** A file whose pages hold at most this many bytes is flushed on its last close (default 1 MiB). */
+  flushOnCloseBytes: number;
+  /** Above this many dirty bytes in total, the file being written is flushed (default 256 MiB). */
+  maxDirtyBytes: number;
+  /** Closed files left dirty are flushed after this delay (default 20 ms). */
+  idleFlushMs: number;
+  /** Completed pages of open files are stored once writes pause this long (default 5 ms). */
+  quietMs: number;
+  /** Memory for clean chunks (default 64 MiB). */
+  chunkCacheBytes: number;
+  /** Where failures of background flushes are reported. */
+  log: (message: string, err: unknown) => void;
+  /**
+   * The mirror's KnownHashes: with it, whole pages are hashed on the thread pool before the
+   * background stores and the fence, and the vfs uses those hashes instead of hashing again.
+   */
+  knownHashes?: KnownHashes;
+}
+
+export const WRITE_BACK_DEFAULTS: WriteBackOptions = {
+  flushOnCloseBytes: 1 << 20,
+  maxDirtyBytes: 256 << 20,
+  idleFlushMs: 20,
+  quietMs: 5,
+  chunkCacheBytes: 64 << 20,
+  log: (message, err) => console.error(`computerd: ${message}`, err),
+};
