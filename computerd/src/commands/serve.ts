@@ -73,6 +73,8 @@ async function run(args: string[], prepared: SparePrepared = {}): Promise<number
   opened = workspace;
   let mounted = true;
   try {
+    // A spare's root may still be mounting (spare.ts): the mirror and the mount did not need it.
+    await prepared.rootReady;
     daemon = await startDaemon(config, {
       sync: workspace.sync,
       onLink: (link) => workspace.sync.onLink(link),

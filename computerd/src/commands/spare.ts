@@ -16,46 +16,69 @@ import { loadFuse3 } from "../mount/fuse3-native.ts";
 export interface SpareAssignment {
   args: string[];
   env: Record<string, string>;
+  /**
+   * The computer's root (`--sandbox-root`) is still being mounted by the host: a second line,
+   * `root-ready` (or `root-failed`), says when it may be used; until then the daemon opens its
+   * mirror and mount, which need no root.
+   */
+  rootLater?: boolean;
 }
 
 /** What the spare prepared, for `serve` to use. */
 export interface SparePrepared {
   /** The pre-started bridge of an empty network namespace (`--network bwrap`). */
   network?: Promise<SandboxNetwork>;
+  /** Settles once the host mounted the computer's root (rejects when it could not). */
+  rootReady?: Promise<void>;
 }
 
 function isAssignment(value: unknown): value is SpareAssignment {
   if (typeof value !== "object" || value === null) return false;
-  const { args, env } = value as Record<string, unknown>;
+  const { args, env, rootLater } = value as Record<string, unknown>;
   return (
     Array.isArray(args) &&
     args.every((arg) => typeof arg === "string") &&
     typeof env === "object" &&
     env !== null &&
-    Object.values(env).every((v) => typeof v === "string")
+    Object.values(env).every((v) => typeof v === "string") &&
+    (rootLater === undefined || typeof rootLater === "boolean")
   );
 }
 
-/** The first line of `input` as an assignment; undefined when it closes first. Throws on a malformed line. */
-export function readAssignment(input: NodeJS.ReadableStream): Promise<SpareAssignment | undefined> {
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input });
-    let done = false;
-    lines.once("line", (line) => {
-      done = true;
-      lines.close();
-      try {
-        const value: unknown = JSON.parse(line);
-        if (isAssignment(value)) resolve(value);
-        else reject(new Error("the spare's assignment is not {args: string[], env: {...}}"));
-      } catch (err) {
-        reject(err);
-      }
-    });
-    lines.once("close", () => {
-      if (!done) resolve(undefined);
-    });
-  });
+/** Lines of `input`, one at a time; undefined once it closed. */
+export function lineReader(input: NodeJS.ReadableStream): {
+  next(): Promise<string | undefined>;
+  close(): void;
+} {
+  const lines = createInterface({ input })[Symbol.asyncIterator]();
+  return {
+    next: async () => {
+      const { value, done } = await lines.next();
+      return done === true ? undefined : String(value);
+    },
+    close: () => void lines.return?.(),
+  };
+}
+
+/** An assignment line; throws on anything else. */
+export function parseAssignment(line: string): SpareAssignment {
+  const value: unknown = JSON.parse(line);
+  if (!isAssignment(value)) throw new Error("the spare's assignment is not {args: string[], env: {...}}");
+  return value;
+}
+
+/** Settles with the host's word on the root: `root-ready` resolves, anything else (or the end) rejects. */
+async function rootWord(lines: ReturnType<typeof lineReader>): Promise<void> {
+  const word = await lines.next();
+  if (word !== "root-ready")
+    throw new Error(`the host could not mount the computer's root (${word ?? "no answer"})`);
+}
+
+/** Nothing more comes on stdin (the host keeps its end open): it must not keep the daemon alive. */
+function releaseStdin(lines: ReturnType<typeof lineReader>): void {
+  lines.close();
+  process.stdin.pause();
+  (process.stdin as { unref?: () => void }).unref?.();
 }
 
 /**
@@ -77,13 +100,18 @@ export async function waitAsSpare(
   await import("../mount/fuse3-backend.ts");
   await network?.catch(() => undefined);
   console.log(JSON.stringify({ event: "spare", pid: process.pid }));
-  const assignment = await readAssignment(process.stdin);
-  // Nothing more comes on stdin (the host keeps its end open): it must not keep the daemon alive.
-  process.stdin.pause();
-  (process.stdin as { unref?: () => void }).unref?.();
-  if (assignment === undefined) {
+  const lines = lineReader(process.stdin);
+  const line = await lines.next();
+  if (line === undefined) {
+    releaseStdin(lines);
     (await network?.catch(() => undefined))?.close();
     return undefined;
   }
-  return { assignment, ...(network ? { prepared: { network } } : { prepared: {} }) };
+  const assignment = parseAssignment(line);
+  const prepared: SparePrepared = network ? { network } : {};
+  if (assignment.rootLater === true) {
+    prepared.rootReady = rootWord(lines).finally(() => releaseStdin(lines));
+    prepared.rootReady.catch(() => undefined);
+  } else releaseStdin(lines);
+  return { assignment, prepared };
 }

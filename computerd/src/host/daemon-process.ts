@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { mountsAt } from "../mount/stale.ts";
 import { type ComputerFolders, prepareComputerFolders } from "./computer-folders.ts";
-import { prepareComputerRoot, removeComputerRoot } from "./computer-root.ts";
+import { prepareComputerRoot, removeComputerRoot, rootFolders } from "./computer-root.ts";
 import { daemonHealthy } from "./daemon-api.ts";
 import type { SpareDaemon } from "./spare-daemon.ts";
 
@@ -117,10 +117,13 @@ export class DaemonProcess {
     const owner = launch.sandbox === "bwrap" && process.getuid?.() === 0 ? launch.sandboxUid : undefined;
     prepareComputerFolders(launch.dir, launch.folders, owner);
     // Over the image's root filesystem, root inside owns the workspace as host id sandboxUid.
-    const root =
-      owner !== undefined && launch.rootfs !== ""
-        ? await prepareComputerRoot(launch.folders, launch.rootfs, owner)
-        : "";
+    const ownRoot = owner !== undefined && launch.rootfs !== "";
+    const root = ownRoot ? rootFolders(launch.folders).root : "";
+    // A spare opens its mirror and mount while the root is mounted (it waits for root-ready).
+    const mountRoot = () =>
+      ownRoot ? prepareComputerRoot(launch.folders, launch.rootfs, owner as number) : Promise.resolve(root);
+    const spare = launch.spare?.ready ? launch.spare : undefined;
+    if (spare === undefined) await mountRoot();
     const secret = randomBytes(32).toString("hex");
     const secretFile = join(stateDir, "secret");
     writeFileSync(secretFile, secret, { mode: 0o600 });
@@ -154,11 +157,11 @@ export class DaemonProcess {
     delete env.COMPUTERD_SECRET;
     const spareEnv = { ...launch.env };
     delete spareEnv.COMPUTERD_SECRET;
+    const taken = spare?.take(args, spareEnv, ownRoot);
     const child =
-      launch.spare?.take(args, spareEnv) ??
-      spawn(node, [...rest, "serve", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    const daemon = new DaemonProcess(launch, specHash, secret, child, root !== "");
-    const port = await new Promise<number>((resolve, reject) => {
+      taken ?? spawn(node, [...rest, "serve", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const daemon = new DaemonProcess(launch, specHash, secret, child, ownRoot);
+    const listening = new Promise<number>((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error("computerd did not start listening")),
         launch.startTimeoutMs ?? 30_000,
@@ -189,7 +192,19 @@ export class DaemonProcess {
         clearTimeout(timer);
         reject(new Error(`computerd exited (${code}) before listening: ${tail.join("\n")}`));
       });
-    }).catch(async (error: unknown) => {
+    });
+    listening.catch(() => undefined);
+    if (taken !== undefined && ownRoot) {
+      try {
+        await mountRoot();
+        taken.stdin?.write("root-ready\n");
+      } catch (error) {
+        taken.stdin?.write("root-failed\n");
+        await daemon.stop();
+        throw error;
+      }
+    }
+    const port = await listening.catch(async (error: unknown) => {
       await daemon.stop();
       throw error;
     });

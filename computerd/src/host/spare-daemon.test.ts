@@ -4,12 +4,12 @@
  * is taken, becomes exactly the daemon it is told to be, is taken once, and ends when its stdin
  * closes untaken.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { readAssignment } from "../commands/spare.ts";
+import { lineReader, parseAssignment } from "../commands/spare.ts";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
 import { DaemonProcess, daemonBaseEnv } from "./daemon-process.ts";
 import { parseHostConfig } from "./host-config.ts";
@@ -42,27 +42,26 @@ function newSpare(): SpareDaemon {
   return SpareDaemon.start({ command, env: daemonBaseEnv(dir), network: false });
 }
 
-describe("readAssignment", () => {
-  test("reads one line of {args, env}; undefined when the stream closes first; throws on anything else", async () => {
-    const input = new PassThrough();
-    const first = readAssignment(input);
-    input.write('{"args":["--port","0"],"env":{"COMPUTERD_COMPUTER_ID":"c1"}}\n{"args":[]}\n');
-    await expect(first).resolves.toEqual({ args: ["--port", "0"], env: { COMPUTERD_COMPUTER_ID: "c1" } });
-    const closed = new PassThrough();
-    const none = readAssignment(closed);
-    closed.end();
-    await expect(none).resolves.toBeUndefined();
+describe("the assignment", () => {
+  test("is one line of {args, env, rootLater?}; the reader says when its input closed", async () => {
+    expect(parseAssignment('{"args":["--port","0"],"env":{"COMPUTERD_COMPUTER_ID":"c1"}}')).toEqual({
+      args: ["--port", "0"],
+      env: { COMPUTERD_COMPUTER_ID: "c1" },
+    });
+    expect(parseAssignment('{"args":[],"env":{},"rootLater":true}').rootLater).toBe(true);
     for (const line of [
       '{"args":"x","env":{}}',
       '{"args":[1],"env":{}}',
       '{"args":[],"env":{"A":1}}',
       "nope",
     ]) {
-      const bad = new PassThrough();
-      const read = readAssignment(bad);
-      bad.write(`${line}\n`);
-      await expect(read).rejects.toThrow();
+      expect(() => parseAssignment(line)).toThrow();
     }
+    const input = new PassThrough();
+    const lines = lineReader(input);
+    input.write("one\ntwo\n");
+    input.end();
+    expect([await lines.next(), await lines.next(), await lines.next()]).toEqual(["one", "two", undefined]);
   });
 });
 
@@ -110,6 +109,32 @@ describe("spare daemon", () => {
     expect(daemon.alive).toBe(false);
     // It stopped as a daemon does on SIGTERM (not killed after the grace): stdin held nothing up.
     expect(lines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
+  }, 120_000);
+
+  test("with its root to come, it waits for the host's word: root-failed ends it before it listens", async () => {
+    const spare = newSpare();
+    await ready(spare);
+    const id = "spare-b";
+    const folders = computerFolders(dir, id);
+    mkdirSync(folders.stateDir, { recursive: true, mode: 0o700 });
+    const secretFile = join(folders.stateDir, "secret");
+    writeFileSync(secretFile, "spare-secret-0123456789abcdef", { mode: 0o600 });
+    const out: string[] = [];
+    const child = spare.take(
+      [
+        ...["--port", "0", "--mount-point", folders.mountPoint, "--state-dir", folders.stateDir],
+        ...["--mount-backend", "none", "--exec-sandbox", "none", "--secret-file", secretFile],
+      ],
+      {},
+      true,
+    );
+    for (const stream of [child?.stdout, child?.stderr])
+      stream?.on("data", (chunk: Buffer) => out.push(chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child?.once("exit", (code) => resolve(code)));
+    child?.stdin?.write("root-failed\n");
+    expect(await exited).not.toBe(0);
+    expect(out.join("")).not.toContain('"event":"listening"');
+    expect(out.join("")).toContain("could not mount the computer's root (root-failed)");
   }, 120_000);
 
   test("ends when its stdin closes before it was taken", async () => {

@@ -62,12 +62,13 @@ export class SpareDaemon {
 
   /**
    * Hands the spare to one computer: it becomes `computerd serve ARGS` with `env` added. Its
-   * stdout and stderr are the caller's from here on. Undefined when it is not ready.
+   * stdout and stderr are the caller's from here on. With `rootLater`, it waits for a
+   * `root-ready` line on stdin before it uses its `--sandbox-root`. Undefined when not ready.
    */
-  take(args: readonly string[], env: Record<string, string>): ChildProcess | undefined {
+  take(args: readonly string[], env: Record<string, string>, rootLater = false): ChildProcess | undefined {
     if (!this.ready) return undefined;
     this.#taken = true;
-    this.child.stdin?.write(`${JSON.stringify({ args, env })}\n`);
+    this.child.stdin?.write(`${JSON.stringify({ args, env, ...(rootLater ? { rootLater } : {}) })}\n`);
     return this.child;
   }
 
