@@ -2,24 +2,28 @@
  * `npm run -w @computer/bench profile-workerd -- [--port N] [--seconds S] [--out FILE]`: a CPU
  * profile of a running fleet's Worker isolate (the Worker and its Durable Objects), taken over
  * wrangler dev's inspector while another bench runs beside it. Without `--port` it finds the
- * one `wrangler dev --inspector-port N` running on this machine. Samples for `--seconds` (or
- * until Ctrl-C), writes the `.cpuprofile` (Chrome DevTools opens it) and prints the functions
- * with the most self and total time.
+ * one `wrangler dev --inspector-port N` running on this machine. Samples for `--seconds`, until
+ * Ctrl-C or until the fleet stops, in segments of `--segment` seconds (a fleet that stops takes
+ * only its last segment with it), writes the segments' `.cpuprofile` files (Chrome DevTools
+ * opens them) and prints the functions with the most self and total time over all of them.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { formatProfile, startProfile, stopProfile } from "./transfer-bench/cpu-profile.ts";
+import { type CpuProfile, formatProfile, startProfile, stopProfile } from "./transfer-bench/cpu-profile.ts";
 import { connectInspector, wranglerInspectorUrl } from "./transfer-bench/inspector.ts";
 
 const USAGE = `Usage: npm run -w @computer/bench profile-workerd -- [options]
 
   --port N       wrangler dev's --inspector-port (default: the one wrangler dev running here)
-  --seconds S    how long to sample (default: until Ctrl-C)
+  --seconds S    how long to sample (default: until Ctrl-C or the fleet stops)
+  --segment S    seconds per profile segment (default 10)
   --interval US  sampling interval in microseconds (default 500)
   --top N        functions listed (default 30)
-  --out FILE     where the .cpuprofile goes (default workerd-<time>.cpuprofile)
-  --help         this text`;
+  --out PREFIX   where the segments go: PREFIX-<n>.cpuprofile (default workerd-<time>)
+  --help         this text
+
+  or: profile-workerd -- --summarize FILE.cpuprofile...   the summary of saved profiles`;
 
 /** The inspector ports of the `wrangler dev` processes running here. */
 function wranglerInspectorPorts(): number[] {
@@ -33,10 +37,13 @@ function wranglerInspectorPorts(): number[] {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: {
+      summarize: { type: "boolean", default: false },
       port: { type: "string" },
       seconds: { type: "string" },
+      segment: { type: "string" },
       interval: { type: "string" },
       top: { type: "string" },
       out: { type: "string" },
@@ -46,6 +53,11 @@ async function main(): Promise<number> {
   });
   if (values.help) {
     console.log(USAGE);
+    return 0;
+  }
+  if (values.summarize) {
+    const profiles = positionals.map((file) => JSON.parse(readFileSync(file, "utf8")) as CpuProfile);
+    console.log(formatProfile(profiles, Number(values.top ?? 30)));
     return 0;
   }
   let port = values.port === undefined ? undefined : Number(values.port);
@@ -64,21 +76,38 @@ async function main(): Promise<number> {
     console.error(`profile-workerd: no inspector answered on port ${port}`);
     return 1;
   }
-  await startProfile(inspector, Number(values.interval ?? 500));
-  process.stderr.write(
-    `profile-workerd: sampling port ${port}${values.seconds ? ` for ${values.seconds} s` : " until Ctrl-C"}\n`,
-  );
-  await new Promise<void>((resolve) => {
-    if (values.seconds !== undefined) setTimeout(resolve, Number(values.seconds) * 1000);
-    process.once("SIGINT", () => resolve());
-    process.once("SIGTERM", () => resolve());
-  });
-  const profile = await stopProfile(inspector);
+  const interval = Number(values.interval ?? 500);
+  const segmentMs = Number(values.segment ?? 10) * 1000;
+  const prefix = values.out ?? `workerd-${new Date().toISOString().replaceAll(":", "-")}`;
+  let ended = false;
+  const end = () => {
+    ended = true;
+  };
+  if (values.seconds !== undefined) setTimeout(end, Number(values.seconds) * 1000);
+  process.once("SIGINT", end);
+  process.once("SIGTERM", end);
+  void inspector.closed.then(end);
+  process.stderr.write(`profile-workerd: sampling port ${port} in ${segmentMs / 1000} s segments\n`);
+  const profiles: CpuProfile[] = [];
+  while (!ended) {
+    try {
+      await startProfile(inspector, interval);
+      const until = Date.now() + segmentMs;
+      while (!ended && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+      const profile = await stopProfile(inspector);
+      writeFileSync(`${prefix}-${profiles.length}.cpuprofile`, JSON.stringify(profile));
+      profiles.push(profile);
+    } catch {
+      break; // The inspector closed mid-segment: that segment is lost, the others stand.
+    }
+  }
   inspector.close();
-  const out = values.out ?? `workerd-${new Date().toISOString().replaceAll(":", "-")}.cpuprofile`;
-  writeFileSync(out, JSON.stringify(profile));
-  console.log(formatProfile(profile, Number(values.top ?? 30)));
-  process.stderr.write(`profile-workerd: wrote ${out}\n`);
+  if (profiles.length === 0) {
+    console.error("profile-workerd: no complete segment");
+    return 1;
+  }
+  console.log(formatProfile(profiles, Number(values.top ?? 30)));
+  process.stderr.write(`profile-workerd: wrote ${profiles.length} segments ${prefix}-*.cpuprofile\n`);
   return 0;
 }
 

@@ -46,19 +46,40 @@ function frameKey(frame: CpuProfile["nodes"][number]["callFrame"]): string {
   return file === "" ? name : `${name} ${file}:${frame.lineNumber + 1}`;
 }
 
-/** Self and total time per function (sorted by self time, most first) and the profile's length. */
-export function summarizeProfile(profile: CpuProfile): {
+/** Self and total time per function over `profiles` (sorted by self time, most first) and their length. */
+export function summarizeProfile(profiles: CpuProfile | readonly CpuProfile[]): {
   wallMs: number;
   lines: ProfileLine[];
   /** Per function, its self time by the function that called it. */
   callers: Map<string, Map<string, number>>;
 } {
-  const parent = new Map<number, number>();
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   const callers = new Map<string, Map<string, number>>();
+  let wallMs = 0;
+  for (const profile of Array.isArray(profiles) ? profiles : [profiles as CpuProfile]) {
+    wallMs += (profile.endTime - profile.startTime) / 1000;
+    addProfile(profile, self, total, callers);
+  }
+  const lines = [...total.keys()].map((name) => ({
+    name,
+    selfMs: (self.get(name) ?? 0) / 1000,
+    totalMs: (total.get(name) ?? 0) / 1000,
+  }));
+  lines.sort((a, b) => b.selfMs - a.selfMs);
+  return { wallMs, lines, callers };
+}
+
+/** Adds one profile's self and total microseconds per function (and self per caller) to the maps. */
+function addProfile(
+  profile: CpuProfile,
+  self: Map<string, number>,
+  total: Map<string, number>,
+  callers: Map<string, Map<string, number>>,
+): void {
+  const parent = new Map<number, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   for (let i = 0; i < samples.length; i++) {
@@ -89,17 +110,10 @@ export function summarizeProfile(profile: CpuProfile): {
       id = parent.get(id);
     }
   }
-  const lines = [...total.keys()].map((name) => ({
-    name,
-    selfMs: (self.get(name) ?? 0) / 1000,
-    totalMs: (total.get(name) ?? 0) / 1000,
-  }));
-  lines.sort((a, b) => b.selfMs - a.selfMs);
-  return { wallMs: (profile.endTime - profile.startTime) / 1000, lines, callers };
 }
 
 /** The summary as text: the `top` functions by self time, then by total time. */
-export function formatProfile(profile: CpuProfile, top = 25): string {
+export function formatProfile(profile: CpuProfile | readonly CpuProfile[], top = 25): string {
   const { wallMs, lines, callers } = summarizeProfile(profile);
   const idle = new Set(["(idle)", "(root)", "(program)"]);
   const busy = lines.filter((l) => !idle.has(l.name)).reduce((sum, l) => sum + l.selfMs, 0);

@@ -9,8 +9,13 @@
 export interface Inspector {
   /** Sends `method` with `params`; resolves with its result, rejects with its error. */
   call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Resolves once the socket has closed (the fleet stopped, or close()). */
+  readonly closed: Promise<void>;
   close(): void;
 }
+
+/** How long a call waits for its answer (Profiler.stop of a long profile takes seconds). */
+const CALL_TIMEOUT_MS = 60_000;
 
 /** Connects to `url`; undefined when it does not open within `timeoutMs`. */
 export async function connectInspector(url: string, timeoutMs = 10_000): Promise<Inspector | undefined> {
@@ -47,15 +52,30 @@ export async function connectInspector(url: string, timeoutMs = 10_000): Promise
     if (message.error) waiter.reject(new Error(message.error.message ?? JSON.stringify(message.error)));
     else waiter.resolve(message.result);
   });
-  socket.addEventListener("close", () => {
-    for (const waiter of pending.values()) waiter.reject(new Error("the inspector closed"));
-    pending.clear();
-  });
+  const closed = new Promise<void>((resolve) =>
+    socket.addEventListener("close", () => {
+      for (const waiter of pending.values()) waiter.reject(new Error("the inspector closed"));
+      pending.clear();
+      resolve();
+    }),
+  );
   return {
+    closed,
     call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
       const id = ++lastId;
       return new Promise<T>((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        // A socket whose peer went away without a close (the fleet was killed) never answers.
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`${method}: no answer from the inspector`));
+        }, CALL_TIMEOUT_MS);
+        const settle =
+          <V>(done: (value: V) => void) =>
+          (value: V) => {
+            clearTimeout(timer);
+            done(value);
+          };
+        pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject) });
         socket.send(JSON.stringify({ id, method, params }));
       });
     },
