@@ -191,10 +191,11 @@ describe("POST /connect", () => {
       expect(same(connection.target.blobs.get("h"))).toBe(true);
       const [back] = await remote.getBlobs(["h"]);
       expect(same(back?.data)).toBe(true);
+      // To a DO that takes frames, computerd's first message after the DO's first frame (the
+      // health answer) and its messages with bytes (the putBlobs call) go as frames; the rest
+      // (the getBlobs call) as text, as everything to a DO that does not.
       const { binary, text } = connection.received;
-      expect({ frames, binary: binary >= 2, text: text >= 3 }).toEqual(
-        frames ? { frames, binary: true, text: false } : { frames, binary: false, text: true },
-      );
+      expect({ frames, binary, text: text >= 1 }).toEqual({ frames, binary: frames ? 2 : 0, text: true });
     }
   });
 

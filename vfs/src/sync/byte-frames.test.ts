@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { decodeFrame, encodeFrame, encodeText } from "./byte-frames.ts";
+import { decodeFrame, encodeFrame, encodeMessage, encodeText } from "./byte-frames.ts";
 
 /** Message trees as capnweb builds them at "jsonCompatibleWithBytes": JSON values and Uint8Arrays. */
 const tree = fc.letrec((tie) => ({
@@ -27,6 +27,13 @@ const tree = fc.letrec((tie) => ({
 /** Copies of `frame`'s bytes in a fresh ArrayBuffer, as a WebSocket hands them over. */
 function received(frame: Uint8Array): ArrayBuffer {
   return frame.slice().buffer;
+}
+
+/** True when a Uint8Array lies anywhere in `value`. */
+function hasBytes(value: unknown): boolean {
+  if (value instanceof Uint8Array) return true;
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(hasBytes);
 }
 
 /** `structuredClone`, since encoding replaces the tree's bytes in place (capnweb's trees are fresh). */
@@ -58,6 +65,17 @@ describe("binary frames", () => {
     const data = new Uint8Array(100_000);
     const frame = encodeFrame([{ hash: "h", data }]);
     expect(frame.byteLength - data.byteLength).toBeLessThan(200);
+  });
+
+  test("a message without bytes is JSON text, one with bytes a frame", () => {
+    fc.assert(
+      fc.property(tree, (message) => {
+        const encoded = encodeMessage(copy(message));
+        if (typeof encoded === "string") expect(JSON.parse(encoded)).toEqual(message);
+        else expect(decodeFrame(received(encoded))).toEqual(message);
+        expect(typeof encoded === "string").toBe(!hasBytes(message));
+      }),
+    );
   });
 
   test("a malformed frame is a TypeError", () => {

@@ -9,7 +9,8 @@
  *
  * In the tree each Uint8Array is replaced by the string `"\u0000" + nonce + ":" + index`; the
  * nonce is random per frame, so no string of the message itself is taken for a marker. The
- * receiver's byte strings are views of the frame (no copy). The text form (a legacy peer, see
+ * receiver's byte strings are views of the frame (no copy). A message without bytes goes as
+ * JSON text (encodeMessage). The text form (a legacy peer, see
  * wire-transport.ts) is capnweb's own: the tree as JSON, bytes as base64 without padding.
  */
 
@@ -68,27 +69,43 @@ function restoreBytes(node: unknown, prefix: string, bytes: (index: number) => U
   }
 }
 
-/** One capnweb message as a binary frame (copies each byte string once, into the frame). */
-export function encodeFrame(message: unknown): Uint8Array {
-  const nonce = randomNonce();
+/**
+ * One capnweb message as a binary frame when it holds bytes (each copied once, into the frame),
+ * else as JSON text (`frame`: as a frame anyway). A message without bytes needs no nonce, no
+ * UTF-8 copy of its own and no frame; the WebSocket sends its text as it is.
+ */
+export function encodeMessage(message: unknown, frame = false): string | Uint8Array {
+  let nonce: string | undefined;
+  let prefix = "";
   const blobs: Uint8Array[] = [];
-  const prefix = `${MARK}${nonce}:`;
   const holder = [message];
-  replaceBytes(holder, (bytes) => `${prefix}${blobs.push(bytes) - 1}`);
+  replaceBytes(holder, (bytes) => {
+    if (nonce === undefined) {
+      nonce = randomNonce();
+      prefix = `${MARK}${nonce}:`;
+    }
+    return `${prefix}${blobs.push(bytes) - 1}`;
+  });
+  if (blobs.length === 0 && !frame) return JSON.stringify(holder[0]);
   const header = encoder.encode(
-    JSON.stringify({ n: nonce, l: blobs.map((b) => b.byteLength), m: holder[0] }),
+    JSON.stringify({ n: nonce ?? "", l: blobs.map((b) => b.byteLength), m: holder[0] }),
   );
   let size = 4 + header.byteLength;
   for (const blob of blobs) size += blob.byteLength;
-  const frame = new Uint8Array(size);
-  new DataView(frame.buffer).setUint32(0, header.byteLength, true);
-  frame.set(header, 4);
+  const out = new Uint8Array(size);
+  new DataView(out.buffer).setUint32(0, header.byteLength, true);
+  out.set(header, 4);
   let offset = 4 + header.byteLength;
   for (const blob of blobs) {
-    frame.set(blob, offset);
+    out.set(blob, offset);
     offset += blob.byteLength;
   }
-  return frame;
+  return out;
+}
+
+/** One capnweb message as a binary frame, whether or not it holds bytes. */
+export function encodeFrame(message: unknown): Uint8Array {
+  return encodeMessage(message, true) as Uint8Array;
 }
 
 /** The message of a binary frame; its byte strings are views of `frame`. Throws on a malformed frame. */

@@ -4,12 +4,14 @@
  * binary frames (byte-frames.ts) instead of base64 inside JSON text: no base64 on either end,
  * and the receiver's bytes are views of the frame it got.
  *
- * Both forms are always accepted. A side sends frames once it knows the peer takes them:
- * computerd asks for them with the `X-Computer-Wire: frames` header of its dial-back, so the DO
- * sends frames from its first message; computerd sends frames once one arrived (a DO that
- * ignores the header keeps text both ways, as does a computerd that does not ask).
+ * Both forms are always accepted; a message without bytes goes as text either way. A side sends
+ * frames once it knows the peer takes them: computerd asks for them with the
+ * `X-Computer-Wire: frames` header of its dial-back, so the DO sends its first message as a
+ * frame (whatever it holds) and every later one with bytes; computerd sends frames once one
+ * arrived (a DO that ignores the header keeps text both ways, as does a computerd that does not
+ * ask).
  */
-import { decodeFrame, encodeFrame, encodeText } from "./byte-frames.ts";
+import { decodeFrame, encodeMessage, encodeText } from "./byte-frames.ts";
 
 /** The request header (and its value) by which the dialing side asks for frames. */
 export const WIRE_HEADER = "x-computer-wire";
@@ -32,6 +34,8 @@ export class WireTransport {
   readonly encodingLevel = "jsonCompatibleWithBytes" as const;
   readonly #socket: FrameSocket;
   #frames: boolean;
+  /** This side sent its first frame: the peer knows it takes frames. */
+  #announced = false;
   #sendQueue: (string | Uint8Array)[] | undefined;
   readonly #receiveQueue: unknown[] = [];
   #waiter: { resolve(message: unknown): void; reject(error: unknown): void } | undefined;
@@ -64,7 +68,8 @@ export class WireTransport {
   }
 
   send(message: unknown): number {
-    const data = this.#frames ? encodeFrame(message) : encodeText(message);
+    const data = this.#frames ? encodeMessage(message, !this.#announced) : encodeText(message);
+    this.#announced ||= this.#frames;
     if (this.#sendQueue) this.#sendQueue.push(data);
     else this.#socket.send(data);
     return typeof data === "string" ? data.length : data.byteLength;
