@@ -14,12 +14,17 @@ export const WORKER_CONFIG = `${REPO_ROOT}/worker/wrangler.jsonc`;
 
 /**
  * The environment every wrangler invocation gets: no metrics, no request-metadata fetch,
- * wrangler's own config (login, telemetry consent) kept in the git-ignored `.config/`, and the
- * Worker bundled from the SDK's sources (@computer/sdk/source-condition).
+ * wrangler's own config (login, telemetry consent) kept in the git-ignored `.config/`, the
+ * Worker bundled from the SDK's sources (@computer/sdk/source-condition), and without wrangler
+ * dev's local trace collector unless `X_LOCAL_OBSERVABILITY` asks for it: it streams a span of
+ * every SQL statement of the Durable Objects to a trace store of its own, which made applying
+ * the container's uploads several times dearer than the statements themselves (docs/BENCH.md,
+ * "wrangler dev's local traces"). Production keeps `observability` of wrangler.jsonc.
  */
 export function wranglerEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return {
     ...base,
+    X_LOCAL_OBSERVABILITY: base.X_LOCAL_OBSERVABILITY ?? "false",
     WRANGLER_SEND_METRICS: "false",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",
     XDG_CONFIG_HOME: `${REPO_ROOT}/.config`,
