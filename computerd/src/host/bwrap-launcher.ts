@@ -25,7 +25,7 @@ export function bwrapLauncher(config: HostConfig, log: (line: string) => void): 
     });
   let spare: SpareDaemon | undefined = config.spare ? newSpare() : undefined;
   const takeSpare = (): SpareDaemon | undefined => {
-    if (!spare?.ready) return undefined;
+    if (!spare?.available) return undefined;
     const taken = spare;
     spare = newSpare();
     return taken;

@@ -38,7 +38,7 @@ export interface DaemonLaunch {
   startTimeoutMs?: number;
   /** Lines of the daemon's output go here (prefixed by the caller). */
   log?: (line: string) => void;
-  /** A ready spare to become this daemon (spare-daemon.ts) instead of a new process. */
+  /** A spare (ready or starting) to become this daemon (spare-daemon.ts) instead of a new process. */
   spare?: SpareDaemon;
 }
 
@@ -122,7 +122,7 @@ export class DaemonProcess {
     // A spare opens its mirror and mount while the root is mounted (it waits for root-ready).
     const mountRoot = () =>
       ownRoot ? prepareComputerRoot(launch.folders, launch.rootfs, owner as number) : Promise.resolve(root);
-    const spare = launch.spare?.ready ? launch.spare : undefined;
+    const spare = launch.spare?.available ? launch.spare : undefined;
     if (spare === undefined) await mountRoot();
     const secret = randomBytes(32).toString("hex");
     const secretFile = join(stateDir, "secret");

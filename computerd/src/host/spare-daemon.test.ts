@@ -68,7 +68,6 @@ describe("the assignment", () => {
 describe("spare daemon", () => {
   test("holds nothing of a computer until taken, then is that computer's daemon, taken once", async () => {
     const spare = newSpare();
-    expect(spare.take(["--port", "0"], {})).toBeUndefined(); // not ready yet: never taken early
     await ready(spare);
     const pid = spare.child.pid as number;
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
@@ -109,6 +108,36 @@ describe("spare daemon", () => {
     expect(daemon.alive).toBe(false);
     // It stopped as a daemon does on SIGTERM (not killed after the grace): stdin held nothing up.
     expect(lines.some((line) => line.includes('"event":"stopped"'))).toBe(true);
+  }, 120_000);
+
+  test("taken while still starting, it reads its assignment once it is ready", async () => {
+    const spare = newSpare();
+    expect(spare.available).toBe(true);
+    const pid = spare.child.pid;
+    const id = "spare-early";
+    const daemon = await DaemonProcess.start(
+      {
+        computerId: id,
+        command,
+        dir,
+        folders: computerFolders(dir, id),
+        sandboxUid: sandboxUidOf(dir, id),
+        rootfs: "",
+        sandbox: "none",
+        mount: "none",
+        egress: "none",
+        env: {},
+        spare,
+      },
+      "h1",
+    );
+    try {
+      expect(daemon.pid).toBe(pid);
+      expect(await daemon.healthy()).toBe(true);
+      expect(spare.available).toBe(false);
+    } finally {
+      await daemon.stop();
+    }
   }, 120_000);
 
   test("with its root to come, it waits for the host's word: root-failed ends it before it listens", async () => {

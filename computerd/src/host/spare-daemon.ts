@@ -55,18 +55,27 @@ export class SpareDaemon {
     return spare;
   }
 
-  /** True while it waits, ready, for a computer. */
+  /** True while it waits, ready (code loaded, network up), for a computer. */
   get ready(): boolean {
-    return this.#ready && !this.#taken && this.child.exitCode === null && this.child.signalCode === null;
+    return this.#ready && this.available;
+  }
+
+  /**
+   * True while it runs untaken, ready or still starting: one taken while starting reads its
+   * assignment once ready (the line waits in the pipe), so even the first computer after the
+   * host started gains the part of the start already done.
+   */
+  get available(): boolean {
+    return !this.#taken && this.child.exitCode === null && this.child.signalCode === null;
   }
 
   /**
    * Hands the spare to one computer: it becomes `computerd serve ARGS` with `env` added. Its
    * stdout and stderr are the caller's from here on. With `rootLater`, it waits for a
-   * `root-ready` line on stdin before it uses its `--sandbox-root`. Undefined when not ready.
+   * `root-ready` line on stdin before it uses its `--sandbox-root`. Undefined once taken or gone.
    */
   take(args: readonly string[], env: Record<string, string>, rootLater = false): ChildProcess | undefined {
-    if (!this.ready) return undefined;
+    if (!this.available) return undefined;
     this.#taken = true;
     this.child.stdin?.write(`${JSON.stringify({ args, env, ...(rootLater ? { rootLater } : {}) })}\n`);
     return this.child;

@@ -59,8 +59,9 @@ export async function putComputer(host: ComputerContext, id: string, request: Re
     host.records.put(record);
     vfs.setQuota(quotaBytes ?? DEFAULT_QUOTA_BYTES);
   });
-  await host.registry().add(id, record.createdAt);
-  await host.touched();
+  // Two durable writes in two objects (the registry's row, this one's GC alarm): side by side,
+  // so a new computer waits for one commit, not two in a row (every cold start begins here).
+  await Promise.all([host.registry().add(id, record.createdAt), host.touched()]);
   return Response.json(computerJson(host, record), { status: 201 });
 }
 
