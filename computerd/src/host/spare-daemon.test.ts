@@ -11,7 +11,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { lineReader, parseAssignment } from "../commands/spare.ts";
 import { computerFolders, sandboxUidOf } from "./computer-folders.ts";
-import { DaemonProcess, daemonBaseEnv } from "./daemon-process.ts";
+import { type DaemonLaunch, DaemonProcess, daemonBaseEnv } from "./daemon-process.ts";
 import { parseHostConfig } from "./host-config.ts";
 import { SpareDaemon } from "./spare-daemon.ts";
 
@@ -36,6 +36,23 @@ async function ready(spare: SpareDaemon): Promise<void> {
     if (Date.now() > deadline || spare.child.exitCode !== null) throw new Error("the spare never got ready");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Computer `id`'s daemon without a sandbox or a mount, from `spare`. */
+function launch(id: string, spare: SpareDaemon): DaemonLaunch {
+  return {
+    computerId: id,
+    command,
+    dir,
+    folders: computerFolders(dir, id),
+    sandboxUid: sandboxUidOf(dir, id),
+    rootfs: "",
+    sandbox: "none",
+    mount: "none",
+    egress: "none",
+    env: {},
+    spare,
+  };
 }
 
 function newSpare(): SpareDaemon {
@@ -78,20 +95,7 @@ describe("spare daemon", () => {
     const id = "spare-a";
     const lines: string[] = [];
     const daemon = await DaemonProcess.start(
-      {
-        computerId: id,
-        command,
-        dir,
-        folders: computerFolders(dir, id),
-        sandboxUid: sandboxUidOf(dir, id),
-        rootfs: "",
-        sandbox: "none",
-        mount: "none",
-        egress: "none",
-        env: { COMPUTERD_COMPUTER_ID: id },
-        spare,
-        log: (line) => lines.push(line),
-      },
+      { ...launch(id, spare), env: { COMPUTERD_COMPUTER_ID: id }, log: (line) => lines.push(line) },
       "h1",
     );
     try {
@@ -115,22 +119,7 @@ describe("spare daemon", () => {
     expect(spare.available).toBe(true);
     const pid = spare.child.pid;
     const id = "spare-early";
-    const daemon = await DaemonProcess.start(
-      {
-        computerId: id,
-        command,
-        dir,
-        folders: computerFolders(dir, id),
-        sandboxUid: sandboxUidOf(dir, id),
-        rootfs: "",
-        sandbox: "none",
-        mount: "none",
-        egress: "none",
-        env: {},
-        spare,
-      },
-      "h1",
-    );
+    const daemon = await DaemonProcess.start(launch(id, spare), "h1");
     try {
       expect(daemon.pid).toBe(pid);
       expect(await daemon.healthy()).toBe(true);
