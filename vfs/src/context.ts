@@ -3,6 +3,7 @@
  * seams (clock, sha-256) and the current operation's revision. `mutate()` makes
  * one operation one transaction with one revision.
  */
+import type { DirectoryCache } from "./dir-cache.ts";
 import { FsError } from "./errors.ts";
 import type { NodeRow, Store } from "./store.ts";
 import { fromMs } from "./time.ts";
@@ -16,6 +17,12 @@ export interface VfsOptions {
   now?(): number;
   /** Owner of files created without an explicit owner (default root: 0/0). */
   owner?: { uid: number; gid: number };
+  /**
+   * Directories by name in memory (dir-cache.ts): only for a database that nothing but this
+   * vfs changes and whose owner clears it after every rollback the vfs does not see (an outer
+   * transaction that fails), as the mount's mirror does.
+   */
+  directoryCache?: DirectoryCache;
 }
 
 /** Shared state of one open vfs. */
@@ -56,6 +63,10 @@ export class Context {
       this.depth++;
       try {
         return fn();
+      } catch (err) {
+        // Rolled back: a directory this operation created (and cached by name) may be gone.
+        this.store.forgetDirectories();
+        throw err;
       } finally {
         this.depth--;
         if (this.depth === 0) this.opRev = undefined;
@@ -91,11 +102,8 @@ export class Context {
   /** Adjusts used bytes by `delta`, failing with ENOSPC when growth passes the quota. */
   charge(delta: number, syscall: string, path: string): void {
     if (delta === 0) return;
-    const used = this.store.addMeta("used", delta);
-    if (delta > 0) {
-      const quota = this.store.metaValue("quota");
-      if (quota !== undefined && used > quota) throw new FsError("ENOSPC", syscall, path);
-    }
+    const { used, quota } = this.store.addUsed(delta);
+    if (delta > 0 && quota !== undefined && used > quota) throw new FsError("ENOSPC", syscall, path);
   }
 
   /** A fresh inode row with default owner and `now` for all times. */

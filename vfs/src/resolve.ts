@@ -122,7 +122,7 @@ export function directoryPath(ctx: Context, ino: number): string {
   const names: string[] = [];
   let current = ino;
   while (current !== ROOT_INO) {
-    const entry = ctx.store.namesOf(current)[0];
+    const entry = ctx.store.directoryName(current);
     if (!entry) throw new Error(`directory ${current} has no name`);
     names.unshift(entry.name);
     current = entry.parent;

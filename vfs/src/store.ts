@@ -3,6 +3,7 @@
  * the revision counter and change records. Every higher layer goes through here,
  * so each SQL statement lives in one place.
  */
+import type { DirectoryCache } from "./dir-cache.ts";
 import type { SqlLike } from "./sql.ts";
 import type { FileType, Stat, Timespec } from "./types.ts";
 
@@ -61,9 +62,17 @@ export function toStat(row: NodeRow): Stat {
 /** Table access for one database. Stateless apart from the SQL handle. */
 export class Store {
   readonly sql: SqlLike;
+  /** Directories by name (dir-cache.ts), where the database's owner keeps one. */
+  private readonly dirs: DirectoryCache | undefined;
 
-  constructor(sql: SqlLike) {
+  constructor(sql: SqlLike, dirs?: DirectoryCache) {
     this.sql = sql;
+    this.dirs = dirs;
+  }
+
+  /** Forgets the directories cached by name (rows of dirents changed behind removeEntry, or a rollback). */
+  forgetDirectories(): void {
+    this.dirs?.clear();
   }
 
   node(ino: number): NodeRow | undefined {
@@ -84,11 +93,24 @@ export class Store {
    * a third of lookupNode's columns, and about half its cost per step.
    */
   lookupStep(parent: number, name: string): Pick<NodeRow, "ino" | "type" | "target"> | undefined {
-    return this.sql.exec<Pick<NodeRow, "ino" | "type" | "target">>(
+    const known = this.dirs?.step(parent, name);
+    if (known !== undefined) return { ino: known, type: "dir", target: null };
+    const row = this.sql.exec<Pick<NodeRow, "ino" | "type" | "target">>(
       "SELECT n.ino AS ino, n.type AS type, n.target AS target FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name = ?",
       parent,
       name,
     )[0];
+    if (row?.type === "dir") this.dirs?.remember(parent, name, row.ino);
+    return row;
+  }
+
+  /** The (parent, name) of directory `ino` (directories have one name), or undefined. */
+  directoryName(ino: number): { parent: number; name: string } | undefined {
+    const known = this.dirs?.nameOf(ino);
+    if (known) return known;
+    const entry = this.namesOf(ino)[0];
+    if (entry) this.dirs?.remember(entry.parent, entry.name, ino);
+    return entry;
   }
 
   lookup(parent: number, name: string): number | undefined {
@@ -159,6 +181,8 @@ export class Store {
   }
 
   removeEntry(parent: number, name: string): void {
+    // A directory leaves (or moves): paths below it name other inodes or none now.
+    if (this.dirs?.has(parent, name)) this.dirs.clear();
     this.sql.exec("DELETE FROM dirents WHERE parent = ? AND name = ?", parent, name);
   }
 
@@ -267,6 +291,29 @@ export class Store {
       key,
       value,
     );
+  }
+
+  /** Used bytes and the quota (undefined: none) in one statement. */
+  usage(): { used: number; quota: number | undefined } {
+    const rows = this.sql.exec<{ key: string; value: number | null }>(
+      "SELECT key, value FROM meta WHERE key IN ('used', 'quota')",
+    );
+    let used = 0;
+    let quota: number | undefined;
+    for (const row of rows) {
+      if (row.key === "used") used = row.value ?? 0;
+      else quota = row.value ?? undefined;
+    }
+    return { used, quota };
+  }
+
+  /** Adds `delta` to the used bytes; answers the new total and the quota (undefined: none), in one statement. */
+  addUsed(delta: number): { used: number; quota: number | undefined } {
+    const row = this.sql.exec<{ value: number; quota: number | null }>(
+      "INSERT INTO meta (key, value) VALUES ('used', ?) ON CONFLICT (key) DO UPDATE SET value = value + excluded.value RETURNING value, (SELECT value FROM meta WHERE key = 'quota') AS quota",
+      delta,
+    )[0];
+    return { used: row?.value ?? delta, quota: row?.quota ?? undefined };
   }
 
   /** Adds `delta` to a counter in meta and returns the new value. */

@@ -50,7 +50,7 @@ import * as xattrs from "./xattrs.ts";
 /** Opens (creating and migrating as needed) the filesystem stored in `sql`. */
 export function openVfs(sql: SqlLike, options: VfsOptions): Vfs {
   migrate(sql);
-  const vfs = new Vfs(new Context(new Store(sql), options));
+  const vfs = new Vfs(new Context(new Store(sql, options.directoryCache), options));
   vfs.ensureRoot();
   return vfs;
 }
@@ -235,10 +235,8 @@ export class Vfs {
     xattrs.removexattr(this.ctx, path, name, follow);
   }
   usage(): Usage {
-    return {
-      usedBytes: this.ctx.store.metaValue("used") ?? 0,
-      quotaBytes: this.ctx.store.metaValue("quota") ?? null,
-    };
+    const { used, quota } = this.ctx.store.usage();
+    return { usedBytes: used, quotaBytes: quota ?? null };
   }
   /** Sets the quota in bytes (null: unlimited). Lowering it below usage blocks growth, deletes nothing. */
   setQuota(bytes: number | null): void {
@@ -369,6 +367,7 @@ export class Vfs {
   }
   /** Drops every table of the filesystem (the computer is deleted). */
   destroy(): void {
+    this.ctx.store.forgetDirectories();
     this.ctx.store.sql.transaction(() => {
       for (const table of TABLES) this.ctx.store.sql.exec(`DROP TABLE IF EXISTS ${table}`);
     });

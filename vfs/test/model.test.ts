@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { isFsError } from "../src/errors.ts";
-import type { Change, FsErrorCode } from "../src/index.ts";
+import { type Change, DirectoryCache, type FsErrorCode, openVfs } from "../src/index.ts";
 import { CHUNK_SIZE } from "../src/limits.ts";
 import type { Vfs } from "../src/vfs.ts";
 import { expect, openTestVfs, sha256Hex, vfsTest } from "./backend.ts";
@@ -133,14 +133,17 @@ function describeOp(o: Op): string {
   return JSON.stringify(o, (_k, v) => (v instanceof Uint8Array ? `bytes(${v.length})` : v));
 }
 
+// The mount's mirror keeps directories by name in memory (DirectoryCache): the same sequences
+// must give the same answers with it, failed operations (rolled back) included.
+for (const cached of [false, true]) {
 vfsTest(
-  "random operation sequences agree with the reference model, step by step and at the end",
+  `random operation sequences agree with the reference model, step by step and at the end${cached ? " (directories cached by name)" : ""}`,
   (first, { sql }) => {
     let vfs = first;
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 60, size: "max" }), (ops) => {
         vfs.destroy();
-        vfs = openTestVfs(sql);
+        vfs = cached ? openVfs(sql, { sha256: sha256Hex, directoryCache: new DirectoryCache() }) : openTestVfs(sql);
         const model = new Model();
         const mirror = new Map<string, Change>();
         let cursor = follow(vfs, "0", mirror);
@@ -183,3 +186,4 @@ vfsTest(
   },
   { timeoutMs: 60_000 },
 );
+}

@@ -42,6 +42,8 @@ export interface BatchedSql extends SqlLike {
   reclaim(): number;
   /** Calls `listener` after each commit of a batch that ran operations; returns an unsubscribe. */
   onCommit(listener: () => void): () => void;
+  /** Calls `listener` after an operation's changes were rolled back (it threw). */
+  onRollback(listener: () => void): () => void;
   /** Counters for benchmarks: statements run, operations, commits. */
   readonly counters: { statements: number; operations: number; commits: number };
 }
@@ -62,6 +64,7 @@ export function batchedSqlite(db: DatabaseLike, policy: Partial<BatchPolicy> = {
   let opsInBatch = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const listeners = new Set<() => void>();
+  const rollbackListeners = new Set<() => void>();
 
   db.exec("PRAGMA journal_mode = WAL");
   db.exec(`PRAGMA synchronous = ${policy.synchronous ?? "NORMAL"}`);
@@ -134,6 +137,7 @@ export function batchedSqlite(db: DatabaseLike, policy: Partial<BatchPolicy> = {
       } catch (err) {
         run("ROLLBACK TO op");
         run("RELEASE op");
+        for (const listener of rollbackListeners) listener();
         throw err;
       } finally {
         depth--;
@@ -145,6 +149,10 @@ export function batchedSqlite(db: DatabaseLike, policy: Partial<BatchPolicy> = {
     onCommit(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onRollback(listener) {
+      rollbackListeners.add(listener);
+      return () => rollbackListeners.delete(listener);
     },
     close(): void {
       commit();

@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { openVfs, type Vfs } from "@computer/vfs";
+import { DirectoryCache, openVfs, type Vfs } from "@computer/vfs";
 import { sha256Hex } from "@computer/vfs/node";
 import { type BatchedSql, type BatchPolicy, batchedSqlite } from "./batched-sqlite.ts";
 import { KnownHashes } from "./known-hashes.ts";
@@ -53,7 +53,10 @@ export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirro
   const sql = batchedSqlite(db, policy);
   const hashes = new KnownHashes();
   const sha256 = (data: Uint8Array) => hashes.lookup(data) ?? sha256Hex(data);
-  const vfs = openVfs(sql, { sha256, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
+  // Only this vfs changes the mirror, and every rollback is told: directories may stay cached by name.
+  const directoryCache = new DirectoryCache();
+  sql.onRollback(() => directoryCache.clear());
+  const vfs = openVfs(sql, { sha256, directoryCache, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
   sql.commit();
   return { file, vfs, sql, hashes, close: () => sql.close() };
 }
