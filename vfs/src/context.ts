@@ -34,6 +34,8 @@ export class Context {
   private depth = 0;
   private opRev: number | undefined;
   private lastClock: Timespec = { sec: 0, nsec: 0 };
+  /** Directories whose entries the current (or last) operation changed, as it left them. */
+  readonly touchedDirectories = new Map<number, NodeRow>();
   /** Told when an operation takes a new revision (see Vfs.onRevision). */
   readonly revisionListeners = new Set<(rev: number) => void>();
 
@@ -60,6 +62,7 @@ export class Context {
   /** Runs one operation atomically; the first change it records assigns it a new revision. */
   mutate<T>(fn: () => T): T {
     return this.store.sql.transaction(() => {
+      if (this.depth === 0) this.touchedDirectories.clear();
       this.depth++;
       try {
         return fn();

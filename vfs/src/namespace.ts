@@ -7,7 +7,7 @@ import { FsError } from "./errors.ts";
 import { PATH_MAX, ROOT_INO } from "./limits.ts";
 import { byteLength, checkName, isWithin, splitPath } from "./paths.ts";
 import { type Location, locate, recordInode, recordNames, resolveExisting } from "./resolve.ts";
-import type { NodeRow } from "./store.ts";
+import { NODE_COLUMNS, type NodeRow } from "./store.ts";
 import { deleteDescendants, descendants, dropLink } from "./subtree.ts";
 import type { FileType, MkdirOptions, RmOptions } from "./types.ts";
 
@@ -31,19 +31,17 @@ function removeChild(ctx: Context, at: Location, isDir: boolean): void {
 /** Marks a directory's entries as changed (mtime/ctime), adjusting its nlink by the subdirectories gained or lost. */
 export function touchParent(ctx: Context, parent: number, nlinkDelta: number): void {
   const now = ctx.clock();
-  if (nlinkDelta !== 0) {
-    ctx.store.sql.exec(
-      "UPDATE nodes SET nlink = nlink + ?, mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? WHERE ino = ?",
-      nlinkDelta,
-      now.sec,
-      now.nsec,
-      now.sec,
-      now.nsec,
-      parent,
-    );
-  } else {
-    ctx.store.touch(parent, now, true);
-  }
+  // The directory's new row comes back with the update (Vfs.touchedDirectories).
+  const [row] = ctx.store.sql.exec<NodeRow>(
+    `UPDATE nodes SET nlink = nlink + ?, mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? WHERE ino = ? RETURNING ${NODE_COLUMNS}`,
+    nlinkDelta,
+    now.sec,
+    now.nsec,
+    now.sec,
+    now.nsec,
+    parent,
+  );
+  if (row) ctx.touchedDirectories.set(row.ino, row);
 }
 
 function checkMode(mode: number, syscall: string, path: string): number {

@@ -352,6 +352,14 @@ export class Vfs {
     const row = Number.isSafeInteger(ino) ? this.ctx.store.node(ino) : undefined;
     return row && toStat(row);
   }
+  /**
+   * The directories whose entries the last operation changed (a name added, removed or moved),
+   * with their attributes as it left them: a caller that caches attributes refreshes them
+   * without reading them again. Only valid right after that operation succeeded.
+   */
+  touchedDirectories(): Stat[] {
+    return [...this.ctx.touchedDirectories.values()].map(toStat);
+  }
   /** Inode attributes of an existing path, for callers that already resolved it. */
   inode(path: string): Stat {
     return toStat(resolveExisting(this.ctx, path, "stat", false).node);

@@ -33,6 +33,35 @@ function writeNew(path: string, text: string): number {
 }
 
 describe("LocalFs", () => {
+  it("keeps a directory's attributes as each change of names left them, without reading them again", () => {
+    fs.mkdir("/d", 0o755);
+    fs.mkdir("/e", 0o755);
+    for (const dir of ["/d", "/e", "/"]) fs.readdir(dir);
+    const statements = () => mirror.sql.counters.statements;
+    const changes: (() => void)[] = [
+      () => fs.release(writeNew("/d/f", "x")),
+      () => fs.mkdir("/d/sub", 0o755),
+      () => fs.symlink("f", "/d/l"),
+      () => fs.link("/d/f", "/e/g"),
+      () => fs.rename("/d/l", "/e/l"),
+      () => fs.exchange("/d/sub", "/e/l"),
+      // Now /d/sub is the symlink and /e/l the directory.
+      () => fs.unlink("/d/sub"),
+      () => fs.rmdir("/e/l"),
+      () => fs.unlink("/e/g"),
+    ];
+    for (const change of changes) {
+      change();
+      const cached = ["/d", "/e", "/"].map((dir) => {
+        const before = statements();
+        const stat = fs.stat(dir);
+        expect(statements(), `${dir} after ${String(change)}`).toBe(before);
+        return stat;
+      });
+      expect(cached).toEqual([mirror.vfs.lstat("/d"), mirror.vfs.lstat("/e"), mirror.vfs.lstat("/")]);
+    }
+  });
+
   it("serves writes from memory, reports the dirty size, and flushes small files on last close", () => {
     const fh = writeNew("/a", "hello");
     expect(fs.stat("/a").size).toBe(5);

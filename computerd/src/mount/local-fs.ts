@@ -149,7 +149,16 @@ export class LocalFs {
     this.meta.addEntry(path, { ino: stat.ino, type: stat.type });
     this.meta.setStat(stat);
     this.meta.setXattrNames(stat.ino, new Set());
-    this.meta.dropStatOf(splitParent(path).parent);
+    this.parentsChanged(path);
+  }
+
+  /**
+   * After a change of names at `paths`: their parents' attributes as the vfs left them (it
+   * answers them with the change, so the getattr that follows reads no row), else dropped.
+   */
+  private parentsChanged(...paths: string[]): void {
+    for (const path of paths) this.meta.dropStatOf(splitParent(path).parent);
+    for (const stat of this.vfs.touchedDirectories()) this.meta.setStat(stat);
   }
 
   /** Creates an empty regular file and opens it; returns the handle. */
@@ -290,7 +299,7 @@ export class LocalFs {
     this.meta.removeEntry(path);
     this.meta.dropTree(path);
     this.meta.dropStat(dentry?.ino);
-    this.meta.dropStatOf(splitParent(path).parent);
+    this.parentsChanged(path);
   }
 
   unlink(path: string): void {
@@ -302,7 +311,7 @@ export class LocalFs {
     if (stat.type !== "dir" && stat.nlink <= 1) this.files.discard(stat.ino);
     this.meta.removeEntry(path);
     this.meta.dropStat(stat.ino);
-    this.meta.dropStatOf(splitParent(path).parent);
+    this.parentsChanged(path);
   }
 
   /** POSIX rename, replacing a file or an empty directory. */
@@ -325,8 +334,7 @@ export class LocalFs {
     this.meta.addEntry(to, { ino: src.ino, type: src.type });
     this.meta.dropStat(src.ino);
     this.meta.dropStat(dst?.ino);
-    this.meta.dropStatOf(splitParent(from).parent);
-    this.meta.dropStatOf(splitParent(to).parent);
+    this.parentsChanged(from, to);
   }
 
   /** Throws what rename(from, to) would throw; changes nothing (the vfs's checks, on the mirror). */
@@ -355,8 +363,7 @@ export class LocalFs {
     this.meta.addEntry(b, { ino: first.ino, type: first.type });
     this.meta.dropStat(first.ino);
     this.meta.dropStat(second.ino);
-    this.meta.dropStatOf(splitParent(a).parent);
-    this.meta.dropStatOf(splitParent(b).parent);
+    this.parentsChanged(a, b);
   }
 
   link(existing: string, path: string): void {
@@ -364,7 +371,7 @@ export class LocalFs {
     this.vfs.link(existing, path);
     this.meta.addEntry(path, { ino: src.ino, type: src.type });
     this.meta.dropStat(src.ino);
-    this.meta.dropStatOf(splitParent(path).parent);
+    this.parentsChanged(path);
   }
 
   symlink(target: string, path: string): void {
