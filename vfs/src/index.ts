@@ -3,8 +3,8 @@
  * Object's SQLite (durableObjectSql) and on node:sqlite (nodeSqlite, from ./node.ts).
  */
 export type { VfsOptions } from "./context.ts";
-export { DirectoryCache } from "./dir-cache.ts";
 export type { NewNode } from "./create-nodes.ts";
+export { DirectoryCache } from "./dir-cache.ts";
 export { type ErrnoName, errnoOf, LINUX_ERRNO } from "./errno.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, isFsError, toFsError } from "./errors.ts";
 export { GC_WINDOW_MS, type GcResult } from "./gc.ts";

@@ -136,54 +136,56 @@ function describeOp(o: Op): string {
 // The mount's mirror keeps directories by name in memory (DirectoryCache): the same sequences
 // must give the same answers with it, failed operations (rolled back) included.
 for (const cached of [false, true]) {
-vfsTest(
-  `random operation sequences agree with the reference model, step by step and at the end${cached ? " (directories cached by name)" : ""}`,
-  (first, { sql }) => {
-    let vfs = first;
-    fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 60, size: "max" }), (ops) => {
-        vfs.destroy();
-        vfs = cached ? openVfs(sql, { sha256: sha256Hex, directoryCache: new DirectoryCache() }) : openTestVfs(sql);
-        const model = new Model();
-        const mirror = new Map<string, Change>();
-        let cursor = follow(vfs, "0", mirror);
-        ops.forEach((o, step) => {
-          const expected = model.apply(o);
-          expect(run(vfs, o), `step ${step}: ${describeOp(o)}`).toBe(expected);
-          cursor = follow(vfs, cursor, mirror);
-        });
+  vfsTest(
+    `random operation sequences agree with the reference model, step by step and at the end${cached ? " (directories cached by name)" : ""}`,
+    (first, { sql }) => {
+      let vfs = first;
+      fc.assert(
+        fc.property(fc.array(op, { minLength: 1, maxLength: 60, size: "max" }), (ops) => {
+          vfs.destroy();
+          vfs = cached
+            ? openVfs(sql, { sha256: sha256Hex, directoryCache: new DirectoryCache() })
+            : openTestVfs(sql);
+          const model = new Model();
+          const mirror = new Map<string, Change>();
+          let cursor = follow(vfs, "0", mirror);
+          ops.forEach((o, step) => {
+            const expected = model.apply(o);
+            expect(run(vfs, o), `step ${step}: ${describeOp(o)}`).toBe(expected);
+            cursor = follow(vfs, cursor, mirror);
+          });
 
-        const want = model.dump();
-        const got = dumpTree(vfs);
-        const shape = (e: { type: string; mode: number; nlink: number; size: number }) => ({
-          type: e.type,
-          mode: e.mode,
-          nlink: e.nlink,
-          size: e.size,
-        });
-        expect(Object.keys(got).sort()).toEqual(Object.keys(want.entries).sort());
-        for (const [p, entry] of Object.entries(want.entries)) {
-          const actual = got[p];
-          expect(actual && shape(actual), p).toEqual(shape(entry));
-          if (entry.data) expect(actual?.content, p).toBe(sha256Hex(entry.data));
-          if (entry.target !== undefined) expect(actual?.content, p).toBe(entry.target);
-        }
-        const byIno = new Map<number, string[]>();
-        for (const [p, e] of Object.entries(got)) byIno.set(e.ino, [...(byIno.get(e.ino) ?? []), p]);
-        expect([...byIno.values()].map((g) => g.sort()).sort()).toEqual(want.groups);
-        expect(vfs.usage().usedBytes).toBe(want.usedBytes);
-        expect(vfs.du("/").bytes).toBe(want.usedBytes);
+          const want = model.dump();
+          const got = dumpTree(vfs);
+          const shape = (e: { type: string; mode: number; nlink: number; size: number }) => ({
+            type: e.type,
+            mode: e.mode,
+            nlink: e.nlink,
+            size: e.size,
+          });
+          expect(Object.keys(got).sort()).toEqual(Object.keys(want.entries).sort());
+          for (const [p, entry] of Object.entries(want.entries)) {
+            const actual = got[p];
+            expect(actual && shape(actual), p).toEqual(shape(entry));
+            if (entry.data) expect(actual?.content, p).toBe(sha256Hex(entry.data));
+            if (entry.target !== undefined) expect(actual?.content, p).toBe(entry.target);
+          }
+          const byIno = new Map<number, string[]>();
+          for (const [p, e] of Object.entries(got)) byIno.set(e.ino, [...(byIno.get(e.ino) ?? []), p]);
+          expect([...byIno.values()].map((g) => g.sort()).sort()).toEqual(want.groups);
+          expect(vfs.usage().usedBytes).toBe(want.usedBytes);
+          expect(vfs.du("/").bytes).toBe(want.usedBytes);
 
-        expect([...mirror.keys()].sort()).toEqual(Object.keys(got).sort());
-        for (const [p, c] of mirror) {
-          const actual = got[p];
-          expect(c.stat && shape(c.stat), `feed ${p}`).toEqual(actual && shape(actual));
-          expect(c.stat?.ino, `feed ${p}`).toBe(actual?.ino);
-        }
-      }),
-      { seed: SEED, numRuns: RUNS },
-    );
-  },
-  { timeoutMs: 60_000 },
-);
+          expect([...mirror.keys()].sort()).toEqual(Object.keys(got).sort());
+          for (const [p, c] of mirror) {
+            const actual = got[p];
+            expect(c.stat && shape(c.stat), `feed ${p}`).toEqual(actual && shape(actual));
+            expect(c.stat?.ino, `feed ${p}`).toBe(actual?.ino);
+          }
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    },
+    { timeoutMs: 60_000 },
+  );
 }
