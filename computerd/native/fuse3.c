@@ -822,6 +822,67 @@ static napi_value js_early_writes(napi_env env, napi_callback_info info) {
   return array;
 }
 
+/*
+ * sha256(bytes) -> Promise<hex>: hashes on the thread pool, reading the bytes where they are
+ * (WebCrypto's digest first copies its input on the JS thread: a fresh MiB, faulted in and
+ * zeroed again on free, for every page the write-back hashes). The typed array is referenced
+ * until the hash is done, so its memory stays; a page changed meanwhile drops the result
+ * (dirty-file.ts). OpenSSL's one-shot SHA256 comes from the Node binary (weak: absent, the
+ * export is missing and the write-back uses WebCrypto).
+ */
+extern unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md) __attribute__((weak));
+struct digest_job {
+  napi_ref ref;
+  const unsigned char *data;
+  size_t length;
+  unsigned char md[32];
+  napi_deferred deferred;
+  napi_async_work work;
+};
+static void digest_execute(napi_env env, void *p) {
+  (void)env;
+  struct digest_job *d = p;
+  SHA256(d->data, d->length, d->md);
+}
+static void digest_complete(napi_env env, napi_status status, void *p) {
+  struct digest_job *d = p;
+  static const char digits[] = "0123456789abcdef";
+  char hex[64];
+  for (int i = 0; i < 32; i++) { hex[2 * i] = digits[d->md[i] >> 4]; hex[2 * i + 1] = digits[d->md[i] & 15]; }
+  napi_value value;
+  if (status == napi_ok && napi_create_string_latin1(env, hex, 64, &value) == napi_ok)
+    napi_resolve_deferred(env, d->deferred, value);
+  else {
+    napi_get_undefined(env, &value);
+    napi_reject_deferred(env, d->deferred, value);
+  }
+  napi_delete_reference(env, d->ref);
+  napi_delete_async_work(env, d->work);
+  free(d);
+}
+static napi_value js_sha256(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1], promise, name;
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  napi_typedarray_type type;
+  size_t length = 0;
+  void *data = NULL;
+  if (argc < 1 || napi_get_typedarray_info(env, argv[0], &type, &length, &data, NULL, NULL) != napi_ok ||
+      type != napi_uint8_array) {
+    napi_throw_type_error(env, NULL, "sha256: a Uint8Array");
+    return NULL;
+  }
+  struct digest_job *d = calloc(1, sizeof *d);
+  d->data = data;
+  d->length = length;
+  CHECK(napi_create_reference(env, argv[0], 1, &d->ref));
+  CHECK(napi_create_promise(env, &d->deferred, &promise));
+  napi_create_string_utf8(env, "computerd-fuse3-sha256", NAPI_AUTO_LENGTH, &name);
+  CHECK(napi_create_async_work(env, NULL, name, digest_execute, digest_complete, d, &d->work));
+  CHECK(napi_queue_async_work(env, d->work));
+  return promise;
+}
+
 /* receiveBuffers() -> Float64Array [taken from the pool, allocated, pooled now]: receive buffers
    the loops of this process read big writes into. */
 static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
@@ -1203,5 +1264,9 @@ NAPI_MODULE_INIT() {
     {"dropDirAttr", NULL, js_drop_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
+  if (SHA256) {
+    napi_property_descriptor digest = {"sha256", NULL, js_sha256, NULL, NULL, NULL, napi_enumerable, NULL};
+    napi_define_properties(env, exports, 1, &digest);
+  }
   return exports;
 }

@@ -10,6 +10,7 @@
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { ErrorLogger } from "./errno.ts";
 import type { FuseMount, FuseTuning } from "./fuse3-backend.ts";
+import { loadFuse3 } from "./fuse3-native.ts";
 import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
 
@@ -53,11 +54,14 @@ const defaultLog: ErrorLogger = (message, err) => console.error(`computerd: ${me
 export async function openMount(options: MountOptions): Promise<Mount> {
   const log = options.log ?? defaultLog;
   const { mirror } = options;
+  // The fuse3 addon hashes pages where they are; WebCrypto (the default) copies each first.
+  const digest = options.backend === "fuse3" ? loadFuse3()?.sha256 : undefined;
   const fs = new LocalFs(mirror.vfs, {
     log,
     commit: () => mirror.sql.commit(),
     storeAtime: atimeWriter(mirror),
     knownHashes: mirror.hashes,
+    ...(digest ? { digest } : {}),
     ...options.localFs,
   });
   const listeners = new Set<() => void>();

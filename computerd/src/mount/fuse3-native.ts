@@ -171,6 +171,11 @@ export interface Fuse3Addon {
   earlyWrites(session: SessionHandle): Float64Array;
   /** Receive buffers of this process's loops: [reused from the pool, newly allocated, pooled now]. */
   receiveBuffers(): Float64Array;
+  /**
+   * sha-256 (hex) of `bytes` on the thread pool, read in place (WebCrypto copies its input on
+   * the calling thread first). Absent when the Node binary exports no OpenSSL SHA256.
+   */
+  sha256?(bytes: Uint8Array): Promise<string>;
 }
 
 /** Where `npm run build:native -w computerd` puts the addon. */

@@ -1,5 +1,6 @@
 /** Tuning of the write-back layer (write-back.ts) and its defaults. */
 import type { KnownHashes } from "../mirror/known-hashes.ts";
+import type { Digest } from "./dirty-file.ts";
 
 export interface WriteBackOptions {
   /** A file whose pages hold at most this many bytes is flushed on its last close (default 1 MiB). */
@@ -19,6 +20,8 @@ export interface WriteBackOptions {
    * background stores and the fence, and the vfs uses those hashes instead of hashing again.
    */
   knownHashes?: KnownHashes;
+  /** How those pages are hashed (default: WebCrypto on the thread pool; the fuse3 addon reads them in place). */
+  digest?: Digest;
 }
 
 export const WRITE_BACK_DEFAULTS: WriteBackOptions = {

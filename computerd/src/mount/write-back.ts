@@ -77,7 +77,7 @@ export class WriteBack {
     this.room = new WriteRoom(vfs, () => this.dirtyGrowth);
     this.chunks = this.stored.cache;
     const known = this.options.knownHashes;
-    this.digest = known ? threadPoolDigest : undefined;
+    this.digest = known ? (this.options.digest ?? threadPoolDigest) : undefined;
     // Stored with the time of the last write: stat shows the same mtime before and after.
     this.target = {
       writeFile: (path, data, mtime) => vfs.writeFile(path, data, { mtime }),
