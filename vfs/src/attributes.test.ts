@@ -266,6 +266,24 @@ describe("utimes", () => {
     expect(vfs.stat("/f").mtime.sec).toBe(2 ** 40);
   });
 
+  vfsTest(
+    "by inode: the times, a revision and a change record of the path, without walking it; ENOENT for no such inode",
+    (vfs, { sql }) => {
+      vfs.mkdir("/d");
+      const { ino } = vfs.lstat("/d");
+      const rev = vfs.rev();
+      vfs.utimesInode(ino, "/d", { sec: 5, nsec: 6 }, { sec: 7, nsec: 8 });
+      const st = vfs.lstat("/d");
+      expect({ atime: st.atime, mtime: st.mtime }).toEqual({
+        atime: { sec: 5, nsec: 6 },
+        mtime: { sec: 7, nsec: 8 },
+      });
+      expect(vfs.rev()).toBe(rev + 1);
+      expect(vfs.changes(String(rev)).changes.map((c) => c.path)).toEqual(["/d"]);
+      expectFails(sql, "ENOENT", () => vfs.utimesInode(999_999, "/nothing", "now", "now"));
+    },
+  );
+
   vfsTest("refuses times a Date cannot represent, changing nothing", (vfs, { sql }) => {
     vfs.writeFile("/f", "x");
     expectFails(sql, "EINVAL", () => vfs.utimes("/f", { sec: 2 ** 53, nsec: 0 }, "omit"));

@@ -5,7 +5,7 @@
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { locate, recordInode, resolveExisting } from "./resolve.ts";
-import { toStat } from "./store.ts";
+import { type NodeRow, toStat } from "./store.ts";
 import { resolveTime } from "./time.ts";
 import type { DirEntry, ReaddirOptions, ReaddirPage, Stat, TimeArg, Timespec } from "./types.ts";
 
@@ -94,17 +94,34 @@ export function chown(ctx: Context, path: string, uid: number, gid: number, foll
 export function utimes(ctx: Context, path: string, atime: TimeArg, mtime: TimeArg, follow = true): void {
   ctx.mutate(() => {
     const loc = resolveExisting(ctx, path, "utimes", follow);
-    const now = ctx.clock();
-    const a = resolveTime(atime, now, path);
-    const m = resolveTime(mtime, now, path);
-    ctx.store.updateNode(loc.node.ino, {
-      ...(a ? { atime_s: a.sec, atime_ns: a.nsec } : {}),
-      ...(m ? { mtime_s: m.sec, mtime_ns: m.nsec } : {}),
-      ctime_s: now.sec,
-      ctime_ns: now.nsec,
-    });
-    recordInode(ctx, loc.node, loc.path);
+    setTimes(ctx, loc.node, loc.path, atime, mtime);
   });
+}
+
+/**
+ * utimes of inode `ino`, which the caller knows is at `path` (it just read it there): the same
+ * change without walking the path (the sync engine gives a batch's directories their final
+ * times this way). ENOENT when there is no such inode.
+ */
+export function utimesInode(ctx: Context, ino: number, path: string, atime: TimeArg, mtime: TimeArg): void {
+  ctx.mutate(() => {
+    const node = Number.isSafeInteger(ino) ? ctx.store.node(ino) : undefined;
+    if (!node) throw new FsError("ENOENT", "utimes", path, `no inode ${ino}`);
+    setTimes(ctx, node, path, atime, mtime);
+  });
+}
+
+function setTimes(ctx: Context, node: NodeRow, path: string, atime: TimeArg, mtime: TimeArg): void {
+  const now = ctx.clock();
+  const a = resolveTime(atime, now, path);
+  const m = resolveTime(mtime, now, path);
+  ctx.store.updateNode(node.ino, {
+    ...(a ? { atime_s: a.sec, atime_ns: a.nsec } : {}),
+    ...(m ? { mtime_s: m.sec, mtime_ns: m.nsec } : {}),
+    ctime_s: now.sec,
+    ctime_ns: now.nsec,
+  });
+  recordInode(ctx, node, path);
 }
 
 /**

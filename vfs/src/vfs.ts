@@ -145,6 +145,10 @@ export class Vfs {
   utimes(path: string, atime: TimeArg, mtime: TimeArg, follow = true): void {
     attributes.utimes(this.ctx, path, atime, mtime, follow);
   }
+  /** utimes of inode `ino`, which the caller just read at `path`: no path walk. ENOENT for an unknown inode. */
+  utimesInode(ino: number, path: string, atime: TimeArg, mtime: TimeArg): void {
+    attributes.utimesInode(this.ctx, ino, path, atime, mtime);
+  }
   /**
    * Stores an access time on inode `ino` without touching ctime, the change feed or the
    * revision (a mount's `relatime` update after a read). ENOENT for an unknown inode.
