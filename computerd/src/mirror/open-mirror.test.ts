@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { errorCode } from "../../test/error-code.ts";
 import { type Mirror, openMirror } from "./open-mirror.ts";
 
 let dir: string;
@@ -17,15 +18,6 @@ function open(): Mirror {
   return mirror;
 }
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-    return "OK";
-  } catch (err) {
-    return (err as { code?: string }).code ?? String(err);
-  }
-};
-
 describe("the mirror's directories cached by name", () => {
   it("are forgotten when an outer transaction that created them rolls back (a sync batch that fails)", () => {
     const { vfs, sql } = open();
@@ -36,8 +28,8 @@ describe("the mirror's directories cached by name", () => {
         throw new Error("the batch is refused after its first changes");
       }),
     ).toThrow("refused");
-    expect(code(() => vfs.stat("/a/b/f"))).toBe("ENOENT");
-    expect(code(() => vfs.writeFile("/a/b/f", "y"))).toBe("ENOENT");
+    expect(errorCode(() => vfs.stat("/a/b/f"))).toBe("ENOENT");
+    expect(errorCode(() => vfs.writeFile("/a/b/f", "y"))).toBe("ENOENT");
     // The inodes the rolled-back directories had are handed out again: each name gets its own.
     vfs.mkdir("/c/d", { recursive: true });
     vfs.writeFile("/c/d/g", "z");
@@ -53,14 +45,14 @@ describe("the mirror's directories cached by name", () => {
     vfs.writeFile("/x/b/f", "2");
     expect(vfs.readText("/a/b/f")).toBe("1");
     vfs.rename("/a", "/moved");
-    expect(code(() => vfs.readText("/a/b/f"))).toBe("ENOENT");
+    expect(errorCode(() => vfs.readText("/a/b/f"))).toBe("ENOENT");
     expect(vfs.readText("/moved/b/f")).toBe("1");
     vfs.rename("/moved", "/x", { exchange: true });
     expect(vfs.readText("/x/b/f")).toBe("1");
     expect(vfs.readText("/moved/b/f")).toBe("2");
     vfs.rm("/moved", { recursive: true });
     vfs.mkdir("/moved/b", { recursive: true });
-    expect(code(() => vfs.readText("/moved/b/f"))).toBe("ENOENT");
+    expect(errorCode(() => vfs.readText("/moved/b/f"))).toBe("ENOENT");
     // A hard-linked file's names are found by walking up: they follow the rename too.
     vfs.link("/x/b/f", "/x/g");
     vfs.rename("/x/b", "/x/c");

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHUNK_SIZE, FILE_SIZE_MAX, type Vfs } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { errorCode } from "../../test/error-code.ts";
 import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
 import { EARLY_WRITE_BYTES } from "./early-writes.ts";
 import { WriteBack } from "./write-back.ts";
@@ -75,15 +76,6 @@ function write(ino: number, path: string, offset: number, data: Uint8Array): [nu
   return [wb.write(ino, path, data, offset, size), false];
 }
 
-function errorOf(fn: () => unknown): string {
-  try {
-    fn();
-    return "OK";
-  } catch (err) {
-    return (err as { code?: string }).code ?? String(err);
-  }
-}
-
 describe("early writes", () => {
   it("without a quota: the loop answers every whole page, JS keeps the grant topped up, the data is stored", () => {
     wb.useEarlyWrites(loop);
@@ -119,7 +111,7 @@ describe("early writes", () => {
       [CHUNK_SIZE, true],
       [0.5 * CHUNK_SIZE, false],
     ]);
-    expect(errorOf(() => write(ino, "/f", 4 * CHUNK_SIZE, page(1)))).toBe("ENOSPC");
+    expect(errorCode(() => write(ino, "/f", 4 * CHUNK_SIZE, page(1)))).toBe("ENOSPC");
     expect(loop.credit).toBe(0);
     wb.flushAll();
     expect(vfs.stat("/f").size).toBe(3.5 * CHUNK_SIZE);
@@ -150,8 +142,8 @@ describe("early writes", () => {
     expect(logged.length).toBe(1);
     // The room is gone: nothing more is answered early.
     expect(loop.credit).toBe(0);
-    expect(errorOf(() => wb.flush(ino))).toBe("ENOSPC");
-    expect(errorOf(() => wb.flush(ino))).toBe("OK");
+    expect(errorCode(() => wb.flush(ino))).toBe("ENOSPC");
+    expect(errorCode(() => wb.flush(ino))).toBe("OK");
     expect(vfs.stat("/f").size).toBe(1.5 * CHUNK_SIZE);
   });
 });

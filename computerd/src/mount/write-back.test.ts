@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CHUNK_SIZE, FILE_SIZE_MAX, type Vfs } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { errorCode } from "../../test/error-code.ts";
 import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
 import { WriteBack } from "./write-back.ts";
 
@@ -44,15 +45,6 @@ function write(ino: number, path: string, offset: number, length: number, fill =
   return wb.write(ino, path, new Uint8Array(length).fill(fill), offset, () => vfs.stat(path).size);
 }
 
-function code(fn: () => unknown): string {
-  try {
-    fn();
-    return "OK";
-  } catch (err) {
-    return (err as { code?: string }).code ?? String(err);
-  }
-}
-
 describe("WriteBack at write() time", () => {
   it("takes what fits of a write past the quota (a short count), then refuses with ENOSPC", () => {
     vfs.setQuota(CHUNK_SIZE);
@@ -60,7 +52,7 @@ describe("WriteBack at write() time", () => {
     expect(write(ino, "/f", 0, 512 * KiB)).toBe(512 * KiB);
     expect(write(ino, "/f", 512 * KiB, 600 * KiB)).toBe(512 * KiB);
     expect(wb.overlay(vfs.stat("/f")).size).toBe(CHUNK_SIZE);
-    expect(code(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
+    expect(errorCode(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
     wb.flushAll();
     expect(vfs.stat("/f").size).toBe(CHUNK_SIZE);
     expect(vfs.usage().usedBytes).toBe(CHUNK_SIZE);
@@ -74,7 +66,7 @@ describe("WriteBack at write() time", () => {
     expect(wb.bufferedGrowth).toBe(600 * KiB);
     expect(write(b, "/b", 0, 600 * KiB)).toBe(424 * KiB);
     expect(wb.bufferedGrowth).toBe(CHUNK_SIZE);
-    expect(code(() => write(b, "/b", 424 * KiB, 1))).toBe("ENOSPC");
+    expect(errorCode(() => write(b, "/b", 424 * KiB, 1))).toBe("ENOSPC");
     wb.flushAll();
     expect(wb.bufferedGrowth).toBe(0);
     expect(vfs.usage().usedBytes).toBe(CHUNK_SIZE);
@@ -96,12 +88,12 @@ describe("WriteBack at write() time", () => {
 
   it("stops a write at the largest file size (a short count), then answers EFBIG", () => {
     const [ino] = open("/f", "abc");
-    expect(code(() => write(ino, "/f", FILE_SIZE_MAX, 10))).toBe("EFBIG");
-    expect(code(() => wb.truncate(ino, "/f", FILE_SIZE_MAX + 1, () => 3))).toBe("EFBIG");
+    expect(errorCode(() => write(ino, "/f", FILE_SIZE_MAX, 10))).toBe("EFBIG");
+    expect(errorCode(() => wb.truncate(ino, "/f", FILE_SIZE_MAX + 1, () => 3))).toBe("EFBIG");
     expect(wb.hasDirty(ino)).toBe(false);
     expect(write(ino, "/f", FILE_SIZE_MAX - 4, 10)).toBe(4);
     expect(wb.overlay(vfs.stat("/f")).size).toBe(FILE_SIZE_MAX);
-    expect(code(() => write(ino, "/f", FILE_SIZE_MAX, 1))).toBe("EFBIG");
+    expect(errorCode(() => write(ino, "/f", FILE_SIZE_MAX, 1))).toBe("EFBIG");
   });
 });
 
@@ -112,10 +104,10 @@ describe("WriteBack when a flush is refused", () => {
     write(ino, "/f", 0, 100 * KiB);
     // The quota shrank after the write was accepted (the Durable Object holds less room).
     vfs.setQuota(10 * KiB);
-    expect(code(() => wb.flush(ino))).toBe("ENOSPC");
+    expect(errorCode(() => wb.flush(ino))).toBe("ENOSPC");
     expect(wb.hasDirty(ino)).toBe(false);
-    expect(code(() => wb.flush(ino))).toBe("OK");
-    expect(code(() => wb.flushAll())).toBe("OK");
+    expect(errorCode(() => wb.flush(ino))).toBe("OK");
+    expect(errorCode(() => wb.flushAll())).toBe("OK");
     expect(vfs.stat("/f").size).toBe(0);
     write(ino, "/f", 0, 5 * KiB);
     wb.flush(ino);
@@ -133,10 +125,10 @@ describe("WriteBack when a flush is refused", () => {
     expect(vfs.stat("/g").size).toBe(4 * KiB);
     expect(wb.hasDirty(ino)).toBe(false);
     expect(logged.some((m) => m.includes(`inode ${ino}`))).toBe(true);
-    expect(code(() => wb.closeHandle(otherFh))).toBe("OK");
-    expect(code(() => wb.closeHandle(fh))).toBe("ENOSPC");
-    expect(code(() => wb.closeHandle(fh))).toBe("OK");
-    expect(code(() => wb.flushAll())).toBe("OK");
+    expect(errorCode(() => wb.closeHandle(otherFh))).toBe("OK");
+    expect(errorCode(() => wb.closeHandle(fh))).toBe("ENOSPC");
+    expect(errorCode(() => wb.closeHandle(fh))).toBe("OK");
+    expect(errorCode(() => wb.flushAll())).toBe("OK");
   });
 
   it("a completed page the background cannot store is dropped and reported on fsync", async () => {
@@ -146,8 +138,8 @@ describe("WriteBack when a flush is refused", () => {
     vfs.setQuota(KiB);
     // The completed page is stored once writes pause (quietMs), and refused there.
     await expect.poll(() => wb.hasDirty(ino), { timeout: 5000, interval: 5 }).toBe(false);
-    expect(code(() => wb.flush(ino))).toBe("ENOSPC");
-    expect(code(() => wb.flush(ino))).toBe("OK");
+    expect(errorCode(() => wb.flush(ino))).toBe("ENOSPC");
+    expect(errorCode(() => wb.flush(ino))).toBe("OK");
     // Nothing is counted for the dropped writes any more.
     vfs.setQuota(CHUNK_SIZE);
     write(ino, "/f", 0, CHUNK_SIZE);
@@ -160,7 +152,7 @@ describe("WriteBack when a flush is refused", () => {
     vfs.setQuota(KiB);
     wb.flushAll();
     wb.discard(ino);
-    expect(code(() => wb.closeHandle(fh))).toBe("OK");
+    expect(errorCode(() => wb.closeHandle(fh))).toBe("OK");
   });
 });
 
@@ -191,7 +183,7 @@ describe("WriteBack's close-work watch (the addon answers clean closes without J
     wb.flushAll();
     expect(wb.hasDirty(ino)).toBe(false);
     expect(told.at(-1)).toBe(true);
-    expect(code(() => wb.closeHandle(fh))).toBe("ENOSPC");
+    expect(errorCode(() => wb.closeHandle(fh))).toBe("ENOSPC");
     expect(told.at(-1)).toBe(false);
   });
 
@@ -202,7 +194,7 @@ describe("WriteBack's close-work watch (the addon answers clean closes without J
     write(ino, "/f", 0, CHUNK_SIZE);
     wb.flush(ino);
     wb.closeWork.listen((pending) => told.push(pending));
-    expect(code(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
+    expect(errorCode(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
     expect(wb.hasDirty(ino)).toBe(false);
     expect(told.at(-1)).toBe(false);
   });
