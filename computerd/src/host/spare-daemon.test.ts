@@ -30,14 +30,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ready(spare: SpareDaemon): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!spare.ready) {
-    if (Date.now() > deadline || spare.child.exitCode !== null) throw new Error("the spare never got ready");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Computer `id`'s daemon without a sandbox or a mount, from `spare`. */
 function launch(id: string, spare: SpareDaemon): DaemonLaunch {
   return {
@@ -85,7 +77,7 @@ describe("the assignment", () => {
 describe("spare daemon", () => {
   test("holds nothing of a computer until taken, then is that computer's daemon, taken once", async () => {
     const spare = newSpare();
-    await ready(spare);
+    await spare.started;
     const pid = spare.child.pid as number;
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
     expect(cmdline).toContain("--spare");
@@ -131,7 +123,7 @@ describe("spare daemon", () => {
 
   test("with its root to come, it waits for the host's word: root-failed ends it before it listens", async () => {
     const spare = newSpare();
-    await ready(spare);
+    await spare.started;
     const id = "spare-b";
     const folders = computerFolders(dir, id);
     mkdirSync(folders.stateDir, { recursive: true, mode: 0o700 });
@@ -157,7 +149,7 @@ describe("spare daemon", () => {
 
   test("ends when its stdin closes before it was taken", async () => {
     const spare = newSpare();
-    await ready(spare);
+    await spare.started;
     const exited = new Promise<number | null>((resolve) => spare.child.once("exit", (code) => resolve(code)));
     spare.child.stdin?.end();
     expect(await exited).toBe(0);

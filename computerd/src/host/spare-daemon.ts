@@ -23,11 +23,19 @@ export interface SpareOptions {
 /** A started spare process. */
 export class SpareDaemon {
   readonly child: ChildProcess;
+  /** Settles once it said it is ready; rejects if it exits first. */
+  readonly started: Promise<void>;
   #ready = false;
   #taken = false;
+  #resolveStarted: () => void = () => undefined;
 
   private constructor(child: ChildProcess) {
     this.child = child;
+    this.started = new Promise<void>((resolve, reject) => {
+      this.#resolveStarted = resolve;
+      child.once("exit", () => reject(new Error("the spare exited before it was ready")));
+    });
+    this.started.catch(() => undefined);
   }
 
   /** Starts a spare; it is ready once it printed `{"event":"spare"}`. */
@@ -40,7 +48,10 @@ export class SpareDaemon {
     const out = child.stdout ? createInterface({ input: child.stdout }) : undefined;
     out?.on("line", (line) => {
       if (spare.#taken) return;
-      if (line.includes('"event":"spare"')) spare.#ready = true;
+      if (line.includes('"event":"spare"')) {
+        spare.#ready = true;
+        spare.#resolveStarted();
+      }
     });
     const err = child.stderr ? createInterface({ input: child.stderr }) : undefined;
     err?.on("line", (line) => {
