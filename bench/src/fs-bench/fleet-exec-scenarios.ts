@@ -34,15 +34,25 @@ function roundTrip(runtime: RuntimeName, perRep: number): FleetScenario {
   };
 }
 
-/** A new computer until its first exec result in `runtime`: PUT, then POST /exec; deleted after. */
-function coldStart(runtime: RuntimeName): FleetScenario {
+/** The untimed pause of the `cold-*-idle` scenarios: an agent's next computer after a moment. */
+const IDLE_PAUSE_MS = 1_000;
+
+/**
+ * A new computer until its first exec result in `runtime`: PUT, then POST /exec; deleted after.
+ * Back to back (the previous repetition's delete, then this PUT), or `idle`: after a pause of
+ * IDLE_PAUSE_MS with nothing sent, in which the fleet may warm what it keeps ahead (computerd
+ * host's spare daemon, the spare shell isolate: docs/ARCHITECTURE.md).
+ */
+function coldStart(runtime: RuntimeName, idle = false): FleetScenario {
+  const suffix = idle ? "-idle" : "";
   return {
-    name: `cold start: ${runtime}`,
-    id: `cold-${runtime}`,
-    timed: `PUT a new computer, then POST /exec {runtime: ${runtime}} of a trivial program until its result`,
+    name: idle ? `cold start after 1 s idle: ${runtime}` : `cold start: ${runtime}`,
+    id: `cold-${runtime}${suffix}`,
+    timed: `${idle ? `after ${IDLE_PAUSE_MS} ms without a request (untimed), ` : ""}PUT a new computer, then POST /exec {runtime: ${runtime}} of a trivial program until its result`,
     samples: (reps) => reps,
     async measure({ client, fenceEvents }, label) {
-      const id = `cold-${runtime}-${label}`;
+      const id = `cold-${runtime}${suffix}-${label}`;
+      if (idle) await new Promise((resolve) => setTimeout(resolve, IDLE_PAUSE_MS));
       const started = performance.now();
       await client.computers.create(id);
       const created = performance.now();
@@ -78,5 +88,8 @@ export function fleetExecScenarios(sizes: BenchSizes): FleetScenario[] {
     coldStart("container"),
     coldStart("shell"),
     coldStart("js"),
+    coldStart("container", true),
+    coldStart("shell", true),
+    coldStart("js", true),
   ];
 }

@@ -15,6 +15,7 @@ import type { Env } from "../env.ts";
 import { getExec, killExec, listExecs, startExec } from "../exec/exec-routes.ts";
 import type { ExecSubsystem } from "../exec/exec-subsystem.ts";
 import { wantsEventStream } from "../exec/sse.ts";
+import { shellSpares } from "../guest-hosting/shell-spares.ts";
 import { ApiError, toErrorResponse } from "../http/errors.ts";
 import { type ComputerRoute, parseRoute } from "../http/route.ts";
 import { PREVIEW_PREFIX } from "../previews/preview-link.ts";
@@ -61,11 +62,15 @@ export class Computer extends DurableObject<Env> {
 
   /** Serves one API request; every error becomes the API's JSON error response. */
   async handle(request: Request, call: ComputerCall): Promise<Response> {
+    // In flight: no spare shell isolate is warmed while this isolate serves a request.
+    const left = shellSpares.enter();
     try {
       authorize(call.principal, call.route, this.#host.records.get());
       return await this.#dispatch(request, call);
     } catch (err) {
       return toErrorResponse(err);
+    } finally {
+      left();
     }
   }
 
@@ -197,6 +202,7 @@ export class Computer extends DurableObject<Env> {
    * any request: HTTP or WebSocket), proxied to the container's port.
    */
   override async fetch(request: Request): Promise<Response> {
+    const left = shellSpares.enter();
     try {
       const url = new URL(request.url);
       if (url.pathname.startsWith(PREVIEW_PREFIX)) return await servePreview(this.#host, request);
@@ -210,12 +216,19 @@ export class Computer extends DurableObject<Env> {
       return await this.handle(request, { id: route.id, route: route.route, principal });
     } catch (err) {
       return toErrorResponse(err);
+    } finally {
+      left();
     }
   }
 
   /** The shared alarm: hourly GC and the retry of pending container syncs. */
   override async alarm(): Promise<void> {
-    await this.#host.runAlarm();
+    const left = shellSpares.enter();
+    try {
+      await this.#host.runAlarm();
+    } finally {
+      left();
+    }
   }
 
   /** Test seam: the DO's exec subsystem (to install fake runtimes and launchers). */

@@ -18,7 +18,8 @@ import { globalOutboundFor } from "../egress/egress-gateway.ts";
 import { type ArtifactPublisher, GuestServicesTarget } from "../guest-hosting/guest-services.ts";
 import { GuestSession } from "../guest-hosting/guest-session.ts";
 import { JsRuntime, type JsRuntimeDeps } from "../guest-hosting/js-runtime.ts";
-import { ShellRuntime } from "../guest-hosting/shell-runtime.ts";
+import { type KeptShellIsolate, ShellRuntime } from "../guest-hosting/shell-runtime.ts";
+import { shellSpares } from "../guest-hosting/shell-spares.ts";
 import { ExecManager } from "./exec-manager.ts";
 import { ExecJournal } from "./journal.ts";
 import type { ExecRequest, Runtime, RuntimeName, RuntimeSink } from "./runtime.ts";
@@ -26,6 +27,8 @@ import type { ExecRequest, Runtime, RuntimeName, RuntimeSink } from "./runtime.t
 const LINK_STATE_KEY = "computerd:link";
 const LAUNCH_STATE_KEY = "computerd:launch";
 const RETRY_ATTEMPTS_KEY = "computerd:retries";
+/** The loader id the computer's shell execs run under (shell-runtime.ts). */
+const SHELL_ISOLATE_KEY = "shell:isolate";
 /** The virtual host a Cloudflare container dials back to (intercepted by the DO). */
 export const DIAL_BACK_HOST = "computer.internal";
 
@@ -102,7 +105,17 @@ export class ExecSubsystem {
         counters: () => ({ doSql: host.sqlCounts.statements, ...doPrefixed(syncMetrics(syncCounters)) }),
       }),
     );
-    this.#runtimes.set("shell", new ShellRuntime(this.#guestDeps()));
+    this.#runtimes.set(
+      "shell",
+      new ShellRuntime({
+        ...this.#guestDeps(),
+        isolate: {
+          get: () => kv.get<KeptShellIsolate>(SHELL_ISOLATE_KEY),
+          put: (kept) => kv.put(SHELL_ISOLATE_KEY, kept),
+        },
+        spares: shellSpares,
+      }),
+    );
     this.#runtimes.set("js", new JsRuntime(this.#guestDeps()));
   }
 

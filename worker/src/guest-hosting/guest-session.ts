@@ -171,7 +171,10 @@ export class GuestSession {
       exitCode: outcome.exitCode,
       sync: this.#sync(),
       truncated: outcome.truncated === true,
-      metrics: this.metrics(),
+      metrics:
+        typeof outcome.isolateRuns === "number"
+          ? { ...this.metrics(), guestIsolateRuns: outcome.isolateRuns }
+          : this.metrics(),
     };
     if (outcome.value !== undefined) result.value = outcome.value;
     if (outcome.error !== undefined) result.error = outcome.error;

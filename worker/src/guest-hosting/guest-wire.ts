@@ -167,6 +167,8 @@ export interface GuestOutcome {
   /** The output cap was reached: the guest stopped forwarding output. */
   truncated: boolean;
   error?: { code: string; message: string };
+  /** Runs the guest's isolate has served, this one included (the shell guest: `guestIsolateRuns`). */
+  isolateRuns?: number;
 }
 
 /** What the js guest runs: the main module name and the call's arguments. */
@@ -185,6 +187,8 @@ export interface JsRequest {
 
 /** The shell guest's entrypoint. */
 export interface ShellGuestEntrypoint {
+  /** A spare's warm-up: does nothing, the loader has compiled and evaluated the bundle by then. */
+  warm(): Promise<void>;
   run(request: ShellRequest, caps: GuestCapabilities): Promise<GuestOutcome>;
 }
 

@@ -60,9 +60,19 @@ function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * Scripts this isolate has run, reported with each outcome: a computer's first exec must say 1
+ * (its isolate, a spare or its own, ran nothing of another computer before).
+ */
+let isolateRuns = 0;
+
 /** The shell guest (loaded by the DO through the Worker Loader, entrypoint `ShellGuest`). */
 export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint {
+  /** A spare's warm-up (shell-spares.ts): the call only makes the loader compile and evaluate the bundle. */
+  async warm(): Promise<void> {}
+
   async run(request: ShellRequest, caps: GuestCapabilities): Promise<GuestOutcome> {
+    isolateRuns++;
     const channel = new OutputChannel(caps.output, request.limits.maxOutputBytes);
     const client = new FsClient(caps.fs);
     const fs = new ShellFs([
@@ -102,7 +112,7 @@ export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint
       // As `sh -c 'cd DIR && ...'` in the container: the script does not run.
       channel.write("stderr", `bash: cd: ${request.cwd}: No such file or directory\n`);
       await channel.flush().catch(() => undefined);
-      return { status: "failed", exitCode: 1, truncated: false };
+      return { status: "failed", exitCode: 1, truncated: false, isolateRuns };
     }
     const started = Date.now();
     const timer = setTimeout(() => {
@@ -135,7 +145,7 @@ export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint
     }
     if (ended === undefined && Date.now() - started >= request.limits.timeoutMs) ended = "timeout";
     await channel.flush().catch(() => undefined);
-    const base = { truncated: channel.truncated, ...(error === undefined ? {} : { error }) };
+    const base = { truncated: channel.truncated, isolateRuns, ...(error === undefined ? {} : { error }) };
     if (ended !== undefined) return { status: ended, exitCode: null, ...base };
     return { status: exitCode === 0 ? "completed" : "failed", exitCode, ...base };
   }
