@@ -1,6 +1,6 @@
 /**
  * fs-bench scenarios beyond the reference's list (docs/BENCH.md): the work of a real project —
- * git on 1,000 and 10,000 files and a clone, and a real `npm install` of a committed lockfile
+ * a big file written 4 KiB at a time, git on 1,000 and 10,000 files and a clone, and a real `npm install` of a committed lockfile
  * (sizes.ts: bench/fixtures/npm-webapp, 644 packages and about 27,000 installed files; quick:
  * npm-small) from a warm cache, so the filesystem is measured and not the network.
  */
@@ -49,7 +49,17 @@ export function projectScenarios(sizes: BenchSizes): ShellScenario[] {
   const n = sizes.gitFiles;
   const create = (files: number) => `for i in $(seq 1 ${files}); do echo $i > f$i; done`;
   const status = sizes.statusDirs;
+  const bytes = sizes.mib * 1024 * 1024;
   return [
+    {
+      // What `head -c`, a compiler or tar do: a stdio buffer's 4 KiB at a time, one FUSE write
+      // request each (native/write-run.h).
+      name: `write ${sizes.mib} MiB in 4 KiB writes`,
+      id: "write-small-64",
+      kind: "bulk",
+      run: `dd if=/dev/zero of=f bs=4k count=${bytes / 4096} status=none`,
+      check: `expect "$(size f)" ${bytes} "bytes written"; cmp -s -n ${bytes} f /dev/zero || { echo "f is not all zeros" >&2; exit 1; }`,
+    },
     {
       name: `git init + commit ${n} files`,
       id: "git-commit-1000",
