@@ -29,12 +29,14 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "write-run.h"
+
 enum op {
   OP_INIT, OP_LOOKUP, OP_FORGET, OP_GETATTR, OP_SETATTR, OP_READLINK, OP_MKNOD, OP_MKDIR,
   OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
   OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
-  OP_READDIRPLUS, OP_WRITE_EARLY
+  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN
 };
 
 /*
@@ -147,6 +149,8 @@ struct session {
   long long file_size_max;  /* the largest file size (JS sets it with the credit) */
   long early_pending;       /* answered, not yet handled by JS (atomic) */
   long early_answered;      /* answered since mount (atomic) */
+  /* Small writes continuing a stream JS armed, answered here and handed over as one (write-run.h). */
+  struct write_run run;
   struct dir_cache dirs;
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a pooled or fresh one). Loop thread only. */
@@ -233,6 +237,8 @@ static void answered(struct session *s) {
 }
 
 static void enqueue(struct session *s, struct request *r) {
+  /* Writes answered into a run come first: JS sees every request in the kernel's order. */
+  run_flush(&s->run);
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
     if (r->req) { fuse_reply_err(r->req, EIO); answered(s); }
     free_request(r);
@@ -310,6 +316,7 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
   struct request *r = make(req, OP_GETATTR); PUSH(r, ino); PUSH(r, fi ? (double)fi->fh : -1); enqueue(sess(req), r);
 }
 static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set, struct fuse_file_info *fi) {
+  run_disarm_ino(&sess(req)->run, ino);
   struct request *r = make(req, OP_SETATTR);
   PUSH(r, ino); PUSH(r, to_set); PUSH(r, attr->st_mode); PUSH(r, attr->st_uid); PUSH(r, attr->st_gid);
   PUSH(r, attr->st_size); PUSH(r, attr->st_atim.tv_sec); PUSH(r, attr->st_atim.tv_nsec);
@@ -366,10 +373,43 @@ static int take_credit(struct session *s, long long size) {
   return 0;
 }
 
+/* ---- What a write run needs of its session (write-run.h) ---- */
+
+static int run_take_credit(void *ctx, long long bytes) { return take_credit(ctx, bytes); }
+
+static long long run_file_size_max(void *ctx) {
+  return __atomic_load_n(&((struct session *)ctx)->file_size_max, __ATOMIC_ACQUIRE);
+}
+
+static void run_started(void *ctx) {
+  __atomic_add_fetch(&((struct session *)ctx)->early_pending, 1, __ATOMIC_ACQ_REL);
+}
+
+/* The run goes to JS answered already, like an early write: no request to reply to. */
+static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len) {
+  struct session *s = ctx;
+  struct request *r = make(NULL, OP_WRITE_RUN); PUSH(r, ino); PUSH(r, fh); PUSH(r, start);
+  r->data = buf;
+  r->size = len;
+  if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
+    /* JS is going away: nobody would store it (as for a whole page answered early). */
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&s->write_credit, (long long)len, __ATOMIC_ACQ_REL);
+    free_request(r);
+  } else {
+    __atomic_add_fetch(&s->early_answered, 1, __ATOMIC_RELAXED);
+  }
+}
+
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
                      struct fuse_file_info *fi) {
   struct session *s = sess(req);
   fh_add(&s->written, fi->fh);
+  int whole_page = size == PAGE_BYTES && off % PAGE_BYTES == 0;
+  if (!whole_page && run_join(&s->run, ino, fi->fh, buf, size, off)) {
+    fuse_reply_write(req, size);
+    return;
+  }
   struct request *r = make(req, OP_WRITE); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, off);
   r->size = size;
   if (size >= TAKE_BUFFER_FROM && s->recv_mem && !s->recv_taken && buf > s->recv_mem &&
@@ -386,8 +426,8 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
      * (write_credit), so JS cannot refuse it. Every later request of this session reaches JS
      * after it (one loop, one queue); the fence waits until JS has handled every early write.
      */
-    if (size == PAGE_BYTES && off % PAGE_BYTES == 0 && off + (long long)size <= s->file_size_max &&
-        take_credit(s, (long long)size)) {
+    if (whole_page && off + (long long)size <= s->file_size_max && take_credit(s, (long long)size)) {
+      run_skip(&s->run, fi->fh, off, size);
       r->op = OP_WRITE_EARLY;
       r->req = NULL;
       __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
@@ -426,6 +466,7 @@ static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) 
 }
 static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   fh_remove(&sess(req)->written, fi->fh);
+  run_disarm_fh(&sess(req)->run, fi->fh);
   struct request *r = make(req, OP_RELEASE); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
 }
 static void ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
@@ -491,6 +532,8 @@ static void ll_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in, 
                                fuse_ino_t ino_out, off_t off_out, struct fuse_file_info *fi_out, size_t len,
                                int flags) {
   fh_add(&sess(req)->written, fi_out->fh);
+  /* The target may share chunks still at the Durable Object now: JS decides again. */
+  run_disarm_ino(&sess(req)->run, ino_out);
   struct request *r = make(req, OP_COPY_FILE_RANGE);
   PUSH(r, ino_in); PUSH(r, fi_in->fh); PUSH(r, off_in); PUSH(r, ino_out); PUSH(r, fi_out->fh); PUSH(r, off_out);
   PUSH(r, len); PUSH(r, flags);
@@ -525,7 +568,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   struct session *s = context;
   struct request *r = data;
   /* An early write counts as pending until the handler has returned (it buffered the page). */
-  int early = r->op == OP_WRITE_EARLY;
+  int early = r->op == OP_WRITE_EARLY || r->op == OP_WRITE_RUN;
   if (env == NULL) {
     if (early) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) {
@@ -606,6 +649,8 @@ static void *loop_thread(void *arg) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
   }
   receive_loop(s);
+  /* Writes answered into a run reach JS before it hears that the loop has ended. */
+  run_flush(&s->run);
   __atomic_store_n(&s->loop_done, 1, __ATOMIC_RELEASE);
   struct request *r = make(NULL, OP_EXIT);
   napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_blocking);
@@ -622,6 +667,7 @@ static struct session *get_session(napi_env env, napi_value v) {
 static void finish(struct session *s) {
   fuse_session_destroy(s->se);
   s->se = NULL;
+  run_destroy(&s->run);
   free(s->written.slots);
   s->written.slots = NULL;
   s->written.cap = s->written.count = 0;
@@ -648,6 +694,8 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   struct session *s = calloc(1, sizeof *s);
   s->flush_wanted = 1; /* until JS says it holds nothing a close must store or report */
   pthread_mutex_init(&s->dirs.lock, NULL);
+  run_init(&s->run, (struct run_ops){.ctx = s, .take_credit = run_take_credit, .file_size_max = run_file_size_max,
+                                     .started = run_started, .hand_over = run_hand_over});
   char *args[] = {"computerd", "-o", options, NULL};
   struct fuse_args fargs = FUSE_ARGS_INIT(options[0] ? 3 : 1, args);
   s->se = fuse_session_new(&fargs, &ops, sizeof ops, s);
@@ -810,6 +858,31 @@ static napi_value js_revoke_writes(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* armWriteRun(session, ino, fh, next): the listener took a write through fh ending at next; the
+   loop may answer the writes that continue it (write-run.h). */
+static napi_value js_arm_write_run(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  struct session *s = session_arg(env, info, 4, argv);
+  if (s && s->se) run_arm(&s->run, (uint64_t)num(env, argv[1]), (uint64_t)num(env, argv[2]), (long long)num(env, argv[3]));
+  return NULL;
+}
+
+/* disarmWriteRuns(session): no write joins a run until the listener arms again (a remote change). */
+static napi_value js_disarm_write_runs(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  struct session *s = session_arg(env, info, 1, argv);
+  if (s && s->se) run_disarm(&s->run);
+  return NULL;
+}
+
+/* flushWriteRun(session): hands the writes answered into a run to the listener now (the fence). */
+static napi_value js_flush_write_run(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  struct session *s = session_arg(env, info, 1, argv);
+  if (s && s->se) run_flush(&s->run);
+  return NULL;
+}
+
 /* earlyWrites(session) -> Float64Array [answered since mount, not yet handled by JS]. */
 static napi_value js_early_writes(napi_env env, napi_callback_info info) {
   napi_value argv[1], buffer, array;
@@ -899,18 +972,20 @@ static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
   return array;
 }
 
-/* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs] the loop answered without JS. */
+/* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs, writes joined into
+   runs] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 3 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 4 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
   counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 3, buffer, 0, &array));
+  counts[3] = s ? (double)__atomic_load_n(&s->run.joined, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 4, buffer, 0, &array));
   return array;
 }
 
@@ -1262,6 +1337,9 @@ NAPI_MODULE_INIT() {
     {"cacheDirAttr", NULL, js_cache_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
     {"clearDirAttrs", NULL, js_clear_dir_attrs, NULL, NULL, NULL, napi_enumerable, NULL},
     {"dropDirAttr", NULL, js_drop_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"armWriteRun", NULL, js_arm_write_run, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"disarmWriteRuns", NULL, js_disarm_write_runs, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"flushWriteRun", NULL, js_flush_write_run, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   if (SHA256) {

@@ -5,20 +5,10 @@
  * where it ends without early writes: a short write, then ENOSPC.
  */
 
-import { execFile } from "node:child_process";
 import { CHUNK_SIZE } from "@computer/vfs";
 import { expect, it } from "vitest";
 import { describeFreshMount } from "./mounted-mirror.ts";
-
-/** Runs a Python snippet with `os` and `errno` imported; resolves with its output lines. */
-function py(body: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    execFile("python3", ["-c", `import errno, os\n${body}`], { cwd: "/" }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`python failed: ${stderr}`));
-      else resolve(stdout.trim().split("\n"));
-    });
-  });
-}
+import { py } from "./python.ts";
 
 /** Python that writes page i (0..n-1) of `path` filled with byte i + 1, in whole-page writes. */
 function writePages(path: string, n: number, flags = "os.O_WRONLY | os.O_CREAT | os.O_TRUNC"): string {

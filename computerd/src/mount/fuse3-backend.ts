@@ -69,6 +69,9 @@ export function fuse3OptionString(tuning: Pick<FuseTuning, "allowOther" | "debug
 /** The kernel's page size (x86-64, arm64 with 4 KiB pages). */
 const PAGE = 4096;
 
+/** How long writes answered into a run may wait for the next request before JS takes them. */
+const RUN_FLUSH_MS = 100;
+
 /** How often unmount wakes the FUSE loop until it has ended. */
 const WAKE_RETRY_MS = 50;
 
@@ -131,8 +134,9 @@ export async function mountFuse3(
     cacheDirectory: () => {},
     clearDirectories: () => {},
     dropDirectory: () => {},
+    continueWrites: () => {},
   };
-  const { listener, nodes, directoriesChanged } = fuse3Listener(
+  const { listener, nodes, directoriesChanged, answeredWritesBuffered } = fuse3Listener(
     addon,
     fs,
     log,
@@ -146,6 +150,7 @@ export async function mountFuse3(
       cacheDirectory: (attr, timeout) => kernel.cacheDirectory(attr, timeout),
       clearDirectories: () => kernel.clearDirectories(),
       dropDirectory: (ino) => kernel.dropDirectory(ino),
+      continueWrites: (ino, fh, next) => kernel.continueWrites(ino, fh, next),
     },
   );
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
@@ -158,6 +163,7 @@ export async function mountFuse3(
     cacheDirectory: (attr, timeout) => addon.cacheDirAttr(session, attr, timeout),
     clearDirectories: () => addon.clearDirAttrs(session),
     dropDirectory: (ino) => addon.dropDirAttr(session, ino),
+    continueWrites: (ino, fh, next) => addon.armWriteRun(session, ino, fh, next),
   };
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
@@ -181,14 +187,23 @@ export async function mountFuse3(
     enumerable: true,
     get: () => addon.loopAnswers(session)[2],
   });
+  Object.defineProperty(counters, "write (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session)[3],
+  });
+  // A run the writer left unfinished (no other request came since) reaches JS within this.
+  const runFlusher = setInterval(() => addon.flushWriteRun(session), RUN_FLUSH_MS);
+  runFlusher.unref();
   await raiseReadahead(mountPoint).catch(() => {});
   return {
     mountPoint,
     counters,
     async invalidateKernel(paths) {
       if (!mounted) return;
-      // Remote changes: no directory the loop answers for may outlive them.
+      // Remote changes: no directory the loop answers for may outlive them, and a file may have
+      // chunks still at the Durable Object now, which a run must not write over unseen.
       directoriesChanged();
+      addon.disarmWriteRuns(session);
       // A pushed path below a directory that went away or became a file (rm -r, a swap) names
       // nothing now: the invalidation of that directory's own name drops its cached subtree.
       const current = (path: string) => {
@@ -212,12 +227,16 @@ export async function mountFuse3(
       checkCapabilities();
     },
     async writesHandled() {
+      addon.flushWriteRun(session);
       // They are queued for this thread: each turn of the event loop delivers some.
       while ((addon.earlyWrites(session)[1] ?? 0) > 0) await new Promise((resolve) => setImmediate(resolve));
+      await answeredWritesBuffered();
     },
     async unmount() {
       if (!mounted) return;
       mounted = false;
+      clearInterval(runFlusher);
+      addon.flushWriteRun(session);
       await Promise.allSettled([...notifying]);
       addon.unmount(session);
       // A process holding a file open keeps the detached mount alive: wake the loop until it ends.

@@ -44,6 +44,7 @@ export const OP = {
   readdirplus: 31,
   /** A whole-page write the loop already answered (no request handle): buffer it, never refuse it. */
   write_early: 32,
+  write_run: 33,
 } as const;
 
 /** Request names by code (the FUSE counters' keys). */
@@ -157,8 +158,21 @@ export interface Fuse3Addon {
   clearDirAttrs(session: SessionHandle): void;
   /** Forgets one directory cacheDirAttr gave (it moved or went away). */
   dropDirAttr(session: SessionHandle, ino: number): void;
-  /** Requests the loop answered without the listener: [capability probes, flushes, getattrs]. */
+  /**
+   * Requests the loop answered without the listener: [capability probes, flushes, getattrs,
+   * writes joined into runs].
+   */
   loopAnswers(session: SessionHandle): Float64Array;
+  /**
+   * Write runs (native/write-run.h): the listener took a whole write through `fh` of `ino`
+   * ending at `next`; the loop answers the writes that continue there (within the early writes'
+   * granted bytes) and hands each page's worth to the listener as one OP.write_run.
+   */
+  armWriteRun(session: SessionHandle, ino: number, fh: number, next: number): void;
+  /** No write joins a run until the listener arms a handle again (a remote change). */
+  disarmWriteRuns(session: SessionHandle): void;
+  /** Hands the writes answered into a run to the listener now, queued after every request before. */
+  flushWriteRun(session: SessionHandle): void;
   /**
    * Early writes: a write of exactly one whole, aligned 1 MiB page, ending within
    * `fileSizeMax`, is answered by the loop and handed to the listener as OP.write_early while

@@ -7,6 +7,7 @@
  * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
 import { FsError, NAME_MAX, type Stat, type TimeArg } from "@computer/vfs";
+import { AnsweredWrites } from "./answered-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
@@ -60,6 +61,8 @@ export interface KernelHooks extends LoopDirectoryHooks {
   capabilityStored?(): void;
   /** Drops the kernel's cached first page of `ino` (its attributes too); false when it could not. */
   dropFirstPage?(ino: number): Promise<boolean>;
+  /** The loop may answer the writes through `fh` of `ino` that continue at `next` (answered-writes.ts). */
+  continueWrites?(ino: number, fh: number, next: number): void;
 }
 
 export { CAPABILITY_XATTR } from "./fuse3-xattrs.ts";
@@ -73,7 +76,13 @@ export function fuse3Listener(
   timeouts: Fuse3Timeouts,
   onExit: () => void,
   kernel: KernelHooks = {},
-): { listener: RequestListener; nodes: NodeTable; directoriesChanged: () => void } {
+): {
+  listener: RequestListener;
+  nodes: NodeTable;
+  directoriesChanged: () => void;
+  /** Settles once every write the loop answered is buffered. */
+  answeredWritesBuffered: () => Promise<void>;
+} {
   const attributesChanged = kernel.attributesChanged ?? (() => undefined);
   const nodes = new NodeTable();
   const attr = new Float64Array(14);
@@ -83,6 +92,11 @@ export function fuse3Listener(
   removeStaleOrphans(fs);
   const pageCache = new PageCachePolicy(timeouts.pageCache);
   const loopDirs = new LoopDirectories(kernel, timeouts.attrTimeout);
+  const answered = new AnsweredWrites(
+    fs,
+    kernel.continueWrites ?? (() => {}),
+    (ino) => fs.stat(pathOf(ino)).size,
+  );
 
   const owners = timeouts.owners;
   /** Writes the kernel's view of `stat` into `into` at `at` (14 numbers, as the addon reads them). */
@@ -365,7 +379,10 @@ export function fuse3Listener(
       case OP.write: {
         // The addon made this buffer for this request alone: whole pages may keep it.
         const data = a[3] as Buffer;
-        addon.replyWrite(req, fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2), true));
+        const taken = fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2), true);
+        // Armed before the reply: the writer's next write may already be the loop's to answer.
+        answered.took(n(0), n(1), n(2), data.length, taken);
+        addon.replyWrite(req, taken);
         return;
       }
       case OP.copy_file_range: {
@@ -453,11 +470,10 @@ export function fuse3Listener(
       onExit();
       return;
     }
-    if (op === OP.write_early) {
-      // Answered by the loop already: nothing to reply, and a whole page needs no old bytes,
-      // so it never waits for chunks still at the Durable Object.
+    if (op === OP.write_early || op === OP.write_run) {
+      // Answered by the loop already (a whole page or a run): nothing to reply.
       const [ino, fh, offset, data] = args as [number, number, number, Buffer];
-      fs.writeAnswered(fh, nodes.pathOf(ino) ?? "", data, offset);
+      answered.answered(ino, fh, nodes.pathOf(ino) ?? "", data, offset);
       return;
     }
     if (!req) return;
@@ -473,5 +489,10 @@ export function fuse3Listener(
       }
     });
   };
-  return { listener, nodes, directoriesChanged: () => loopDirs.clear() };
+  return {
+    listener,
+    nodes,
+    directoriesChanged: () => loopDirs.clear(),
+    answeredWritesBuffered: () => answered.buffered(),
+  };
 }

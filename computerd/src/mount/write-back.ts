@@ -226,8 +226,9 @@ export class WriteBack {
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
     else for (const idx of full) this.queuePage(ino, idx);
-    // A whole page JS answered: the loop may have run out of room for early writes.
-    if (data.length === CHUNK_SIZE) this.room.refillEarly();
+    // The loop may have run out of room for early writes and write runs (a write that found
+    // too little room took the grant back).
+    this.room.refillEarly();
     return data.length;
   }
 

@@ -1,0 +1,122 @@
+/* Write runs (write-run.h). */
+#include "write-run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void run_init(struct write_run *w, struct run_ops ops) {
+  memset(w, 0, sizeof *w);
+  pthread_mutex_init(&w->lock, NULL);
+  w->ops = ops;
+}
+
+void run_destroy(struct write_run *w) {
+  /* The lock stays usable: a late call finds an empty, disarmed run. */
+  pthread_mutex_lock(&w->lock);
+  free(w->buf);
+  w->buf = NULL;
+  w->len = 0;
+  w->armed = 0;
+  pthread_mutex_unlock(&w->lock);
+}
+
+/* Hands the run over (lock held): queued while no other request can be queued before it. */
+static void flush_locked(struct write_run *w) {
+  if (w->len == 0) return;
+  char *buf = w->buf;
+  size_t len = w->len;
+  w->buf = NULL;
+  w->len = 0;
+  w->ops.hand_over(w->ops.ctx, w->ino, w->fh, w->start, buf, len);
+}
+
+void run_flush(struct write_run *w) {
+  pthread_mutex_lock(&w->lock);
+  flush_locked(w);
+  pthread_mutex_unlock(&w->lock);
+}
+
+void run_arm(struct write_run *w, uint64_t ino, uint64_t fh, long long next) {
+  pthread_mutex_lock(&w->lock);
+  /* The write JS just took was queued after any run, so a run still here is another stream's. */
+  if (w->len > 0 && (w->fh != fh || w->start + (long long)w->len != next)) flush_locked(w);
+  w->armed = 1;
+  w->ino = ino;
+  w->fh = fh;
+  w->next = next;
+  pthread_mutex_unlock(&w->lock);
+}
+
+static void disarm_if(struct write_run *w, int match) {
+  if (!match) return;
+  flush_locked(w);
+  w->armed = 0;
+}
+
+void run_disarm_ino(struct write_run *w, uint64_t ino) {
+  pthread_mutex_lock(&w->lock);
+  disarm_if(w, w->armed && w->ino == ino);
+  pthread_mutex_unlock(&w->lock);
+}
+
+void run_disarm_fh(struct write_run *w, uint64_t fh) {
+  pthread_mutex_lock(&w->lock);
+  disarm_if(w, w->armed && w->fh == fh);
+  pthread_mutex_unlock(&w->lock);
+}
+
+void run_disarm(struct write_run *w) {
+  pthread_mutex_lock(&w->lock);
+  disarm_if(w, 1);
+  pthread_mutex_unlock(&w->lock);
+}
+
+void run_skip(struct write_run *w, uint64_t fh, long long off, size_t size) {
+  pthread_mutex_lock(&w->lock);
+  flush_locked(w);
+  if (w->armed && w->fh == fh && w->next == off) w->next = off + (long long)size;
+  pthread_mutex_unlock(&w->lock);
+}
+
+/* Copies `size` bytes at `off` into the run (lock held; they fit in the run's page). A new
+   run takes `fresh` as its buffer. */
+static void append_locked(struct write_run *w, const char *data, size_t size, long long off, char **fresh) {
+  if (w->len == 0) {
+    w->buf = *fresh;
+    *fresh = NULL;
+    w->start = off;
+    w->ops.started(w->ops.ctx);
+  }
+  memcpy(w->buf + (off - w->start), data, size);
+  w->len += size;
+  /* A run that reached its page's end goes now: a whole page is hashed and stored at once. */
+  if ((w->start + (long long)w->len) % RUN_PAGE == 0) flush_locked(w);
+}
+
+int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, size_t size, long long off) {
+  pthread_mutex_lock(&w->lock);
+  long long page_end = (off / RUN_PAGE + 1) * (long long)RUN_PAGE;
+  int crosses = off + (long long)size > page_end;
+  int joins = w->armed && w->fh == fh && w->ino == ino && w->next == off && size > 0 && size <= RUN_PAGE &&
+              off + (long long)size <= w->ops.file_size_max(w->ops.ctx);
+  /* The buffers it needs first, so a write joins whole or not at all. */
+  char *fresh[2] = {NULL, NULL};
+  if (joins && w->len == 0) joins = (fresh[0] = malloc(RUN_PAGE)) != NULL;
+  if (joins && crosses) joins = (fresh[1] = malloc(RUN_PAGE)) != NULL;
+  if (joins) joins = w->ops.take_credit(w->ops.ctx, (long long)size);
+  if (!joins) {
+    free(fresh[0]);
+    free(fresh[1]);
+    flush_locked(w);
+    pthread_mutex_unlock(&w->lock);
+    return 0;
+  }
+  /* A write past its page's end fills this run and starts the next. */
+  size_t first = crosses ? (size_t)(page_end - off) : size;
+  append_locked(w, data, first, off, fresh[0] ? &fresh[0] : &fresh[1]);
+  if (crosses) append_locked(w, data + first, size - first, page_end, &fresh[1]);
+  w->next = off + (long long)size;
+  __atomic_add_fetch(&w->joined, 1, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&w->lock);
+  return 1;
+}

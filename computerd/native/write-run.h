@@ -1,0 +1,74 @@
+/*
+ * Write runs: a stream of small writes the FUSE loop answers itself and hands to JS as one.
+ *
+ * A command writing through a small buffer (`head -c`, a compiler, tar: 4–128 KiB per write)
+ * costs one trip through the JS thread per write, ~10× the write itself. Once JS has taken a
+ * write through a handle, it arms that handle at the offset where the write ended (run_arm);
+ * the next writes through it that continue there are copied into the run, answered by the loop
+ * within the quota's room JS set aside (the early writes' credit), and handed to JS as one
+ * answered write when the run reaches the end of its page, or before any other request goes
+ * to JS (one loop, one queue: JS always sees them in the order the kernel sent them), or when
+ * JS asks (the sync fence). A run never crosses a page (the write-back's 1 MiB chunk), so a
+ * run that covers one whole becomes that page as it is.
+ *
+ * Thread-safe: the loop thread joins and hands over, the JS thread arms and flushes.
+ */
+#ifndef COMPUTERD_WRITE_RUN_H
+#define COMPUTERD_WRITE_RUN_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a run needs of its session. */
+struct run_ops {
+  void *ctx;
+  /* Takes `bytes` of the room JS granted; 0 when that much is not left. */
+  int (*take_credit)(void *ctx, long long bytes);
+  /* The largest file size: no run goes past it. */
+  long long (*file_size_max)(void *ctx);
+  /* A run begins: it counts as an early write on its way until JS has handled it. */
+  void (*started)(void *ctx);
+  /* Hands the run's bytes [start, start + len) of `ino` to JS, queued after everything
+     queued before; `buf` (RUN_PAGE bytes allocated) is the callee's from then on. */
+  void (*hand_over)(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len);
+};
+
+/* The write-back's page (CHUNK_SIZE in JS). */
+#define RUN_PAGE (1 << 20)
+
+struct write_run {
+  pthread_mutex_t lock;
+  struct run_ops ops;
+  /* The armed handle: its next write at `next` may join. */
+  int armed;
+  uint64_t ino, fh;
+  long long next;
+  /* Answered bytes not handed over yet: [start, start + len), inside one page. */
+  char *buf;
+  long long start;
+  size_t len;
+  long joined; /* writes answered into runs since mount (atomic) */
+};
+
+void run_init(struct write_run *w, struct run_ops ops);
+/* Drops what the run holds (the session is going). */
+void run_destroy(struct write_run *w);
+/* JS took a write through `fh` of `ino` ending at `next`: the next writes there may join. */
+void run_arm(struct write_run *w, uint64_t ino, uint64_t fh, long long next);
+/* Stops joining writes of this inode (its size or sharing changed: JS decides again). */
+void run_disarm_ino(struct write_run *w, uint64_t ino);
+/* Stops joining writes through this handle (it is released). */
+void run_disarm_fh(struct write_run *w, uint64_t fh);
+/* Stops joining anything (a remote change). */
+void run_disarm(struct write_run *w);
+/* Hands the answered bytes over now (before another request reaches JS). */
+void run_flush(struct write_run *w);
+/* A whole-page write answered early continues the armed stream: hands the run over and moves
+   the stream past it. */
+void run_skip(struct write_run *w, uint64_t fh, long long off, size_t size);
+/* Joins a write if it continues the armed stream (and the room allows): 1 when the caller may
+   answer it as written; otherwise 0 and the run is handed over, so the write goes to JS next. */
+int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, size_t size, long long off);
+
+#endif

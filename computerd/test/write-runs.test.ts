@@ -1,0 +1,127 @@
+/**
+ * Write runs through the real mount (native/write-run.h, answered-writes.ts): once JS has taken
+ * a write through a handle, the FUSE loop answers the writes that continue it and hands them to
+ * JS a page at a time. Every byte arrives in order; any other request (a read, a stat, another
+ * handle's write, a close) sees the writes before it; the fence takes a run the writer has not
+ * finished; the quota still ends in a short write, then ENOSPC.
+ */
+
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { CHUNK_SIZE } from "@computer/vfs";
+import { expect, it } from "vitest";
+import { describeFreshMount } from "./mounted-mirror.ts";
+import { py } from "./python.ts";
+
+/** Write sizes that cross pages at odd offsets (a compiler's, tar's, a 4 KiB stdio buffer's). */
+const SIZES = [4096, 1000, 65536, 131072, 7, 8192];
+
+/** Python writing `count` writes of SIZES in turn to `fd`, write i filled with byte i % 251. */
+function writeStream(count: number): string {
+  return `sizes = ${JSON.stringify(SIZES)}
+for i in range(${count}):
+    data = bytes([i % 251]) * sizes[i % len(sizes)]
+    assert os.write(fd, data) == len(data)`;
+}
+
+/** What writeStream(count) wrote. */
+function streamBytes(count: number): Buffer {
+  return Buffer.concat(
+    Array.from({ length: count }, (_, i) => Buffer.alloc(SIZES[i % SIZES.length] as number, i % 251)),
+  );
+}
+
+describeFreshMount("write runs through the mount", { prefix: "computerd-runs-" }, (m) => {
+  const joined = () => m.mount.counters["write (loop)"] ?? 0;
+
+  it("answers the writes continuing a stream in the loop; every byte arrives in order", async () => {
+    const [joinedBefore, jsBefore] = [joined(), m.mount.counters.write ?? 0];
+    await py(`fd = os.open("${m.mnt}/stream", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+${writeStream(120)}
+os.close(fd)`);
+    // The first write goes to JS, which arms the handle; the loop answers the rest (the kernel
+    // splits a write that starts inside a page at that page's end: more requests than writes).
+    expect((m.mount.counters.write ?? 0) - jsBefore).toBe(1);
+    expect(joined() - joinedBefore).toBeGreaterThanOrEqual(119);
+    await m.mount.flushAll();
+    expect(Buffer.from(m.mirror.vfs.readFile("/stream")).equals(streamBytes(120))).toBe(true);
+  });
+
+  it("every other request sees the writes before it: a stat, a read through another handle", async () => {
+    const out = await py(`fd = os.open("${m.mnt}/seen", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+r = os.open("${m.mnt}/seen", os.O_RDONLY)
+bad = 0
+for i in range(300):
+    os.write(fd, bytes([i % 251]) * 4096)
+    if os.stat("${m.mnt}/seen").st_size != (i + 1) * 4096: bad += 1
+    if os.pread(r, 4096, i * 4096) != bytes([i % 251]) * 4096: bad += 1
+print(bad)
+os.close(r)
+os.close(fd)`);
+    expect(out).toEqual(["0"]);
+  });
+
+  it("two handles writing in turn to one file each keep their bytes", async () => {
+    await py(`a = os.open("${m.mnt}/two", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+b = os.open("${m.mnt}/two", os.O_WRONLY)
+os.lseek(b, ${CHUNK_SIZE}, os.SEEK_SET)
+for i in range(200):
+    os.write(a, b"a" * 4096)
+    os.write(b, b"b" * 4096)
+os.close(a)
+os.close(b)`);
+    await m.mount.flushAll();
+    const stored = m.mirror.vfs.readFile("/two");
+    const half = 200 * 4096;
+    expect(stored.length).toBe(CHUNK_SIZE + half);
+    expect(stored.subarray(0, half).every((byte) => byte === 0x61)).toBe(true);
+    expect(stored.subarray(half, CHUNK_SIZE).every((byte) => byte === 0)).toBe(true);
+    expect(stored.subarray(CHUNK_SIZE).every((byte) => byte === 0x62)).toBe(true);
+  });
+
+  it("the fence takes the run of a writer that still holds the file open", async () => {
+    const writer = spawn(
+      "python3",
+      [
+        "-c",
+        `import os, sys
+fd = os.open("${m.mnt}/open", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+${writeStream(10)}
+print("written", flush=True)
+sys.stdin.read()
+os.close(fd)`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    const [line] = (await once(writer.stdout, "data")) as [Buffer];
+    expect(line.toString().trim()).toBe("written");
+    await m.mount.flushAll();
+    expect(Buffer.from(m.mirror.vfs.readFile("/open")).equals(streamBytes(10))).toBe(true);
+    writer.stdin.end();
+    await once(writer, "exit");
+  });
+});
+
+const QUOTA = 2.25 * CHUNK_SIZE;
+
+describeFreshMount("write runs at the quota", { prefix: "computerd-runs-quota-", quota: QUOTA }, (m) => {
+  it("takes small writes within the room set aside, then a short write, then ENOSPC", async () => {
+    const before = m.mount.counters["write (loop)"] ?? 0;
+    const out = await py(`fd = os.open("${m.mnt}/small", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+total = 0
+while True:
+    try:
+        n = os.write(fd, b"q" * 40000)
+        total += n
+        if n < 40000: print("short", n, flush=True)
+    except OSError as e:
+        print("write", errno.errorcode[e.errno], total, flush=True)
+        break
+os.close(fd)`);
+    expect(out).toEqual([`short ${QUOTA % 40000}`, `write ENOSPC ${QUOTA}`]);
+    expect((m.mount.counters["write (loop)"] ?? 0) - before).toBeGreaterThan(0);
+    await m.mount.flushAll();
+    expect(m.mirror.vfs.stat("/small").size).toBe(QUOTA);
+    expect(m.mirror.vfs.usage().usedBytes).toBe(QUOTA);
+  });
+});
