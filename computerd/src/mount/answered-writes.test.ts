@@ -24,7 +24,11 @@ function fixture() {
       buffered.push([offset, data.length]);
     },
   } as unknown as LocalFs;
-  const writes = new AnsweredWrites(fs, (ino, fh, next) => armed.push([ino, fh, next]), () => 10 * CHUNK_SIZE);
+  const writes = new AnsweredWrites(
+    fs,
+    (ino, fh, next) => armed.push([ino, fh, next]),
+    () => 10 * CHUNK_SIZE,
+  );
   const fetch = () => {
     lazy.delete(7);
     fetched();
