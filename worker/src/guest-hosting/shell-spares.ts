@@ -37,8 +37,11 @@ export interface SpareClock {
 export const IDLE_MS = 50;
 /** How often a waiting refill looks whether the isolate has gone idle. */
 export const IDLE_POLL_MS = 10;
-/** How long a refill waits for an idle moment before it gives up (the next hand-out asks again). */
-export const REFILL_PATIENCE_MS = 30_000;
+/**
+ * How long a refill waits for an idle moment before it gives up (the next hand-out asks again):
+ * its timer keeps the DO that asked alive that long.
+ */
+export const REFILL_PATIENCE_MS = 10_000;
 /** Spares kept at most (one per key; the oldest key goes first). */
 export const MAX_SPARE_KEYS = 4;
 
