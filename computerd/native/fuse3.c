@@ -110,22 +110,25 @@ struct request {
 };
 
 /*
- * Attributes of directories JS has just changed (a create, unlink, link, rename... in them):
- * with default_permissions the kernel re-reads a changed directory's attributes at the next
- * path walk through it, and the loop answers that getattr itself. Direct-mapped by inode (a
- * collision only evicts); JS updates the directories a change of names touches, drops those
- * that move or go, and clears it all before any other request that may change a directory,
- * so an entry is always what JS would answer.
+ * Attributes of inodes JS has just answered (a lookup, getattr, setattr, create, readdirplus
+ * entry) or changed (a directory after a create, unlink, rename... in it): the loop answers the
+ * kernel's next getattr of them itself (its revalidation after the attribute timeout, the
+ * permission check of a path walk, a stat after a write). Direct-mapped by inode (a collision
+ * only evicts). JS drops an inode before it answers any request that changes what a getattr of
+ * it would answer, and drops them all for remote changes, so an entry is always what JS would
+ * answer. An early write changes a file before JS has seen it (ll_write): the loop drops the
+ * file's entry as it answers one, and takes none from JS while one is on its way (JS may have
+ * computed them before it).
  */
-#define DIR_SLOTS 256
-struct dir_attr {
+#define ATTR_SLOTS 16384
+struct attr_slot {
   fuse_ino_t ino; /* 0: free */
   double attr[14];
 };
-struct dir_cache {
+struct attr_cache {
   pthread_mutex_t lock;
   double timeout;
-  struct dir_attr slots[DIR_SLOTS];
+  struct attr_slot slots[ATTR_SLOTS];
 };
 
 struct session {
@@ -143,7 +146,7 @@ struct session {
   struct fh_set written; /* handles written since their last flush reached JS (loop thread only) */
   long loop_getxattr; /* capability probes the loop answered itself (atomic) */
   long loop_flush;    /* flushes the loop answered itself (atomic) */
-  long loop_getattr;  /* getattrs the loop answered from its directories (atomic) */
+  long loop_getattr;  /* getattrs the loop answered from its attribute table (atomic) */
   /* Early writes: whole-page writes the loop answers before JS buffers them (see ll_write). */
   long long write_credit;   /* bytes of them the quota still leaves room for (atomic; JS grants) */
   long long file_size_max;  /* the largest file size (JS sets it with the credit) */
@@ -151,7 +154,7 @@ struct session {
   long early_answered;      /* answered since mount (atomic) */
   /* Small writes continuing a stream JS armed, answered here and handed over as one (write-run.h). */
   struct write_run run;
-  struct dir_cache dirs;
+  struct attr_cache *attrs; /* calloc'd with the session (2 MiB) */
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a pooled or fresh one). Loop thread only. */
   char *recv_mem;
@@ -295,19 +298,28 @@ static void ll_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_dat
   }
 }
 static void stat_from(const double *a, struct stat *st);
+
+/* Forgets the attributes of `ino` (it changed, or is about to). */
+static void attrs_drop(struct session *s, fuse_ino_t ino) {
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  if (slot->ino == ino) slot->ino = 0;
+  pthread_mutex_unlock(&s->attrs->lock);
+}
+
 static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   struct session *s = sess(req);
-  struct dir_attr *slot = &s->dirs.slots[ino % DIR_SLOTS];
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
   struct stat st;
   int hit = 0;
   double timeout = 0;
-  pthread_mutex_lock(&s->dirs.lock);
+  pthread_mutex_lock(&s->attrs->lock);
   if (slot->ino == ino && ino != 0) {
     stat_from(slot->attr, &st);
-    timeout = s->dirs.timeout;
+    timeout = s->attrs->timeout;
     hit = 1;
   }
-  pthread_mutex_unlock(&s->dirs.lock);
+  pthread_mutex_unlock(&s->attrs->lock);
   if (hit) {
     __atomic_add_fetch(&s->loop_getattr, 1, __ATOMIC_RELAXED);
     fuse_reply_attr(req, &st, timeout);
@@ -407,6 +419,9 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
   fh_add(&s->written, fi->fh);
   int whole_page = size == PAGE_BYTES && off % PAGE_BYTES == 0;
   if (!whole_page && run_join(&s->run, ino, fi->fh, buf, size, off)) {
+    /* The file changed before JS has seen it: its attributes go (the run counts as an early
+       write on its way, so the table takes none from JS until JS has handled it). */
+    attrs_drop(s, ino);
     fuse_reply_write(req, size);
     return;
   }
@@ -430,7 +445,10 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
       run_skip(&s->run, fi->fh, off, size);
       r->op = OP_WRITE_EARLY;
       r->req = NULL;
+      /* Pending first: an entry JS computed before this write is either dropped here or
+         refused by cacheAttrs, which sees the write pending. */
       __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+      attrs_drop(s, ino);
       if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
         /* JS is going away: nobody would store it, so it is not answered as written. */
         __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
@@ -664,6 +682,12 @@ static struct session *get_session(napi_env env, napi_value v) {
   return p;
 }
 
+static void free_session(struct session *s) {
+  if (s->attrs) pthread_mutex_destroy(&s->attrs->lock);
+  free(s->attrs);
+  free(s);
+}
+
 static void finish(struct session *s) {
   fuse_session_destroy(s->se);
   s->se = NULL;
@@ -671,7 +695,7 @@ static void finish(struct session *s) {
   free(s->written.slots);
   s->written.slots = NULL;
   s->written.cap = s->written.count = 0;
-  if (s->released) free(s);
+  if (s->released) free_session(s);
 }
 
 /* The JS handle is gone: free the struct now if the session was destroyed, else at finish(). */
@@ -679,7 +703,7 @@ static void session_released(napi_env env, void *data, void *hint) {
   (void)env; (void)hint;
   struct session *s = data;
   s->released = 1;
-  if (s->joined && !s->se) free(s);
+  if (s->joined && !s->se) free_session(s);
 }
 
 /* mount(mountPoint: string, options: string, handler: Function) -> session */
@@ -693,20 +717,26 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_string_utf8(env, argv[1], options, sizeof options, &len));
   struct session *s = calloc(1, sizeof *s);
   s->flush_wanted = 1; /* until JS says it holds nothing a close must store or report */
-  pthread_mutex_init(&s->dirs.lock, NULL);
+  s->attrs = calloc(1, sizeof *s->attrs);
+  if (!s->attrs) {
+    free_session(s);
+    napi_throw_error(env, "ENOMEM", "no memory for the attribute table");
+    return NULL;
+  }
+  pthread_mutex_init(&s->attrs->lock, NULL);
   run_init(&s->run, (struct run_ops){.ctx = s, .take_credit = run_take_credit, .file_size_max = run_file_size_max,
                                      .started = run_started, .hand_over = run_hand_over});
   char *args[] = {"computerd", "-o", options, NULL};
   struct fuse_args fargs = FUSE_ARGS_INIT(options[0] ? 3 : 1, args);
   s->se = fuse_session_new(&fargs, &ops, sizeof ops, s);
   if (!s->se) {
-    free(s);
+    free_session(s);
     napi_throw_error(env, "EINVAL", "fuse_session_new failed (bad options?)");
     return NULL;
   }
   if (fuse_session_mount(s->se, mountpoint) != 0) {
     fuse_session_destroy(s->se);
-    free(s);
+    free_session(s);
     napi_throw_error(env, "EIO", "fuse_session_mount failed");
     return NULL;
   }
@@ -718,7 +748,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     napi_release_threadsafe_function(s->tsfn, napi_tsfn_abort);
     fuse_session_unmount(s->se);
     fuse_session_destroy(s->se);
-    free(s);
+    free_session(s);
     napi_throw_error(env, NULL, "pthread_create failed");
     return NULL;
   }
@@ -795,47 +825,55 @@ static napi_value js_set_flush_wanted(napi_env env, napi_callback_info info) {
 
 static double num(napi_env env, napi_value v);
 
-/* cacheDirAttr(session, attr, attrTimeout): the current attributes of a directory JS just changed. */
-static napi_value js_cache_dir_attr(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  struct session *s = session_arg(env, info, 3, argv);
+/*
+ * cacheAttrs(session, attrs, count, attrTimeout): the current attributes of `count` inodes (14
+ * numbers each), exactly what a getattr of each would answer now. Entries with nlink 0 (a
+ * hidden file, "." and ".." of a listing) are left out; none is taken while an early write is
+ * on its way to JS.
+ */
+static napi_value js_cache_attrs(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  struct session *s = session_arg(env, info, 4, argv);
   void *data = NULL;
   size_t length = 0;
   napi_typedarray_type type;
   napi_get_typedarray_info(env, argv[1], &type, &length, &data, NULL, NULL);
-  if (!s || type != napi_float64_array || length < 14) return NULL;
-  const double *a = data;
-  fuse_ino_t ino = (fuse_ino_t)a[0];
-  if (ino == 0) return NULL;
-  struct dir_attr *slot = &s->dirs.slots[ino % DIR_SLOTS];
-  pthread_mutex_lock(&s->dirs.lock);
-  slot->ino = ino;
-  memcpy(slot->attr, a, sizeof slot->attr);
-  s->dirs.timeout = num(env, argv[2]);
-  pthread_mutex_unlock(&s->dirs.lock);
+  size_t count = (size_t)num(env, argv[2]);
+  if (!s || type != napi_float64_array || length < count * 14) return NULL;
+  double timeout = num(env, argv[3]);
+  pthread_mutex_lock(&s->attrs->lock);
+  if (__atomic_load_n(&s->early_pending, __ATOMIC_ACQUIRE) == 0) {
+    s->attrs->timeout = timeout;
+    for (size_t i = 0; i < count; i++) {
+      const double *a = (const double *)data + 14 * i;
+      fuse_ino_t ino = (fuse_ino_t)a[0];
+      if (ino == 0 || a[2] == 0) continue;
+      struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+      slot->ino = ino;
+      memcpy(slot->attr, a, sizeof slot->attr);
+    }
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
   return NULL;
 }
 
-/* dropDirAttr(session, ino): forgets one directory (it moved or went away). */
-static napi_value js_drop_dir_attr(napi_env env, napi_callback_info info) {
+/* dropAttr(session, ino): forgets one inode's attributes (they are about to change). */
+static napi_value js_drop_attr(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   struct session *s = session_arg(env, info, 2, argv);
   if (!s) return NULL;
-  fuse_ino_t ino = (fuse_ino_t)num(env, argv[1]);
-  pthread_mutex_lock(&s->dirs.lock);
-  if (s->dirs.slots[ino % DIR_SLOTS].ino == ino) s->dirs.slots[ino % DIR_SLOTS].ino = 0;
-  pthread_mutex_unlock(&s->dirs.lock);
+  attrs_drop(s, (fuse_ino_t)num(env, argv[1]));
   return NULL;
 }
 
-/* clearDirAttrs(session): forgets every cached directory (before a request that may change one). */
-static napi_value js_clear_dir_attrs(napi_env env, napi_callback_info info) {
+/* clearAttrs(session): forgets every inode's attributes (remote changes). */
+static napi_value js_clear_attrs(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   struct session *s = session_arg(env, info, 1, argv);
   if (!s) return NULL;
-  pthread_mutex_lock(&s->dirs.lock);
-  for (int i = 0; i < DIR_SLOTS; i++) s->dirs.slots[i].ino = 0;
-  pthread_mutex_unlock(&s->dirs.lock);
+  pthread_mutex_lock(&s->attrs->lock);
+  for (int i = 0; i < ATTR_SLOTS; i++) s->attrs->slots[i].ino = 0;
+  pthread_mutex_unlock(&s->attrs->lock);
   return NULL;
 }
 
@@ -1078,15 +1116,22 @@ static napi_value js_reply_attr(napi_env env, napi_callback_info info) {
   return ret_int(env, fuse_reply_attr(req, &st, num(env, argv[2])));
 }
 
-/* replyOpen(req, fh, keepCache) */
+/* replyOpen(req, fh, keepCache[, cacheDir]) — cacheDir (opendir only): the kernel keeps the
+   listing it reads in its own cache (FOPEN_CACHE_DIR), kept across opens with keepCache. */
 static napi_value js_reply_open(napi_env env, napi_callback_info info) {
-  ARGS(3);
+  size_t argc = 4;
+  napi_value argv[4];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  fuse_req_t req = get_req(env, argv[0]);
+  struct session *req_session = fuse_req_userdata(req);
   struct fuse_file_info fi;
   memset(&fi, 0, sizeof fi);
   fi.fh = (uint64_t)num(env, argv[1]);
-  bool keep = false;
+  bool keep = false, cache_dir = false;
   napi_get_value_bool(env, argv[2], &keep);
+  if (argc >= 4) napi_get_value_bool(env, argv[3], &cache_dir);
   fi.keep_cache = keep;
+  fi.cache_readdir = cache_dir;
   return ret_int(env, fuse_reply_open(req, &fi));
 }
 
@@ -1334,9 +1379,9 @@ NAPI_MODULE_INIT() {
     {"earlyWrites", NULL, js_early_writes, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setFlushWanted", NULL, js_set_flush_wanted, NULL, NULL, NULL, napi_enumerable, NULL},
     {"replyDirPlus", NULL, js_reply_dirplus, NULL, NULL, NULL, napi_enumerable, NULL},
-    {"cacheDirAttr", NULL, js_cache_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
-    {"clearDirAttrs", NULL, js_clear_dir_attrs, NULL, NULL, NULL, napi_enumerable, NULL},
-    {"dropDirAttr", NULL, js_drop_dir_attr, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"cacheAttrs", NULL, js_cache_attrs, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"clearAttrs", NULL, js_clear_attrs, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"dropAttr", NULL, js_drop_attr, NULL, NULL, NULL, napi_enumerable, NULL},
     {"armWriteRun", NULL, js_arm_write_run, NULL, NULL, NULL, napi_enumerable, NULL},
     {"disarmWriteRuns", NULL, js_disarm_write_runs, NULL, NULL, NULL, napi_enumerable, NULL},
     {"flushWriteRun", NULL, js_flush_write_run, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -59,3 +59,44 @@ describeFreshMount(
     });
   },
 );
+
+describeFreshMount(
+  "invalidate() with the mount's own cache lifetimes (the loop answers getattrs)",
+  { prefix: "computerd-invalidate-loop-" },
+  (m) => {
+    it("never answers a stat with attributes from before a remote change", async () => {
+      const stat = () => sh(`stat -c '%s %a' ${m.mnt}/f ${m.mnt}/dir`);
+      await sh(`echo one > ${m.mnt}/f && mkdir ${m.mnt}/dir`);
+      expect(await stat()).toBe("4 644\n0 755\n");
+      await m.mount.flushAll();
+      // Once the kernel's attributes (1 s) ran out, the loop answers its getattrs: what a
+      // missed invalidation would leave stale.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const loopBefore = m.mount.counters["getattr (loop)"] ?? 0;
+      expect(await stat()).toBe("4 644\n0 755\n");
+      expect(m.mount.counters["getattr (loop)"] ?? 0).toBeGreaterThanOrEqual(loopBefore + 2);
+      m.mirror.vfs.writeFile("/f", "a longer second version\n");
+      m.mirror.vfs.chmod("/f", 0o600);
+      // Only the new directory is named: the kernel drops its parent's attributes itself (the
+      // entry notification), and the loop must not answer with the old link count.
+      m.mirror.vfs.mkdir("/dir/sub");
+      await m.mount.invalidate(["/f", "/dir/sub"]);
+      expect(await sh(`stat -c '%s %a' ${m.mnt}/f; stat -c %h ${m.mnt}/dir`)).toBe("24 600\n3\n");
+    });
+
+    it("sees a name created, removed or renamed remotely although names are trusted for a minute", async () => {
+      await sh(
+        `mkdir -p ${m.mnt}/names && echo a > ${m.mnt}/names/a && ls ${m.mnt}/names/b 2>/dev/null; true`,
+      );
+      await m.mount.flushAll();
+      m.mirror.vfs.writeFile("/names/b", "new\n");
+      m.mirror.vfs.rename("/names/a", "/names/c");
+      await m.mount.invalidate(["/names/a", "/names/b", "/names/c"]);
+      expect(
+        await sh(
+          `cat ${m.mnt}/names/b ${m.mnt}/names/c; ls ${m.mnt}/names/a 2>&1 >/dev/null | grep -c 'No such'`,
+        ),
+      ).toBe("new\na\n1\n");
+    });
+  },
+);

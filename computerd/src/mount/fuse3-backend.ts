@@ -18,11 +18,18 @@ import { clearStaleMount, lazyUnmount } from "./stale.ts";
 
 /** Kernel-side caching and access of a FUSE mount. */
 export interface FuseTuning {
-  /** Seconds the kernel trusts a name lookup (default 1). */
+  /**
+   * Seconds the kernel trusts a name lookup (default 60): names change only through the
+   * kernel's own requests or remote changes, which `invalidateKernel` notifies exactly.
+   */
   entryTimeout: number;
-  /** Seconds the kernel trusts attributes (default 1). */
+  /**
+   * Seconds the kernel trusts attributes (default 1). Its getattr after that (or after a
+   * change it made) is answered by the loop for inodes the daemon answered last
+   * (fuse3-loop-attrs.ts).
+   */
   attrTimeout: number;
-  /** Seconds the kernel remembers a missing name (default 1; creations through the mount update it). */
+  /** Seconds the kernel remembers a missing name (default 60, as names; creations through the mount update it). */
   negativeTimeout: number;
   /**
    * Page cache across opens. "auto" (default): kept while mtime and size are
@@ -103,9 +110,9 @@ export async function mountFuse3(
   const addon = loadFuse3();
   if (!addon) throw new Error(`the fuse3 mount backend cannot start: ${fuse3Unavailable()}`);
   const settings = {
-    entryTimeout: 1,
+    entryTimeout: 60,
     attrTimeout: 1,
-    negativeTimeout: 1,
+    negativeTimeout: 60,
     pageCache: "auto" as const,
     allowOther: process.getuid?.() === 0,
     debug: false,
@@ -131,12 +138,12 @@ export async function mountFuse3(
     attributesChanged: () => undefined,
     capabilityStored: () => {},
     dropFirstPage: async () => false,
-    cacheDirectory: () => {},
-    clearDirectories: () => {},
-    dropDirectory: () => {},
+    cacheAttrs: () => {},
+    clearAttrs: () => {},
+    dropAttr: () => {},
     continueWrites: () => {},
   };
-  const { listener, nodes, directoriesChanged, answeredWritesBuffered } = fuse3Listener(
+  const { listener, nodes, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
     addon,
     fs,
     log,
@@ -147,9 +154,9 @@ export async function mountFuse3(
       attributesChanged: (ino) => kernel.attributesChanged(ino),
       capabilityStored: () => kernel.capabilityStored(),
       dropFirstPage: (ino) => kernel.dropFirstPage(ino),
-      cacheDirectory: (attr, timeout) => kernel.cacheDirectory(attr, timeout),
-      clearDirectories: () => kernel.clearDirectories(),
-      dropDirectory: (ino) => kernel.dropDirectory(ino),
+      cacheAttrs: (attrs, count, timeout) => kernel.cacheAttrs(attrs, count, timeout),
+      clearAttrs: () => kernel.clearAttrs(),
+      dropAttr: (ino) => kernel.dropAttr(ino),
       continueWrites: (ino, fh, next) => kernel.continueWrites(ino, fh, next),
     },
   );
@@ -160,9 +167,9 @@ export async function mountFuse3(
     dropFirstPage: async (ino) =>
       mounted && (await track(addon.notifyInvalRange(session, ino, 0, PAGE))) === 0,
     capabilityStored: () => addon.setNoCapabilities(session, false),
-    cacheDirectory: (attr, timeout) => addon.cacheDirAttr(session, attr, timeout),
-    clearDirectories: () => addon.clearDirAttrs(session),
-    dropDirectory: (ino) => addon.dropDirAttr(session, ino),
+    cacheAttrs: (attrs, count, timeout) => addon.cacheAttrs(session, attrs, count, timeout),
+    clearAttrs: () => addon.clearAttrs(session),
+    dropAttr: (ino) => addon.dropAttr(session, ino),
     continueWrites: (ino, fh, next) => addon.armWriteRun(session, ino, fh, next),
   };
   // The loop answers the capability probes while no file has one (checked again after remote changes).
@@ -200,9 +207,10 @@ export async function mountFuse3(
     counters,
     async invalidateKernel(paths) {
       if (!mounted) return;
-      // Remote changes: no directory the loop answers for may outlive them, and a file may have
+      // Remote changes: no attributes the loop answers with may outlive them (LocalFs's
+      // invalidate cleared them already; this says so where it matters), and a file may have
       // chunks still at the Durable Object now, which a run must not write over unseen.
-      directoriesChanged();
+      clearLoopAttributes();
       addon.disarmWriteRuns(session);
       // A pushed path below a directory that went away or became a file (rm -r, a swap) names
       // nothing now: the invalidation of that directory's own name drops its cached subtree.
@@ -215,14 +223,22 @@ export async function mountFuse3(
         }
       };
       const pending: Promise<number>[] = [];
+      // Each changed path's inode, and its directory's: a name added there changed the
+      // directory's times and link count and its listing (the kernel drops those itself only
+      // for a name it had looked up).
+      const inodes = new Set<number>();
       for (const path of paths) {
         if (path === "/") continue;
         const { parent, name } = splitParent(path);
         const dir = current(parent);
-        if (dir && nodes.has(dir.ino)) pending.push(track(addon.notifyInvalEntry(session, dir.ino, name)));
+        if (dir && nodes.has(dir.ino)) {
+          pending.push(track(addon.notifyInvalEntry(session, dir.ino, name)));
+          inodes.add(dir.ino);
+        }
         const stat = current(path);
-        if (stat && nodes.has(stat.ino)) pending.push(track(addon.notifyInvalInode(session, stat.ino)));
+        if (stat && nodes.has(stat.ino)) inodes.add(stat.ino);
       }
+      for (const ino of inodes) pending.push(track(addon.notifyInvalInode(session, ino)));
       await Promise.all(pending);
       checkCapabilities();
     },

@@ -35,6 +35,8 @@ export interface DirContext {
   fillAt(into: Float64Array, at: number, stat: Stat): void;
   entryTimeout: number;
   attrTimeout: number;
+  /** The entries' attributes as sent (14 numbers each): the loop answers getattrs with them. */
+  answered(attrs: Float64Array, count: number): void;
 }
 
 /** The open directories of one mount. */
@@ -107,6 +109,7 @@ export class DirHandles {
         attrs[at + 1] = listing.modes[offset + i] as number;
       }
     }
+    this.ctx.answered(attrs, names.length);
     const sent = addon.replyDirPlus(
       req,
       size,

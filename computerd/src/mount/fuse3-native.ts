@@ -101,7 +101,11 @@ export interface Fuse3Addon {
     fh: number,
   ): number;
   replyAttr(req: RequestHandle, attr: Float64Array, attrTimeout: number): number;
-  replyOpen(req: RequestHandle, fh: number, keepCache: boolean): number;
+  /**
+   * `cacheDir` (opendir only): the kernel caches the listing it reads (FOPEN_CACHE_DIR) and,
+   * with `keepCache`, keeps it across opens until the directory changes.
+   */
+  replyOpen(req: RequestHandle, fh: number, keepCache: boolean, cacheDir?: boolean): number;
   replyBuf(req: RequestHandle, data: Uint8Array, length: number): number;
   replyWrite(req: RequestHandle, count: number): number;
   replyReadlink(req: RequestHandle, target: string): number;
@@ -149,15 +153,16 @@ export interface Fuse3Addon {
    */
   setFlushWanted(session: SessionHandle, wanted: boolean): void;
   /**
-   * The current attributes of a directory the listener just changed: the loop answers the
-   * kernel's next getattr of it (its permission check of the next path walk) itself, until
-   * clearDirAttrs.
+   * The current attributes of `count` inodes (attrs[14 i ..]), exactly what a getattr of each
+   * answers now: the loop answers the kernel's next getattrs of them itself until dropAttr or
+   * clearAttrs. Entries with nlink 0 are skipped; none is taken while an early write is on its
+   * way to the listener.
    */
-  cacheDirAttr(session: SessionHandle, attr: Float64Array, attrTimeout: number): void;
-  /** Forgets every directory cacheDirAttr gave (before a request that may change one otherwise). */
-  clearDirAttrs(session: SessionHandle): void;
-  /** Forgets one directory cacheDirAttr gave (it moved or went away). */
-  dropDirAttr(session: SessionHandle, ino: number): void;
+  cacheAttrs(session: SessionHandle, attrs: Float64Array, count: number, attrTimeout: number): void;
+  /** Forgets every inode cacheAttrs gave (remote changes). */
+  clearAttrs(session: SessionHandle): void;
+  /** Forgets one inode cacheAttrs gave (its attributes are about to change). */
+  dropAttr(session: SessionHandle, ino: number): void;
   /**
    * Requests the loop answered without the listener: [capability probes, flushes, getattrs,
    * writes joined into runs].

@@ -11,7 +11,7 @@ import { AnsweredWrites } from "./answered-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
-import { LoopDirectories, type LoopDirectoryHooks } from "./fuse3-loop-dirs.ts";
+import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
@@ -51,7 +51,7 @@ const O_WRONLY = 0o1;
 const S_ISGID = 0o2000;
 
 /** What the handlers tell the kernel side (the backend, once the session exists). */
-export interface KernelHooks extends LoopDirectoryHooks {
+export interface KernelHooks extends LoopAttributeHooks {
   /**
    * The daemon changed attributes the kernel caches without knowing (an atime); settles once the
    * kernel has dropped them.
@@ -79,7 +79,7 @@ export function fuse3Listener(
 ): {
   listener: RequestListener;
   nodes: NodeTable;
-  directoriesChanged: () => void;
+  clearLoopAttributes: () => void;
   /** Settles once every write the loop answered is buffered. */
   answeredWritesBuffered: () => Promise<void>;
 } {
@@ -91,7 +91,9 @@ export function fuse3Listener(
   const orphans = new Orphans();
   removeStaleOrphans(fs);
   const pageCache = new PageCachePolicy(timeouts.pageCache);
-  const loopDirs = new LoopDirectories(kernel, timeouts.attrTimeout);
+  // What a getattr answers changes only through LocalFs, which says so before the reply.
+  const loopAttrs = new LoopAttributes(kernel, timeouts.attrTimeout);
+  fs.attributesChanged = (ino) => (ino === undefined ? loopAttrs.clear() : loopAttrs.drop(ino));
   const answered = new AnsweredWrites(
     fs,
     kernel.continueWrites ?? (() => {}),
@@ -115,6 +117,7 @@ export function fuse3Listener(
     fillAt,
     entryTimeout: timeouts.entryTimeout,
     attrTimeout: timeouts.attrTimeout,
+    answered: (attrs, count) => loopAttrs.answered(attrs, count),
   });
   function pathOf(ino: number): string {
     const path = nodes.pathOf(ino);
@@ -126,9 +129,24 @@ export function fuse3Listener(
     if (path === undefined) throw new FsError("ENOENT", "fuse3", `#${parent}/${name}`);
     return path;
   }
+  /** The kernel's view of `stat`, which the loop then answers getattrs of `stat.ino` with. */
+  function answer(stat: Stat): Float64Array {
+    const filled = fill(stat);
+    loopAttrs.answered(filled);
+    return filled;
+  }
+  /**
+   * After a request that changed `ino` without answering its attributes (a write, a close that
+   * stored it): the loop gets them again when LocalFs holds them (no SQL), so the kernel's
+   * getattr that follows (it drops a file's attributes after each write) stays in the loop.
+   */
+  function refresh(ino: number): void {
+    const stat = loopAttrs.enabled ? fs.cachedAttributes(ino) : undefined;
+    if (stat) answer(stat);
+  }
   function entry(req: RequestHandle, parent: number, name: string, stat: Stat): void {
     nodes.looked(stat.ino, parent, name);
-    addon.replyEntry(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout);
+    addon.replyEntry(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout);
   }
   /** New files belong to the caller (kernel ids, mapped to the vfs); the group of a setgid directory wins. */
   function own(path: string, callerUid: number, callerGid: number): Stat {
@@ -166,15 +184,17 @@ export function fuse3Listener(
   function released(ino: number): void {
     const path = orphans.released(ino);
     if (path === undefined) return;
-    loopDirs.clear();
     fs.unlink(path);
   }
-  /** After a name in directory `ino` changed: the loop answers the kernel's next getattr of it. */
+  /**
+   * After a name in directory `ino` changed: the loop answers the kernel's next getattr of it
+   * (its permission check of the next path walk through it).
+   */
   function changedIn(ino: number): void {
-    if (!loopDirs.enabled) return;
+    if (!loopAttrs.enabled) return;
     const path = nodes.pathOf(ino);
     const stat = path === undefined ? undefined : fs.lookup(path);
-    if (stat?.type === "dir" && stat.ino === ino) loopDirs.changed(fill(stat));
+    if (stat?.type === "dir" && stat.ino === ino) answer(stat);
   }
   const xattrs = { addon, fs, pathOf, capabilityStored: () => kernel.capabilityStored?.() };
 
@@ -199,7 +219,8 @@ export function fuse3Listener(
       case OP.getattr: {
         const path = nodes.pathOf(n(0));
         const removed = path === undefined ? orphans.removedDir(n(0)) : undefined;
-        addon.replyAttr(req, fill(removed ?? fs.stat(pathOf(n(0)))), timeouts.attrTimeout);
+        const attrs = removed ? fill(removed) : answer(fs.stat(pathOf(n(0))));
+        addon.replyAttr(req, attrs, timeouts.attrTimeout);
         return;
       }
       case OP.setattr: {
@@ -225,7 +246,7 @@ export function fuse3Listener(
         const changed = fs.stat(path);
         // The kernel cuts its own pages of a truncate; times it set are what it shows.
         pageCache.changedByKernel(changed);
-        addon.replyAttr(req, fill(changed), timeouts.attrTimeout);
+        addon.replyAttr(req, answer(changed), timeouts.attrTimeout);
         return;
       }
       case OP.readlink: {
@@ -275,7 +296,6 @@ export function fuse3Listener(
         if (op === OP.rmdir) {
           fs.rmdir(path);
           orphans.dirRemoved(stat);
-          loopDirs.drop(stat.ino);
         } else if (mustHide(stat)) {
           hide(n(0), s(1), stat);
           changedIn(n(0));
@@ -301,8 +321,6 @@ export function fuse3Listener(
             nodes.renamed(a.ino, { parent, name }, { parent: newParent, name: newName });
             nodes.renamed(b.ino, { parent: newParent, name: newName }, { parent, name });
           }
-          loopDirs.drop(a.ino);
-          loopDirs.drop(b.ino);
           changedIn(parent);
           changedIn(newParent);
           addon.replyErr(req, 0);
@@ -326,9 +344,6 @@ export function fuse3Listener(
           if (replaced.type === "dir") orphans.dirRemoved(replaced);
         }
         nodes.renamed(src.ino, { parent, name }, { parent: newParent, name: newName });
-        // The moved node's ctime changed; a replaced directory went away.
-        loopDirs.drop(src.ino);
-        if (replaced) loopDirs.drop(replaced.ino);
         changedIn(parent);
         changedIn(newParent);
         addon.replyErr(req, 0);
@@ -342,7 +357,7 @@ export function fuse3Listener(
         orphans.opened(stat.ino);
         nodes.looked(stat.ino, n(0), s(3));
         changedIn(n(0));
-        addon.replyCreate(req, fill(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
+        addon.replyCreate(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
         return;
       }
       case OP.open: {
@@ -380,6 +395,7 @@ export function fuse3Listener(
         // The addon made this buffer for this request alone: whole pages may keep it.
         const data = a[3] as Buffer;
         const taken = fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2), true);
+        refresh(n(0));
         // Armed before the reply: the writer's next write may already be the loop's to answer.
         answered.took(n(0), n(1), n(2), data.length, taken);
         addon.replyWrite(req, taken);
@@ -391,6 +407,7 @@ export function fuse3Listener(
         const from = { fh: n(1), path: nodes.pathOf(n(0)) ?? "", offset: n(2) };
         const to = { fh: n(4), path: nodes.pathOf(n(3)) ?? "", offset: n(5) };
         const copied = fs.copyRange(from, to, n(6));
+        refresh(n(3));
         // The kernel drops the target's pages of the range itself.
         pageCache.changedByKernel(fs.stat(to.path));
         // The kernel drops a file's cached atime after reads it sends, not after a copy: the
@@ -408,6 +425,7 @@ export function fuse3Listener(
         const written = pageCache.writes(n(1)) ? fs.lookup(nodes.pathOf(n(0)) ?? "/") : undefined;
         if (written?.ino === n(0)) pageCache.changedByKernel(written);
         fs.flush(n(1));
+        refresh(n(0));
         addon.replyErr(req, 0);
         return;
       }
@@ -419,10 +437,12 @@ export function fuse3Listener(
           // Even when storing the data fails, the descriptor is gone: a hidden file must go too.
           released(n(0));
         }
+        refresh(n(0));
         addon.replyErr(req, 0);
         return;
       case OP.fsync:
         fs.fsync(n(1), nodes.pathOf(n(0)) ?? "");
+        refresh(n(0));
         addon.replyErr(req, 0);
         return;
       case OP.fsyncdir:
@@ -463,6 +483,7 @@ export function fuse3Listener(
       if (!nodes.has(args[0] as number)) {
         orphans.forgotten(args[0] as number);
         pageCache.forgotten(args[0] as number);
+        loopAttrs.drop(args[0] as number);
       }
       return;
     }
@@ -479,20 +500,12 @@ export function fuse3Listener(
     if (!req) return;
     const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
     // Bytes still at the Durable Object: handled once the chunks it needs are here.
-    whenChunksReady(fs, op, args, pathOf, fail, () => {
-      loopDirs.before(op);
-      try {
-        handle(op, req, uid, gid, args);
-      } catch (err) {
-        loopDirs.failed(op);
-        throw err;
-      }
-    });
+    whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, args));
   };
   return {
     listener,
     nodes,
-    directoriesChanged: () => loopDirs.clear(),
+    clearLoopAttributes: () => loopAttrs.clear(),
     answeredWritesBuffered: () => answered.buffered(),
   };
 }

@@ -87,13 +87,27 @@ export class LocalFs {
   private readonly commit: () => void;
   private readonly storeAtime: (ino: number, atime: Timespec) => void;
   private readonly now: () => Timespec;
+  /**
+   * Told, synchronously and before the request that caused it is answered, whenever what
+   * `lookup`/`stat` answer for an inode may change (undefined: for any inode): its cached
+   * attributes were set or dropped, or its buffered writes changed. The FUSE loop's
+   * attribute table follows it (fuse3-loop-attrs.ts).
+   */
+  attributesChanged: (ino: number | undefined) => void = () => {};
 
   constructor(vfs: Vfs, options: LocalFsOptions = {}) {
     this.vfs = vfs;
     this.commit = options.commit ?? (() => {});
     this.storeAtime = options.storeAtime ?? (() => {});
     this.now = options.now ?? now;
-    this.files = new WriteBack(vfs, (ino) => this.meta.dropStat(ino), options);
+    // A store answers the inode's new attributes: kept, the getattr after a close reads no row.
+    this.files = new WriteBack(
+      vfs,
+      (ino, stored) => (stored ? this.meta.setStat(stored) : this.meta.dropStat(ino)),
+      options,
+    );
+    this.meta.onStat = (ino) => this.attributesChanged(ino);
+    this.files.onChange = (ino) => this.attributesChanged(ino);
   }
 
   /** The complete listing of a directory, loaded once. Throws for a missing or non-directory path. */
@@ -122,6 +136,12 @@ export class LocalFs {
       this.meta.setStat(stat);
     }
     return this.files.overlay(stat);
+  }
+
+  /** The attributes of `ino` if they are cached (buffered writes applied): never reads a row. */
+  cachedAttributes(ino: number): Stat | undefined {
+    const stat = this.meta.stat(ino);
+    return stat && this.files.overlay(stat);
   }
 
   /** lstat, or undefined when the name does not exist. */

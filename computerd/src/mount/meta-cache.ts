@@ -25,6 +25,9 @@ export function isUnder(path: string, dir: string): boolean {
   return path === dir || (path.startsWith(dir) && path.charCodeAt(dir.length) === 47);
 }
 
+/** Told when an inode's cached attributes are set or dropped (undefined: all of them). */
+export type StatListener = (ino: number | undefined) => void;
+
 /** Listings and attributes; both maps are cleared when they pass their bound. */
 export class MetaCache {
   private readonly listings = new Map<string, Map<string, Dentry>>();
@@ -32,6 +35,8 @@ export class MetaCache {
   private readonly xattrs = new Map<number, Set<string>>();
   private listedEntries = 0;
   private readonly maxEntries: number;
+  /** Whoever keeps copies of these attributes (the FUSE loop's table, fuse3-loop-attrs.ts). */
+  onStat: StatListener = () => {};
 
   constructor(maxEntries = 500_000) {
     this.maxEntries = maxEntries;
@@ -73,12 +78,18 @@ export class MetaCache {
   }
 
   setStat(stat: Stat): void {
-    if (this.stats.size >= this.maxEntries) this.stats.clear();
+    if (this.stats.size >= this.maxEntries) {
+      this.stats.clear();
+      this.onStat(undefined);
+    }
     this.stats.set(stat.ino, stat);
+    this.onStat(stat.ino);
   }
 
   dropStat(ino: number | undefined): void {
-    if (ino !== undefined) this.stats.delete(ino);
+    if (ino === undefined) return;
+    this.stats.delete(ino);
+    this.onStat(ino);
   }
 
   /** The names of an inode's extended attributes, if known. */
@@ -132,6 +143,7 @@ export class MetaCache {
   clearStats(): void {
     this.stats.clear();
     this.xattrs.clear();
+    this.onStat(undefined);
   }
 
   clearListings(): void {

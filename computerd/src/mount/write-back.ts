@@ -36,8 +36,11 @@ interface Handle {
   flags: number;
 }
 
-/** Called after an inode's content reached the vfs (its cached attributes are stale). */
-export type FlushedListener = (ino: number) => void;
+/**
+ * Called after an inode's content reached the vfs, with its attributes as the vfs left them
+ * when the store says (else the cached ones are stale).
+ */
+export type FlushedListener = (ino: number, stored?: Stat) => void;
 
 /** Handles, dirty files and clean chunks of one mount. */
 export class WriteBack {
@@ -52,6 +55,8 @@ export class WriteBack {
   /** Hashes whole pages ahead of storing them (when the mirror takes known hashes). */
   private readonly digest: Digest | undefined;
   private nextFh = 1;
+  /** The attributes the vfs answered the last store with (the FlushTarget records them). */
+  private lastStored: Stat | undefined;
   private dirtyBytes = 0;
   /** Sum of the dirty files' `growth`: what flushing everything would add to the vfs's used bytes. */
   private dirtyGrowth = 0;
@@ -69,6 +74,11 @@ export class WriteBack {
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   /** The quota's room, with what is set aside for writes the FUSE loop answers early. */
   private readonly room: WriteRoom;
+  /**
+   * Told when an inode's buffered size or times (what `overlay` adds) change, before the
+   * request that changed them is answered; a store tells `onFlushed` instead.
+   */
+  onChange: (ino: number) => void = () => {};
 
   constructor(vfs: Vfs, onFlushed: FlushedListener, options: Partial<WriteBackOptions> = {}) {
     this.onFlushed = onFlushed;
@@ -80,12 +90,16 @@ export class WriteBack {
     this.digest = known ? (this.options.digest ?? threadPoolDigest) : undefined;
     // Stored with the time of the last write: stat shows the same mtime before and after.
     this.target = {
-      writeFile: (path, data, mtime) => vfs.writeFile(path, data, { mtime }),
+      writeFile: (path, data, mtime) => {
+        this.lastStored = vfs.writeFile(path, data, { mtime });
+      },
       pwrite: (path, offset, data, mtime, hash) => {
         const store = () => vfs.pwrite(path, offset, data, { mtime });
-        return hash && known ? known.during(data, hash, store) : store();
+        this.lastStored = hash && known ? known.during(data, hash, store) : store();
       },
-      truncate: (path, length, mtime) => vfs.truncate(path, length, { mtime }),
+      truncate: (path, length, mtime) => {
+        this.lastStored = vfs.truncate(path, length, { mtime });
+      },
     };
   }
 
@@ -222,6 +236,7 @@ export class WriteBack {
     }
     const before = file.bytes;
     const full = file.write(offset, data, now(), handedOver);
+    this.onChange(ino);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
@@ -289,6 +304,7 @@ export class WriteBack {
     src.share(from, n);
     const before = file.bytes;
     const full = file.putShared(to, chunks, now());
+    this.onChange(target.ino);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(target.ino);
@@ -335,12 +351,13 @@ export class WriteBack {
       const before = file.bytes;
       const growth = file.growth;
       try {
+        this.lastStored = undefined;
         const data = file.flushPage(idx, this.target);
         if (data) {
           this.chunks.set(ino, idx, data);
           // The stored allocation grew: cached attributes would undercount st_blocks (and cp
           // would take the file for sparse).
-          this.onFlushed(ino);
+          this.onFlushed(ino, this.storedAttributes(ino));
         }
         this.dirtyBytes += file.bytes - before;
         this.dirtyGrowth += file.growth - growth;
@@ -362,6 +379,7 @@ export class WriteBack {
     const before = file.bytes;
     const growth = file.growth;
     file.truncate(length, now());
+    this.onChange(ino);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += file.growth - growth;
     return true;
@@ -390,6 +408,7 @@ export class WriteBack {
     this.dirtyBytes -= file.bytes;
     this.dirtyGrowth -= file.growth;
     let written: Map<number, Uint8Array>;
+    this.lastStored = undefined;
     try {
       written = file.flush(this.target, this.stored.reader(ino, file.path));
     } catch (err) {
@@ -404,7 +423,14 @@ export class WriteBack {
       // A cached chunk shorter than CHUNK_SIZE means end of file, so only whole ones qualify.
       if (data.length === Math.min(CHUNK_SIZE, file.size - idx * CHUNK_SIZE)) this.chunks.set(ino, idx, data);
     }
-    this.onFlushed(ino);
+    this.onFlushed(ino, this.storedAttributes(ino));
+  }
+
+  /** What the vfs answered the last store of `ino` with, if that store was of `ino`. */
+  private storedAttributes(ino: number): Stat | undefined {
+    const stat = this.lastStored;
+    this.lastStored = undefined;
+    return stat?.ino === ino ? stat : undefined;
   }
 
   /**
@@ -458,6 +484,7 @@ export class WriteBack {
       this.dirtyBytes -= file.bytes;
       this.dirtyGrowth -= file.growth;
       this.files.delete(ino);
+      this.onChange(ino);
     }
     this.errors.delete(ino);
     this.chunks.dropInode(ino);
