@@ -57,6 +57,12 @@ export class LoopAttributes {
     this.hooks.cacheAttrs(attrs, count, this.attrTimeout);
   }
 
+  /** answered() for one inode, whose attributes (as a reply carries them) it answers. */
+  answer(attrs: Float64Array): Float64Array {
+    this.answered(attrs);
+    return attrs;
+  }
+
   /** The attributes of `ino` are about to change (or are unknown): the loop forgets them. */
   drop(ino: number): void {
     if (!this.given.delete(ino)) return;

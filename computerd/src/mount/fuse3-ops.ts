@@ -130,20 +130,9 @@ export function fuse3Listener(
     return path;
   }
   /** The kernel's view of `stat`, which the loop then answers getattrs of `stat.ino` with. */
-  function answer(stat: Stat): Float64Array {
-    const filled = fill(stat);
-    loopAttrs.answered(filled);
-    return filled;
-  }
-  /**
-   * After a request that changed `ino` without answering its attributes (a write, a close that
-   * stored it): the loop gets them again when LocalFs holds them (no SQL), so the kernel's
-   * getattr that follows (it drops a file's attributes after each write) stays in the loop.
-   */
-  function refresh(ino: number): void {
-    const stat = loopAttrs.enabled ? fs.cachedAttributes(ino) : undefined;
-    if (stat) answer(stat);
-  }
+  const answer = (stat: Stat) => loopAttrs.answer(fill(stat));
+  /** After a write or a storing close: the loop gets the file's attributes if cached (no SQL). */
+  const refresh = (ino: number) => loopAttrs.enabled && fs.cachedAttributes(ino, answer);
   function entry(req: RequestHandle, parent: number, name: string, stat: Stat): void {
     nodes.looked(stat.ino, parent, name);
     addon.replyEntry(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout);

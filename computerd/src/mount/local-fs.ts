@@ -15,6 +15,7 @@ import {
   type Vfs,
 } from "@computer/vfs";
 import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
+import { typeOfMode } from "./mknod-type.ts";
 import { accessTime, atimeDue } from "./relatime.ts";
 import type { RemoteChunks } from "./remote-chunks.ts";
 import { now, WriteBack, type WriteBackOptions } from "./write-back.ts";
@@ -32,27 +33,6 @@ export interface FsStats {
 
 /** Size reported by statfs when the computer has no quota. */
 export const DEFAULT_CAPACITY = 2 ** 40;
-
-const S_IFMT = 0o170000;
-
-/** The FileType of mknod's type bits (0 means a regular file). */
-function typeOfMode(mode: number): FileType | undefined {
-  switch (mode & S_IFMT) {
-    case 0:
-    case 0o100000:
-      return "file";
-    case 0o010000:
-      return "fifo";
-    case 0o020000:
-      return "char";
-    case 0o060000:
-      return "block";
-    case 0o140000:
-      return "socket";
-    default:
-      return undefined;
-  }
-}
 
 /** O_TRUNC (Linux). With atomic_o_trunc, open() carries it instead of a separate truncate. */
 const O_TRUNC = 0o1000;
@@ -88,10 +68,8 @@ export class LocalFs {
   private readonly storeAtime: (ino: number, atime: Timespec) => void;
   private readonly now: () => Timespec;
   /**
-   * Told, synchronously and before the request that caused it is answered, whenever what
-   * `lookup`/`stat` answer for an inode may change (undefined: for any inode): its cached
-   * attributes were set or dropped, or its buffered writes changed. The FUSE loop's
-   * attribute table follows it (fuse3-loop-attrs.ts).
+   * Told before the request that caused it is answered whenever what `stat` answers for an
+   * inode (undefined: any) may change. The FUSE loop's attribute table follows it.
    */
   attributesChanged: (ino: number | undefined) => void = () => {};
 
@@ -103,7 +81,7 @@ export class LocalFs {
     // A store answers the inode's new attributes: kept, the getattr after a close reads no row.
     this.files = new WriteBack(
       vfs,
-      (ino, stored) => (stored ? this.meta.setStat(stored) : this.meta.dropStat(ino)),
+      (ino, stat) => (stat ? this.meta.setStat(stat) : this.meta.dropStat(ino)),
       options,
     );
     this.meta.onStat = (ino) => this.attributesChanged(ino);
@@ -138,10 +116,10 @@ export class LocalFs {
     return this.files.overlay(stat);
   }
 
-  /** The attributes of `ino` if they are cached (buffered writes applied): never reads a row. */
-  cachedAttributes(ino: number): Stat | undefined {
+  /** Calls `use` with the attributes of `ino` if they are cached (buffered writes applied): reads no row. */
+  cachedAttributes(ino: number, use: (stat: Stat) => unknown): void {
     const stat = this.meta.stat(ino);
-    return stat && this.files.overlay(stat);
+    if (stat) use(this.files.overlay(stat));
   }
 
   /** lstat, or undefined when the name does not exist. */

@@ -16,9 +16,10 @@ import {
   type Vfs,
 } from "@computer/vfs";
 import type { ChunkCache } from "./chunk-cache.ts";
-import { type Digest, DirtyFile, type FlushTarget, threadPoolDigest } from "./dirty-file.ts";
+import { type Digest, DirtyFile, threadPoolDigest } from "./dirty-file.ts";
 import type { WriteGrants } from "./early-writes.ts";
 import { isUnder } from "./meta-cache.ts";
+import { StoreTarget } from "./store-target.ts";
 import { StoredChunks } from "./stored-chunks.ts";
 import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
 import { WRITE_BACK_DEFAULTS, type WriteBackOptions } from "./write-back-options.ts";
@@ -51,12 +52,10 @@ export class WriteBack {
   private readonly files = new WatchedMap<number, DirtyFile>();
   private readonly stored: StoredChunks;
   private readonly chunks: ChunkCache;
-  private readonly target: FlushTarget;
+  private readonly target: StoreTarget;
   /** Hashes whole pages ahead of storing them (when the mirror takes known hashes). */
   private readonly digest: Digest | undefined;
   private nextFh = 1;
-  /** The attributes the vfs answered the last store with (the FlushTarget records them). */
-  private lastStored: Stat | undefined;
   private dirtyBytes = 0;
   /** Sum of the dirty files' `growth`: what flushing everything would add to the vfs's used bytes. */
   private dirtyGrowth = 0;
@@ -88,19 +87,7 @@ export class WriteBack {
     this.chunks = this.stored.cache;
     const known = this.options.knownHashes;
     this.digest = known ? (this.options.digest ?? threadPoolDigest) : undefined;
-    // Stored with the time of the last write: stat shows the same mtime before and after.
-    this.target = {
-      writeFile: (path, data, mtime) => {
-        this.lastStored = vfs.writeFile(path, data, { mtime });
-      },
-      pwrite: (path, offset, data, mtime, hash) => {
-        const store = () => vfs.pwrite(path, offset, data, { mtime });
-        this.lastStored = hash && known ? known.during(data, hash, store) : store();
-      },
-      truncate: (path, length, mtime) => {
-        this.lastStored = vfs.truncate(path, length, { mtime });
-      },
-    };
+    this.target = new StoreTarget(vfs, known);
   }
 
   /** Lets the FUSE loop answer whole-page writes early, within room set aside here (early-writes.ts). */
@@ -351,13 +338,13 @@ export class WriteBack {
       const before = file.bytes;
       const growth = file.growth;
       try {
-        this.lastStored = undefined;
+        this.target.begin();
         const data = file.flushPage(idx, this.target);
         if (data) {
           this.chunks.set(ino, idx, data);
           // The stored allocation grew: cached attributes would undercount st_blocks (and cp
           // would take the file for sparse).
-          this.onFlushed(ino, this.storedAttributes(ino));
+          this.onFlushed(ino, this.target.stored(ino));
         }
         this.dirtyBytes += file.bytes - before;
         this.dirtyGrowth += file.growth - growth;
@@ -408,7 +395,7 @@ export class WriteBack {
     this.dirtyBytes -= file.bytes;
     this.dirtyGrowth -= file.growth;
     let written: Map<number, Uint8Array>;
-    this.lastStored = undefined;
+    this.target.begin();
     try {
       written = file.flush(this.target, this.stored.reader(ino, file.path));
     } catch (err) {
@@ -423,14 +410,7 @@ export class WriteBack {
       // A cached chunk shorter than CHUNK_SIZE means end of file, so only whole ones qualify.
       if (data.length === Math.min(CHUNK_SIZE, file.size - idx * CHUNK_SIZE)) this.chunks.set(ino, idx, data);
     }
-    this.onFlushed(ino, this.storedAttributes(ino));
-  }
-
-  /** What the vfs answered the last store of `ino` with, if that store was of `ino`. */
-  private storedAttributes(ino: number): Stat | undefined {
-    const stat = this.lastStored;
-    this.lastStored = undefined;
-    return stat?.ino === ino ? stat : undefined;
+    this.onFlushed(ino, this.target.stored(ino));
   }
 
   /**
