@@ -1,20 +1,22 @@
 /**
  * `make dev`: runs the local fleet on http://127.0.0.1:8787 until Ctrl-C, SIGTERM or SIGHUP:
- * the Worker under wrangler dev and `computerd host` (containers, on 127.0.0.1:8790), whose
+ * the Worker (bundled as `wrangler deploy` bundles it and served with no proxy in front,
+ * rebuilt when a source changes: @computer/fleet/dev-worker) and `computerd host` (containers, on 127.0.0.1:8790), whose
  * commands run over the computerd image's root filesystem (built on the first run, then cached);
  * with CONTAINERS=docker, the image itself under a local docker engine (images/src/docker-host.ts)
  * in place of `computerd host`.
  * Generates the admin token on first run (.computer/admin-token), hands it and the host's
  * address to the Worker through worker/.dev.vars, persists state in .computer/state and
- * .computer/host. Needs no terminal.
+ * .computer/host, the Worker's bundle in .computer/worker. Needs no terminal.
  */
 import { chmodSync } from "node:fs";
 import { createServer } from "node:net";
 import { ensureAdminToken, upsertEnvFile } from "@computer/fleet/admin-token";
 import { hostVars, startComputerdHost, waitForHost } from "@computer/fleet/computerd-host";
+import { startDevWorker } from "@computer/fleet/dev-worker";
 import { ensureImage, rootfsIfRoot } from "@computer/fleet/image-builds";
 import { ProcessGroup } from "@computer/fleet/process-group";
-import { REPO_ROOT, startWranglerDev, waitForHealthy } from "@computer/fleet/wrangler-dev";
+import { REPO_ROOT } from "@computer/fleet/wrangler-dev";
 import { startDockerHost } from "@computer/images/docker-host";
 
 const HOST = "127.0.0.1";
@@ -27,7 +29,7 @@ function log(message: string): void {
   console.log(`dev: ${message}`);
 }
 
-/** Fails early with a clear message instead of letting wrangler pick another port silently. */
+/** Fails early with a clear message instead of a process that cannot listen. */
 function assertPortFree(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -132,13 +134,21 @@ async function main(): Promise<void> {
   watchParent(() => void shutdown("parent process exited", 0));
 
   const url = `http://${HOST}:${PORT}`;
-  const wrangler = startWranglerDev(group, { port: PORT, persistTo: `${REPO_ROOT}/.computer/state` });
-  void wrangler.exited.then((info) =>
-    shutdown(`wrangler exited (${info.signal ?? `code ${info.code}`})`, info.code === 0 ? 0 : 1),
-  );
   try {
-    stopContainers = await startContainers(group, hostToken, (why) => void shutdown(why, 1));
-    await waitForHealthy(url, wrangler, 120_000);
+    // The Worker's build and the container runtime's start (the root filesystem's on the first run) side by side.
+    await Promise.all([
+      startContainers(group, hostToken, (why) => void shutdown(why, 1)).then((stop) => {
+        stopContainers = stop;
+      }),
+      startDevWorker(group, {
+        port: PORT,
+        bundleDir: `${REPO_ROOT}/.computer/worker`,
+        persistTo: `${REPO_ROOT}/.computer/state`,
+        log,
+        onExit: (info) =>
+          void shutdown(`the Worker exited (${info.signal ?? `code ${info.code}`})`, info.code === 0 ? 0 : 1),
+      }),
+    ]);
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
     await shutdown("the fleet did not start", 1);

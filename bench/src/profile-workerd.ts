@@ -1,8 +1,9 @@
 /**
  * `npm run -w @computer/bench profile-workerd -- [--port N] [--seconds S] [--out FILE]`: a CPU
  * profile of a running fleet's Worker isolate (the Worker and its Durable Objects), taken over
- * wrangler dev's inspector while another bench runs beside it. Without `--port` it finds the
- * one `wrangler dev --inspector-port N` running on this machine. Samples for `--seconds`, until
+ * its inspector while another bench runs beside it. Without `--port` it finds the one local
+ * Worker (@computer/fleet/local-worker, or `wrangler dev`) with `--inspector-port N` running on
+ * this machine. Samples for `--seconds`, until
  * Ctrl-C or until the fleet stops, in segments of `--segment` seconds (a fleet that stops takes
  * only its last segment with it), writes the segments' `.cpuprofile` files (Chrome DevTools
  * opens them) and prints the functions with the most self and total time over all of them.
@@ -10,12 +11,14 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { workerInspectorUrl } from "@computer/fleet/local-worker";
+import { wranglerInspectorUrl } from "@computer/fleet/wrangler-dev";
 import { type CpuProfile, formatProfile, startProfile, stopProfile } from "./transfer-bench/cpu-profile.ts";
-import { connectInspector, wranglerInspectorUrl } from "./transfer-bench/inspector.ts";
+import { connectInspector } from "./transfer-bench/inspector.ts";
 
 const USAGE = `Usage: npm run -w @computer/bench profile-workerd -- [options]
 
-  --port N       wrangler dev's --inspector-port (default: the one wrangler dev running here)
+  --port N       the local Worker's --inspector-port (default: the one running here)
   --seconds S    how long to sample (default: until Ctrl-C or the fleet stops)
   --segment S    seconds per profile segment (default 10)
   --interval US  sampling interval in microseconds (default 500)
@@ -25,15 +28,17 @@ const USAGE = `Usage: npm run -w @computer/bench profile-workerd -- [options]
 
   or: profile-workerd -- --summarize FILE.cpuprofile...   the summary of saved profiles`;
 
-/** The inspector ports of the `wrangler dev` processes running here. */
-function wranglerInspectorPorts(): number[] {
+/** The inspector WebSockets of the local Workers (and `wrangler dev`s) running here, by port. */
+function inspectorUrls(): Map<number, string> {
   const ps = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
-  return ps
-    .split("\n")
-    .filter((line) => line.includes("wrangler") && line.includes(" dev "))
-    .map((line) => /--inspector-port (\d+)/.exec(line)?.[1])
-    .filter((port): port is string => port !== undefined)
-    .map(Number);
+  const urls = new Map<number, string>();
+  for (const line of ps.split("\n")) {
+    const port = Number(/--inspector-port (\d+)/.exec(line)?.[1]);
+    if (!port) continue;
+    if (line.includes("local-worker-main.ts")) urls.set(port, workerInspectorUrl(port));
+    else if (line.includes("wrangler") && line.includes(" dev ")) urls.set(port, wranglerInspectorUrl(port));
+  }
+  return urls;
 }
 
 async function main(): Promise<number> {
@@ -60,18 +65,19 @@ async function main(): Promise<number> {
     console.log(formatProfile(profiles, Number(values.top ?? 30)));
     return 0;
   }
+  const running = inspectorUrls();
   let port = values.port === undefined ? undefined : Number(values.port);
   if (port === undefined) {
-    const ports = [...new Set(wranglerInspectorPorts())];
+    const ports = [...running.keys()];
     if (ports.length !== 1) {
       console.error(
-        `profile-workerd: ${ports.length} wrangler dev inspectors running (${ports.join(", ")}): pass --port`,
+        `profile-workerd: ${ports.length} Worker inspectors running (${ports.join(", ")}): pass --port`,
       );
       return 2;
     }
     port = ports[0];
   }
-  const inspector = await connectInspector(wranglerInspectorUrl(Number(port)));
+  const inspector = await connectInspector(running.get(Number(port)) ?? workerInspectorUrl(Number(port)));
   if (!inspector) {
     console.error(`profile-workerd: no inspector answered on port ${port}`);
     return 1;

@@ -1,6 +1,7 @@
 /**
- * The real local fleet for end-to-end tests: `wrangler dev` of worker/wrangler.jsonc on a
- * port the OS chose, with a throwaway state folder and a freshly generated admin token; with
+ * The real local fleet for end-to-end tests: the Worker of worker/wrangler.jsonc, bundled as
+ * `wrangler deploy` bundles it and served by Miniflare with no proxy in front (local-worker.ts),
+ * on a port the OS chose, with a throwaway state folder and a freshly generated admin token; with
  * `{ computerdHost: true }` also `computerd host` (containers) on another free port; `vars`
  * adds Worker variables (e.g. a test host's COMPUTERD_HOST_URL).
  */
@@ -11,8 +12,10 @@ import { join } from "node:path";
 import { generateToken, writeEnvFile } from "./admin-token.ts";
 import { hostVars, startComputerdHost, waitForHost } from "./computerd-host.ts";
 import { rootfsIfRoot } from "./image-builds.ts";
+import { startLocalWorker, workerInspectorUrl } from "./local-worker.ts";
 import { ProcessGroup, type Supervised } from "./process-group.ts";
-import { startWranglerDev, waitForHealthy } from "./wrangler-dev.ts";
+import { buildWorkerBundle } from "./worker-bundle.ts";
+import { startWranglerDev, waitForHealthy, wranglerInspectorUrl } from "./wrangler-dev.ts";
 
 /** A running fleet. */
 export interface Fleet {
@@ -26,11 +29,13 @@ export interface Fleet {
   hostDir?: string;
   /** The bearer token of `computerd host`, when it runs. */
   hostToken?: string;
-  /** The devtools inspector port of `wrangler dev` (the Worker's isolate, where the Durable Objects run). */
+  /** The devtools inspector's port. */
   inspectorPort: number;
+  /** The devtools WebSocket of the Worker's isolate, where the Durable Objects run. */
+  inspectorUrl: string;
   /** The last lines `computerd host` printed (its daemons' event lines are prefixed `[id] `). */
   hostOutput(): string;
-  /** Stops `wrangler dev` and starts it again on the same port and state (a Durable Object restart). */
+  /** Stops the Worker's process and starts it again on the same port and state (a Durable Object restart). */
   restartWorker(): Promise<void>;
   /** Stops every process of the fleet and deletes its state. */
   stop(): Promise<void>;
@@ -51,7 +56,7 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the fleet and resolves once `GET /healthz` answers. Set `E2E_VERBOSE=1` to see
- * wrangler's output; it is included in the error either way if the Worker never comes up.
+ * the processes' output; it is included in the error either way if the Worker never comes up.
  */
 export async function startFleet(
   options: {
@@ -119,27 +124,28 @@ export async function startFleet(
   };
   try {
     const [port, inspectorPort] = [await freePort(), await freePort()];
+    const where = { port, inspectorPort, persistTo: join(dir, "state"), envFiles: [envFile], echo };
+    // FLEET_WRANGLER_DEV=1: the Worker under `wrangler dev` as before, to measure the two side by side.
+    const underWranglerDev = process.env.FLEET_WRANGLER_DEV === "1";
+    const bundle = underWranglerDev ? undefined : await buildWorkerBundle(join(dir, "worker"));
     const startWorker = () =>
-      startWranglerDev(group, {
-        port,
-        inspectorPort,
-        persistTo: join(dir, "state"),
-        envFiles: [envFile],
-        echo,
-      });
-    let wrangler = startWorker();
+      bundle ? startLocalWorker(group, { ...where, bundle: bundle.dir }) : startWranglerDev(group, where);
+    let worker = startWorker();
     const url = `http://127.0.0.1:${port}`;
-    await waitForHealthy(url, wrangler, 120_000);
+    await waitForHealthy(url, worker, 120_000);
     const fleet: Fleet = {
       url,
       adminToken,
       dir,
       inspectorPort,
+      inspectorUrl: underWranglerDev
+        ? wranglerInspectorUrl(inspectorPort)
+        : workerInspectorUrl(inspectorPort),
       hostOutput: () => host?.recentOutput() ?? "",
       async restartWorker() {
-        await group.stopOne(wrangler);
-        wrangler = startWorker();
-        await waitForHealthy(url, wrangler, 120_000);
+        await group.stopOne(worker);
+        worker = startWorker();
+        await waitForHealthy(url, worker, 120_000);
       },
       stop,
     };

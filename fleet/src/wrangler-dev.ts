@@ -77,6 +77,11 @@ export function startWranglerDev(group: ProcessGroup, options: WranglerDevOption
   });
 }
 
+/** The devtools WebSocket of wrangler dev's inspector proxy (`--inspector-port`): the Worker's isolate. */
+export function wranglerInspectorUrl(port: number): string {
+  return `ws://127.0.0.1:${port}/ws`;
+}
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -29,6 +29,8 @@ interface RoundTrip {
   warm: Summary;
   /** The exec's own durationMs as the DO journals it (commandMs in bench:fs) over the warm calls. */
   server: Summary;
+  /** Every warm call in the order it ran: round trip and durationMs (a trend shows a warm-up or a neighbour). */
+  samples: { ms: number; commandMs: number }[];
   metrics: Record<string, number>;
 }
 
@@ -52,6 +54,7 @@ async function roundTrip(computer: Computer, runtime: Runtime, runs: number): Pr
     firstMs: first.ms,
     warm: summarize(warm.map((w) => w.ms)),
     server: summarize(warm.map((w) => w.durationMs)),
+    samples: warm.map((w) => ({ ms: w.ms, commandMs: w.durationMs })),
     metrics: warm.at(-1)?.metrics ?? {},
   };
 }

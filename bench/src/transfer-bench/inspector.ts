@@ -84,8 +84,3 @@ export async function connectInspector(url: string, timeoutMs = 10_000): Promise
     },
   };
 }
-
-/** The inspector URL of `wrangler dev` started with `--inspector-port <port>`. */
-export function wranglerInspectorUrl(port: number): string {
-  return `ws://127.0.0.1:${port}/ws`;
-}

@@ -28,7 +28,7 @@ import { fleetUnavailable } from "../fs-bench/fleet-run.ts";
 import { type Summary, summarize } from "../stats.ts";
 import { formatMs, renderTable } from "../table-format.ts";
 import { formatProfile, startProfile, stopProfile } from "./cpu-profile.ts";
-import { connectInspector, type Inspector, wranglerInspectorUrl } from "./inspector.ts";
+import { connectInspector, type Inspector } from "./inspector.ts";
 import { parseTransferBenchOptions, type TransferBenchOptions, USAGE } from "./options.ts";
 import { sampleWorkerdPeak, workerdRss } from "./process-memory.ts";
 import { type HeapSampler, sampleWorkerHeap } from "./worker-heap.ts";
@@ -359,8 +359,8 @@ async function main(): Promise<number> {
     const peak = sampleWorkerdPeak();
     sampler = peak;
     peak.mark();
-    // One client: wrangler's inspector proxy closes a second one ("Too many clients").
-    inspector = await connectInspector(wranglerInspectorUrl(fleet.inspectorPort));
+    // One client: an inspector may close a second one ("Too many clients" from wrangler dev's proxy).
+    inspector = await connectInspector(fleet.inspectorUrl);
     if (inspector) heapSampler = sampleWorkerHeap(inspector);
     else progress("the inspector did not answer: no JS heap figures or profiles");
     const profile = (name: string, run: () => Promise<Row[]>) =>
