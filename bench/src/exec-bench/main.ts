@@ -1,5 +1,5 @@
 /**
- * `npm run bench:exec`: the exec API's cost per runtime on a fresh local fleet (wrangler dev,
+ * `npm run bench:exec`: the exec API's cost per runtime on a fresh local fleet (the local Worker,
  * plus computerd host for the container runtime where this machine can run it). Times the
  * round trip of a trivial program (the first call apart, then p50/p95 over `--runs` warm
  * calls) and 1,000 file operations (shell script, the same as a js module, the container; bash

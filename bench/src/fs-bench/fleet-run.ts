@@ -1,5 +1,5 @@
 /**
- * Runs the fleet scenarios on a fresh local fleet: `wrangler dev` + `computerd host` (the same
+ * Runs the fleet scenarios on a fresh local fleet: the local Worker + `computerd host` (the same
  * as the end-to-end suites: fleet/src/fleet.ts), one computer created for the run, its first
  * exec (the container's cold start) timed apart, then each scenario's warm-ups and timed
  * repetitions. Needs root, /dev/fuse and bubblewrap; otherwise the scenarios are skipped with
@@ -23,7 +23,7 @@ export interface FleetRun {
   scenario: FleetScenario;
   samples: FleetSample[];
   summary?: Summary;
-  /** Repetitions repeated because `wrangler dev` restarted the Worker under them (see below). */
+  /** Repetitions repeated because the Worker restarted under them (see below). */
   restarts: number;
   /** The scenario's whole wall time (preparation, warm-ups, repetitions), and its preparation's. */
   elapsedMs: number;
@@ -40,7 +40,7 @@ export interface FleetReport {
   unavailable?: string;
   /** Why the fleet or its computer failed to start, or what stopped it early. */
   skipped?: string;
-  /** Starting wrangler dev and computerd host. */
+  /** Starting the local Worker and computerd host. */
   startMs?: number;
   /** The computer's first exec (`true`): launching its computerd serve, mount and link. */
   coldStartMs?: number;
@@ -48,8 +48,8 @@ export interface FleetReport {
 
 const COMPUTER_ID = "fs-bench";
 /**
- * wrangler dev reloads the Worker whenever a source file changes (other work in a busy
- * monorepo): a request in flight fails with the first message, a response already streaming
+ * Under FLEET_WRANGLER_DEV=1, wrangler dev reloads the Worker whenever a source file changes
+ * (other work in a busy monorepo; the local Worker does not reload): a request in flight fails with the first message, a response already streaming
  * is cut ("terminated", from fetch). Such a repetition is run again, at most MAX_RESTARTS times
  * per scenario, and counted, so a real failure still surfaces.
  */
@@ -179,7 +179,7 @@ async function runOne(
 /** A fleet started for the run, or why there is none. */
 export interface LaunchedFleet {
   fleet?: Fleet;
-  /** Starting wrangler dev and computerd host (and the root filesystem's first build). */
+  /** Starting the local Worker and computerd host (and the root filesystem's first build). */
   startMs?: number;
   unavailable?: string;
   skipped?: string;
@@ -219,7 +219,7 @@ export async function runFleet(
 ): Promise<FleetReport> {
   const report: FleetReport = { runs: [] };
   if (scenarios.length === 0) return report;
-  if (!launched) progressStep("starting the fleet (wrangler dev + computerd host)");
+  if (!launched) progressStep("starting the fleet (the local Worker + computerd host)");
   const { fleet, startMs, unavailable, skipped } = await (launched ?? launchFleet());
   if (!fleet) {
     if (unavailable) report.unavailable = unavailable;

@@ -1,5 +1,5 @@
 /**
- * Scenarios beyond the reference that need the whole local fleet (`wrangler dev` + `computerd
+ * Scenarios beyond the reference that need the whole local fleet (the local Worker + `computerd
  * host` running `computerd serve` with its mount, sync engine and exec; see fleet-run.ts): the
  * post-exec sync fence, the exec round trips and cold starts (fleet-exec-scenarios.ts) and the
  * synced npm install, with BENCH.md's targets. The list can grow: a scenario is a name, what it times, a target and `measure`.

@@ -137,10 +137,10 @@ async function main(): Promise<number> {
   let launched: Promise<LaunchedFleet> | undefined;
   try {
     // Before anything is timed, side by side: the preparations (npm's cache), the fleet's start
-    // (wrangler dev, computerd host, the root filesystem's first build) and the mount.
+    // (the local Worker, computerd host, the root filesystem's first build) and the mount.
     prepared = prepareAll(runnable);
     if (options.fleet.length > 0 && !abort.signal.aborted) {
-      progressStep("starting the fleet (wrangler dev + computerd host) and the preparations");
+      progressStep("starting the fleet (the local Worker + computerd host) and the preparations");
       launched = launchFleet();
       void launched.then(({ fleet }) => fleet && fleetStops.push(() => fleet.stop()));
     }

@@ -41,7 +41,7 @@ export const USAGE = `Usage: npm run bench:fs -- [options]
                     on a slow or busy machine instead of a run several times as long
   --scenario LIST   comma-separated ids or names (default: all), in BENCH.md order:
                     ${SCENARIOS.map((s) => s.id).join(", ")}
-                    and on the local fleet (wrangler dev + computerd host):
+                    and on the local fleet (the local Worker + computerd host):
                     ${FLEET_SCENARIOS.map((s) => s.id).join(", ")}
   --no-fleet        leave the fleet scenarios out
   --target LIST     comma-separated: ${TARGET_IDS.join(", ")} (default: all three)

@@ -177,7 +177,7 @@ function excerpt(message: string): string {
 /** The fleet part: one row per fleet scenario, with BENCH.md's target for the median. */
 export function formatFleet(fleet: FleetReport): string {
   const title =
-    "Fleet scenarios (wrangler dev + computerd host: computerd serve with mount, sync and bwrap):";
+    "Fleet scenarios (the local Worker + computerd host: computerd serve with mount, sync and bwrap):";
   if (fleet.unavailable) return `${title}\n  not run: ${fleet.unavailable}`;
   if (fleet.skipped && fleet.runs.length === 0) return `${title}\n  FAILED: ${excerpt(fleet.skipped)}`;
   const header = ["fleet scenario", "median", "p95", "min", "max", "n", "target", "verdict", "medians of"];

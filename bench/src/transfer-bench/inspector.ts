@@ -1,7 +1,7 @@
 /**
  * A minimal client of the V8 inspector protocol (Chrome DevTools Protocol) over a WebSocket:
- * wrangler dev's inspector proxy (`ws://127.0.0.1:<port>/ws`, the Worker's isolate, where the
- * Durable Objects run) or workerd's own `--inspector-addr`. One request at a time or many,
+ * workerd's own inspector (the fleet's `inspectorUrl`: the Worker's isolate, where the Durable
+ * Objects run) or wrangler dev's inspector proxy (`ws://127.0.0.1:<port>/ws`). One request at a time or many,
  * each answered by its id.
  */
 

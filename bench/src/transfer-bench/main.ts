@@ -1,6 +1,6 @@
 /**
  * `npm run bench:transfer`: moving bytes between the API, the Durable Object and the container
- * on a fresh local fleet (wrangler dev + computerd host). Times API PUT and GET of large files
+ * on a fresh local fleet (the local Worker + computerd host). Times API PUT and GET of large files
  * (curl, byte-exact check), the container's first exec and first read after a PUT, a command
  * that writes a large file until its exec returns and until its sync is complete, and workerd's
  * resident memory before, at the peak and after. Prints a table and writes transfer-<time>.json

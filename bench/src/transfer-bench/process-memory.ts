@@ -1,6 +1,6 @@
 /**
- * The resident memory of this process's descendants named `workerd` (the runtime `wrangler dev`
- * starts, where the Worker and every Durable Object run), read from /proc, and a sampler that
+ * The resident memory of this process's descendants named `workerd` (the runtime the local
+ * Worker starts, where the Worker and every Durable Object run), read from /proc, and a sampler that
  * keeps the peak while transfers run.
  */
 import { readdirSync, readFileSync } from "node:fs";

@@ -1,8 +1,8 @@
 /**
- * The JS heap of the Worker's isolate under `wrangler dev` (the Worker and its Durable Objects),
+ * The JS heap of the local Worker's isolate (the Worker and its Durable Objects),
  * from the devtools inspector: `Runtime.getHeapUsage` every `everyMs`, keeping the peak. This
  * is what a production Durable Object's 128 MB limit applies to; workerd's RSS (process-memory.ts)
- * also counts the runtime, SQLite and both of wrangler's workerd processes.
+ * also counts the runtime and SQLite (and, under FLEET_WRANGLER_DEV=1, wrangler's second workerd).
  */
 import type { Inspector } from "./inspector.ts";
 
