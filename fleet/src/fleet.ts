@@ -76,6 +76,12 @@ export async function startFleet(
      */
     parentDir?: string;
     vars?: Record<string, string>;
+    /**
+     * What serves the Worker: `local` (default), its deploy bundle under Miniflare with nothing
+     * in front (local-worker.ts), or `wrangler-dev` as before (also with FLEET_WRANGLER_DEV=1),
+     * to measure the two side by side.
+     */
+    worker?: "local" | "wrangler-dev";
   } = {},
 ): Promise<Fleet> {
   const parent = options.parentDir ?? tmpdir();
@@ -125,8 +131,9 @@ export async function startFleet(
   try {
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const where = { port, inspectorPort, persistTo: join(dir, "state"), envFiles: [envFile], echo };
-    // FLEET_WRANGLER_DEV=1: the Worker under `wrangler dev` as before, to measure the two side by side.
-    const underWranglerDev = process.env.FLEET_WRANGLER_DEV === "1";
+    const underWranglerDev =
+      (options.worker ?? (process.env.FLEET_WRANGLER_DEV === "1" ? "wrangler-dev" : "local")) ===
+      "wrangler-dev";
     const bundle = underWranglerDev ? undefined : await buildWorkerBundle(join(dir, "worker"));
     const startWorker = () =>
       bundle ? startLocalWorker(group, { ...where, bundle: bundle.dir }) : startWranglerDev(group, where);

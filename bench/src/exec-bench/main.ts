@@ -45,8 +45,14 @@ function progress(message: string): void {
   process.stderr.write(`exec-bench: ${message}\n`);
 }
 
-async function roundTrip(computer: Computer, runtime: Runtime, runs: number): Promise<RoundTrip> {
+async function roundTrip(
+  computer: Computer,
+  runtime: Runtime,
+  runs: number,
+  warmup: number,
+): Promise<RoundTrip> {
   const first = await timedExec(computer, runtime, TRIVIAL[runtime]);
+  for (let i = 0; i < warmup; i++) await timedExec(computer, runtime, TRIVIAL[runtime]);
   const warm: TimedExec[] = [];
   for (let i = 0; i < runs; i++) warm.push(await timedExec(computer, runtime, TRIVIAL[runtime]));
   return {
@@ -136,7 +142,7 @@ function options(argv: readonly string[]): ExecBenchOptions | number {
 async function main(): Promise<number> {
   const parsed = options(process.argv.slice(2));
   if (typeof parsed === "number") return parsed;
-  const { runs, reps } = parsed;
+  const { runs, warmup, reps } = parsed;
   const unavailable = parsed.noContainer ? "--no-container" : fleetUnavailable();
   const runtimes: Runtime[] = unavailable === undefined ? ["container", "shell", "js"] : ["shell", "js"];
   if (unavailable !== undefined) progress(`container runtime skipped: ${unavailable}`);
@@ -153,8 +159,8 @@ async function main(): Promise<number> {
       const client = new ComputerClient({ url: fleet.url, token: fleet.adminToken });
       const computer = client.computer(`bench-exec-${runtime}`);
       await client.computers.create(computer.id);
-      progress(`${runtime}: ${runs} round trips`);
-      trips.push(await roundTrip(computer, runtime, runs));
+      progress(`${runtime}: ${warmup} untimed, then ${runs} round trips`);
+      trips.push(await roundTrip(computer, runtime, runs, warmup));
       progress(`${runtime}: ${FILES * 4} file operations × ${reps}`);
       ops.push(await fileOps(computer, runtime, reps));
     }
@@ -171,7 +177,7 @@ async function main(): Promise<number> {
     startedAt,
     finishedAt: new Date().toISOString(),
     host: { cpus: cpus().length, cpu: cpus()[0]?.model ?? "", node: process.version },
-    options: { runs, reps, container: unavailable ?? "measured" },
+    options: { runs, warmup, reps, container: unavailable ?? "measured" },
     roundTrips: trips,
     fileOps: ops,
   };

@@ -3,7 +3,8 @@
  * (request sent → whole result parsed), with the exec's own `durationMs` as the Durable Object
  * journals it (commandMs: from its start to its end, the container's push, command and fence
  * included) and its `X-Exec-Metrics` counters. The exec round trip rows of both benchmarks
- * (bench:exec and bench:fs's fleet) time exactly this, warm (after the computer's first exec).
+ * (bench:exec and bench:fs's fleet) time exactly this, warm (after the computer's first exec
+ * and WARM_UP_CALLS more).
  */
 import type { Computer, RuntimeName } from "@computer/sdk";
 
@@ -22,9 +23,18 @@ export interface TimedExec {
   stderr: string;
 }
 
+/**
+ * Untimed calls of the trivial program before a round trip's samples, in both benchmarks
+ * (bench:exec's `--warmup`, bench:fs's round-trip scenarios per `--warmup` repetition): the
+ * first calls after a computer's first exec run code that has not been optimised yet (the
+ * Worker's, the DO's, a new `computerd serve`'s) beside the spare daemon the host starts after
+ * a hand-out; under load they took 2–3× the later calls (docs/BENCH.md, "Why bench:fs and
+ * bench:exec disagreed").
+ */
+export const WARM_UP_CALLS = 20;
+
 /** What the round trip rows say they time. */
-export const ROUND_TRIP =
-  "POST /exec (buffered) until the whole result is parsed, warm; a container result must say sync complete";
+export const ROUND_TRIP = `POST /exec (buffered) until the whole result is parsed, warm (after the first call and ${WARM_UP_CALLS} more); a container result must say sync complete`;
 
 /**
  * Runs `source` on `runtime` and times it; throws unless it completed with exit code 0 (and, in

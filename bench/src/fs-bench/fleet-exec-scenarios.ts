@@ -5,7 +5,7 @@
  */
 import type { ExecResult, RuntimeName } from "@computer/sdk";
 import { TRIVIAL } from "../exec-bench/exec-scenarios.ts";
-import { ROUND_TRIP, timedExec } from "../exec-bench/timed-exec.ts";
+import { ROUND_TRIP, timedExec, WARM_UP_CALLS } from "../exec-bench/timed-exec.ts";
 import { computerdDelta } from "./computerd-counters.ts";
 import { assertSynced } from "./fleet-exec.ts";
 import type { FleetScenario } from "./fleet-scenarios.ts";
@@ -18,7 +18,9 @@ function assertCompleted(result: ExecResult): void {
 
 /**
  * The warm round trip of `runtime`'s trivial program, `perRep` per repetition: the same
- * timedExec as bench:exec's round trips, so the two benchmarks time the same thing.
+ * timedExec as bench:exec's round trips, after the same calls, so the two benchmarks time the
+ * same thing: the computer's first exec of the runtime (the run's cold start for the container,
+ * the first warm-up otherwise) and WARM_UP_CALLS more, untimed (unless `--warmup 0`).
  */
 function roundTrip(runtime: RuntimeName, perRep: number): FleetScenario {
   return {
@@ -27,6 +29,7 @@ function roundTrip(runtime: RuntimeName, perRep: number): FleetScenario {
     timed: `{runtime: ${runtime}, source: ${JSON.stringify(TRIVIAL[runtime])}}: ${ROUND_TRIP}`,
     targetMs: runtime === "container" ? 30 : 20,
     samples: (reps) => reps * perRep,
+    warmups: (warmup) => (warmup > 0 ? WARM_UP_CALLS + (runtime === "container" ? 0 : 1) : 0),
     async measure({ computer }) {
       const { ms, durationMs, metrics } = await timedExec(computer, runtime, TRIVIAL[runtime]);
       return { ms, detail: { commandMs: durationMs, ...metrics } };
