@@ -10,7 +10,7 @@
  * --persist-to` keeps it, so a folder of either serves the other.
  *
  *   node local-worker-main.ts --bundle DIR --port N --persist-to DIR
- *                             [--inspector-port N] [--env-file FILE]... [--log-requests]
+ *                             [--inspector-port N] [--env-file FILE]...
  *
  * The devtools inspector (`--inspector-port`) is workerd's own: the Worker's isolate, where
  * the Durable Objects run, at `ws://127.0.0.1:N/core:user:computer`. Stops on SIGTERM/SIGINT.
@@ -51,7 +51,6 @@ function options() {
       "persist-to": { type: "string" },
       "inspector-port": { type: "string" },
       "env-file": { type: "string", multiple: true },
-      "log-requests": { type: "boolean", default: false },
     },
     strict: true,
   });
@@ -65,14 +64,11 @@ function options() {
     inspectorPort: inspectorPort === undefined ? undefined : Number(inspectorPort),
     // Like `wrangler dev --env-file`: these files instead of worker/.dev.vars.
     envFiles: values["env-file"],
-    // A line per request (make dev's log). Off by default: Miniflare sends each to this
-    // process over a loopback call after the response, work a deployment does not do.
-    logRequests: values["log-requests"],
   };
 }
 
 async function main(): Promise<void> {
-  const { bundle, port, persistTo, inspectorPort, envFiles, logRequests } = options();
+  const { bundle, port, persistTo, inspectorPort, envFiles } = options();
   const wrangler = fromWrangler("wrangler") as WranglerApi;
   const { Miniflare, convertV4MiniflareOptions, Log, LogLevel } = fromWrangler("miniflare") as MiniflareApi;
   const { workerOptions } = wrangler.unstable_getMiniflareWorkerOptions(
@@ -92,7 +88,9 @@ async function main(): Promise<void> {
       log: new Log(LogLevel.INFO),
       // As fleet/src/wrangler-dev.ts: wrangler dev's trace collector only when asked for.
       unsafeObservability: process.env.X_LOCAL_OBSERVABILITY === "true",
-      logRequests,
+      // No line per request (Miniflare's default): its entry Worker would report each one to
+      // this process after the response, work a deployment does not do.
+      logRequests: false,
       resourcePersistencePath: join(persistTo, "v3"),
       workers: [
         {

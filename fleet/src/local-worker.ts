@@ -18,8 +18,6 @@ export interface LocalWorkerOptions {
   envFiles?: readonly string[];
   /** workerd's devtools inspector port (workerInspectorUrl). */
   inspectorPort?: number;
-  /** Log a line per request (make dev; default off). */
-  logRequests?: boolean;
   /** Echo the process's output (default true). */
   echo?: boolean;
 }
@@ -40,7 +38,6 @@ export function startLocalWorker(group: ProcessGroup, options: LocalWorkerOption
   ];
   for (const file of options.envFiles ?? []) args.push("--env-file", file);
   if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
-  if (options.logRequests) args.push("--log-requests");
   return group.start({
     name: "worker",
     // The node running this script is the pinned one (npm run / npx put it first on PATH).
