@@ -187,7 +187,7 @@ export interface JsRequest {
 
 /** The shell guest's entrypoint. */
 export interface ShellGuestEntrypoint {
-  /** A spare's warm-up: does nothing, the loader has compiled and evaluated the bundle by then. */
+  /** A spare's warm-up: runs `true` in a scratch tree (no capabilities, nothing of a computer). */
   warm(): Promise<void>;
   run(request: ShellRequest, caps: GuestCapabilities): Promise<GuestOutcome>;
 }

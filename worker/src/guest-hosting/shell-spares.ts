@@ -9,7 +9,8 @@
  * A spare is keyed by what its code depends on, the bundle version and the egress policy (the
  * guest's globalOutbound), so it only ever serves a computer that would have been loaded with
  * the same code. It is warmed with a call that carries nothing (no env, no capabilities: those
- * come with each exec), so it holds nothing of any computer before the hand-out.
+ * come with each exec; it runs `true` in a scratch tree so just-bash's run path is compiled),
+ * so it holds nothing of any computer before the hand-out.
  *
  * One pool per isolate (module state): in production DOs of one class run in many isolates and
  * each keeps its own spare. The loader's cache may evict a spare at any time; the computer's
@@ -19,7 +20,7 @@
  * served nothing for IDLE_MS.
  */
 
-/** Loads the shell guest under `id` and runs its top level (a call that does nothing). */
+/** Loads the shell guest under `id` and runs its warm-up (`true` in a scratch tree, no capabilities). */
 export type WarmSpare = (id: string) => Promise<void>;
 
 /** Time as the pool sees it (tests drive it by hand). */

@@ -8,7 +8,7 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type { SecureFetch } from "just-bash";
-import { Bash } from "just-bash/browser";
+import { Bash, InMemoryFs } from "just-bash/browser";
 import type {
   GuestCapabilities,
   GuestOutcome,
@@ -68,8 +68,18 @@ let isolateRuns = 0;
 
 /** The shell guest (loaded by the DO through the Worker Loader, entrypoint `ShellGuest`). */
 export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint {
-  /** A spare's warm-up (shell-spares.ts): the call only makes the loader compile and evaluate the bundle. */
-  async warm(): Promise<void> {}
+  /**
+   * A spare's warm-up (shell-spares.ts): the call makes the loader compile and evaluate the
+   * bundle, and `true` in a scratch tree of its own compiles and initialises what every run
+   * needs (just-bash's parser and interpreter are compiled on first use). It carries nothing of
+   * any computer and is not counted in `isolateRuns`.
+   */
+  async warm(): Promise<void> {
+    const fs = new ShellFs([{ mountPoint: WORKSPACE, filesystem: new InMemoryFs() }]);
+    const bash = new Bash({ fs, cwd: WORKSPACE, env: { HOME: "/home/user" } });
+    bash.registerTransformPlugin(new StreamPlugin());
+    await bash.exec("true", { cwd: WORKSPACE, rawScript: true });
+  }
 
   async run(request: ShellRequest, caps: GuestCapabilities): Promise<GuestOutcome> {
     isolateRuns++;
