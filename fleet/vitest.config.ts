@@ -1,4 +1,4 @@
-/** vitest project "fleet": unit tests of the fleet harness (capabilities and the skip rule, the bundle's modules). */
+/** vitest project "fleet": unit tests of the fleet harness (capabilities and the skip rule, the bundle's modules, the live reload's watch). */
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({

@@ -1,6 +1,6 @@
 /**
  * Local secrets for the dev fleet: a random admin token kept in `.computer/admin-token`
- * (0600) and the `KEY=value` env files that hand it to `wrangler dev`.
+ * (0600) and the `KEY=value` env files that hand it to the local Worker.
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

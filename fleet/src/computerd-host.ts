@@ -1,5 +1,5 @@
 /**
- * Starting `computerd host` (the local container launcher) next to `wrangler dev`, in the same
+ * Starting `computerd host` (the local container launcher) next to the local Worker, in the same
  * process group: shared by `make dev` (scripts/dev.ts) and the end-to-end fleet. The Worker
  * finds it through COMPUTERD_HOST_URL and COMPUTERD_HOST_TOKEN (see worker/src/env.ts).
  */

@@ -1,7 +1,7 @@
 /**
- * A tiny supervisor for long-running local processes (wrangler dev today, `computerd host`
- * later): each child runs in its own process group so stopping it also stops whatever it
- * spawned (workerd), output is echoed with a name prefix and the tail is kept for errors.
+ * A tiny supervisor for long-running local processes (the local Worker, `computerd host`):
+ * each child runs in its own process group so stopping it also stops whatever it spawned
+ * (workerd), output is echoed with a name prefix and the tail is kept for errors.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";

@@ -1,5 +1,5 @@
 /**
- * vitest project "e2e": tests against the real local fleet (wrangler dev of the Worker)
+ * vitest project "e2e": tests against the real local fleet (the Worker's deploy bundle under Miniflare)
  * and the deploy bundle. Each file starts what it needs; files run one at a time.
  */
 
