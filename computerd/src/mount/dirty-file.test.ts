@@ -68,6 +68,19 @@ describe("DirtyFile", () => {
     expect(store.data).toEqual(bytes(4, 9));
   });
 
+  it("stores the times of a truncate to the same size (one truncate), and nothing once stored", () => {
+    const store = new Store(bytes(100, 1));
+    const file = new DirtyFile(2, "/f", 100, T0);
+    expect(file.dirty).toBe(false);
+    file.truncate(100, { sec: 2, nsec: 0 });
+    expect(file.dirty).toBe(true);
+    file.flush(store, store.read);
+    expect(store.ops).toEqual(["truncate 100"]);
+    expect(file.dirty).toBe(false);
+    file.flush(store, store.read);
+    expect(store.ops).toEqual(["truncate 100"]);
+  });
+
   it("overwrites whole chunks without reading them, and reads partial ones in", () => {
     const store = new Store(bytes(3 * CHUNK_SIZE, 1));
     let reads = 0;

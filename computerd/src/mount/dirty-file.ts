@@ -72,6 +72,8 @@ export class DirtyFile {
   /** Size of the stored file right now. */
   storedSize: number;
   mtime: Timespec;
+  /** A truncate set the times (to the same size, it changes nothing else the flush would store). */
+  private timed = false;
   /** Memory held by pages. */
   bytes = 0;
   /**
@@ -93,7 +95,9 @@ export class DirtyFile {
 
   /** True when there is anything to flush. */
   get dirty(): boolean {
-    return this.pages.size > 0 || this.size !== this.storedSize || this.baseSize !== this.storedSize;
+    return (
+      this.pages.size > 0 || this.size !== this.storedSize || this.baseSize !== this.storedSize || this.timed
+    );
   }
 
   private page(idx: number, need: number): Page {
@@ -352,6 +356,7 @@ export class DirtyFile {
     }
     this.size = length;
     this.mtime = now;
+    this.timed = true;
   }
 
   /** Fills a page's unwritten bytes from the stored content. */
@@ -444,7 +449,8 @@ export class DirtyFile {
       else target.writeFile(this.path, data, this.mtime);
       written.set(0, data);
     } else {
-      if (this.storedSize > this.baseSize) target.truncate(this.path, this.baseSize, this.mtime);
+      const cut = this.storedSize > this.baseSize;
+      if (cut) target.truncate(this.path, this.baseSize, this.mtime);
       let end = this.baseSize;
       for (const idx of [...this.pages.keys()].sort((a, b) => a - b)) {
         const page = this.pages.get(idx);
@@ -454,9 +460,12 @@ export class DirtyFile {
         written.set(idx, data);
         end = Math.max(end, idx * CHUNK_SIZE + data.length);
       }
-      if (this.size !== end) target.truncate(this.path, this.size, this.mtime);
+      // A truncate to the same size stores nothing else, but the times it set must be stored.
+      const timesOnly = this.timed && !cut && written.size === 0;
+      if (this.size !== end || timesOnly) target.truncate(this.path, this.size, this.mtime);
     }
     this.pages.clear();
+    this.timed = false;
     this.bytes = 0;
     this.growth = 0;
     this.baseSize = this.size;

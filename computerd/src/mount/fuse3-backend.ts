@@ -24,9 +24,11 @@ export interface FuseTuning {
    */
   entryTimeout: number;
   /**
-   * Seconds the kernel trusts attributes (default 1). Its getattr after that (or after a
-   * change it made) is answered by the loop for inodes the daemon answered last
-   * (fuse3-loop-attrs.ts).
+   * Seconds the kernel trusts attributes (default 60): it drops them itself after each change it
+   * sends, and the daemon notifies the changes it makes on its own (a store that changed
+   * st_blocks or dropped writes, the root's times when a file is hidden) and the remote ones.
+   * Its getattr after a change it made is answered by the loop for inodes the daemon answered
+   * last (fuse3-loop-attrs.ts).
    */
   attrTimeout: number;
   /** Seconds the kernel remembers a missing name (default 60, as names; creations through the mount update it). */
@@ -111,7 +113,7 @@ export async function mountFuse3(
   if (!addon) throw new Error(`the fuse3 mount backend cannot start: ${fuse3Unavailable()}`);
   const settings = {
     entryTimeout: 60,
-    attrTimeout: 1,
+    attrTimeout: 60,
     negativeTimeout: 60,
     pageCache: "auto" as const,
     allowOther: process.getuid?.() === 0,

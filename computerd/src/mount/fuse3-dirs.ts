@@ -50,8 +50,13 @@ export class DirHandles {
     this.ctx = ctx;
   }
 
-  /** opendir of node `ino` at `path`: takes the listing, answers its handle. */
-  opendir(ino: number, path: string): number {
+  /**
+   * opendir of node `ino` at `path`: takes the listing and answers its handle. The kernel keeps
+   * the listings it read (FOPEN_CACHE_DIR) until the directory changes (its own changes and the
+   * notifications of remote ones drop them); a readdir due to update atime (relatime.ts) must
+   * reach us, so then the kept listing goes.
+   */
+  opendir(req: RequestHandle, ino: number, path: string): void {
     const { fs, orphans } = this.ctx;
     const parentIno = path === "/" ? ROOT_INO : fs.stat(splitParent(path).parent).ino;
     const listing = { names: [".", ".."], inos: [ino, parentIno], modes: [TYPE_BITS.dir, TYPE_BITS.dir] };
@@ -63,7 +68,7 @@ export class DirHandles {
     }
     const fh = this.next++;
     this.open.set(fh, listing);
-    return fh;
+    this.ctx.addon.replyOpen(req, fh, !fs.accessDue(ino, path), true);
   }
 
   private listing(fh: number, ino: number): DirListing {

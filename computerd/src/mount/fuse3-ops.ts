@@ -6,7 +6,7 @@
  * negative entry, not an error. Files unlinked while open and removed directories still
  * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
-import { FsError, NAME_MAX, type Stat, type TimeArg } from "@computer/vfs";
+import { FsError, NAME_MAX, type Stat } from "@computer/vfs";
 import { AnsweredWrites } from "./answered-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
@@ -15,6 +15,7 @@ import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
+import { setattr } from "./fuse3-setattr.ts";
 import { handleXattr } from "./fuse3-xattrs.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
@@ -35,14 +36,6 @@ export interface Fuse3Timeouts {
   owners?: OwnerMap | undefined;
 }
 
-const SET_MODE = 1 << 0;
-const SET_UID = 1 << 1;
-const SET_GID = 1 << 2;
-const SET_SIZE = 1 << 3;
-const SET_ATIME = 1 << 4;
-const SET_MTIME = 1 << 5;
-const SET_ATIME_NOW = 1 << 7;
-const SET_MTIME_NOW = 1 << 8;
 const RENAME_NOREPLACE = 1;
 const RENAME_EXCHANGE = 2;
 const O_TRUNC = 0o1000;
@@ -94,6 +87,9 @@ export function fuse3Listener(
   // What a getattr answers changes only through LocalFs, which says so before the reply.
   const loopAttrs = new LoopAttributes(kernel, timeouts.attrTimeout);
   fs.attributesChanged = (ino) => (ino === undefined ? loopAttrs.clear() : loopAttrs.drop(ino));
+  // The kernel keeps attributes long: what the daemon changes on its own it must be told.
+  const changedBehind = (ino: number) => nodes.has(ino) && void attributesChanged(ino);
+  fs.storeChangedAttributes = changedBehind;
   const answered = new AnsweredWrites(
     fs,
     kernel.continueWrites ?? (() => {}),
@@ -149,11 +145,6 @@ export function fuse3Listener(
       fs.chmod(path, stat.mode | S_ISGID);
     return fs.stat(path);
   }
-  function time(flags: number, setBit: number, nowBit: number, sec: number, nsec: number): TimeArg {
-    if (flags & nowBit) return "now";
-    if (flags & setBit) return { sec, nsec };
-    return "omit";
-  }
   /** Whether removing the name of `stat` would drop a file that is still open (it must be hidden instead). */
   function mustHide(stat: Stat): boolean {
     return stat.type !== "dir" && stat.nlink <= 1 && orphans.isOpen(stat.ino);
@@ -167,6 +158,7 @@ export function fuse3Listener(
     const hiddenName = orphans.hiddenName(stat.ino);
     fs.rename(childPath(parentIno, name), `/${hiddenName}`);
     changedIn(ROOT_INO);
+    changedBehind(ROOT_INO);
     orphans.hide(stat.ino, hiddenName);
     nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: ROOT_INO, name: hiddenName });
   }
@@ -174,6 +166,7 @@ export function fuse3Listener(
     const path = orphans.released(ino);
     if (path === undefined) return;
     fs.unlink(path);
+    changedBehind(ROOT_INO);
   }
   /**
    * After a name in directory `ino` changed: the loop answers the kernel's next getattr of it
@@ -214,24 +207,7 @@ export function fuse3Listener(
       }
       case OP.setattr: {
         const path = pathOf(n(0));
-        const flags = n(1);
-        const fh = n(10) >= 0 ? n(10) : undefined;
-        // The size goes first: it is the part that can be refused (ENOSPC, EFBIG, EISDIR), and
-        // a refused setattr must leave mode, owner and times as they were.
-        if (flags & SET_SIZE) fs.truncate(path, n(5), fh);
-        if (flags & SET_MODE) fs.chmod(path, n(2));
-        if (flags & (SET_UID | SET_GID)) {
-          const asked = { uid: flags & SET_UID ? n(3) : -1, gid: flags & SET_GID ? n(4) : -1 };
-          const owner = owners ? owners.fromKernel(asked) : asked;
-          fs.chown(path, owner.uid, owner.gid);
-        }
-        if (flags & (SET_ATIME | SET_MTIME | SET_ATIME_NOW | SET_MTIME_NOW)) {
-          fs.utimens(
-            path,
-            time(flags, SET_ATIME, SET_ATIME_NOW, n(6), n(7)),
-            time(flags, SET_MTIME, SET_MTIME_NOW, n(8), n(9)),
-          );
-        }
+        setattr(fs, owners, path, n);
         const changed = fs.stat(path);
         // The kernel cuts its own pages of a truncate; times it set are what it shows.
         pageCache.changedByKernel(changed);
@@ -439,7 +415,7 @@ export function fuse3Listener(
         addon.replyErr(req, 0);
         return;
       case OP.opendir:
-        addon.replyOpen(req, dirHandles.opendir(n(0), pathOf(n(0))), false);
+        dirHandles.opendir(req, n(0), pathOf(n(0)));
         return;
       case OP.readdir:
         dirHandles.readdir(req, n(0), n(1), n(2), n(3));

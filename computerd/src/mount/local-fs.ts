@@ -5,15 +5,7 @@
  * backend and the unit tests use it directly. Every method is synchronous; a
  * failure throws an FsError, except lookups, which answer a miss with undefined.
  */
-import {
-  type FileType,
-  FsError,
-  NAME_MAX,
-  type Stat,
-  type TimeArg,
-  type Timespec,
-  type Vfs,
-} from "@computer/vfs";
+import { FsError, NAME_MAX, type Stat, type TimeArg, type Timespec, type Vfs } from "@computer/vfs";
 import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
 import { typeOfMode } from "./mknod-type.ts";
 import { accessTime, atimeDue } from "./relatime.ts";
@@ -72,6 +64,8 @@ export class LocalFs {
    * inode (undefined: any) may change. The FUSE loop's attribute table follows it.
    */
   attributesChanged: (ino: number | undefined) => void = () => {};
+  /** Told when a store changed what `stat` answers (write-back-hooks.ts): a kernel must drop it. */
+  storeChangedAttributes: (ino: number) => void = () => {};
 
   constructor(vfs: Vfs, options: LocalFsOptions = {}) {
     this.vfs = vfs;
@@ -85,7 +79,11 @@ export class LocalFs {
       options,
     );
     this.meta.onStat = (ino) => this.attributesChanged(ino);
-    this.files.onChange = (ino) => this.attributesChanged(ino);
+    this.files.hooks = {
+      changed: (ino) => this.attributesChanged(ino),
+      cachedStat: (ino) => this.meta.stat(ino),
+      changedByStore: (ino) => this.storeChangedAttributes(ino),
+    };
   }
 
   /** The complete listing of a directory, loaded once. Throws for a missing or non-directory path. */

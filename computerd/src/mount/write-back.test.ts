@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CHUNK_SIZE, FILE_SIZE_MAX, type Vfs } from "@computer/vfs";
+import { CHUNK_SIZE, FILE_SIZE_MAX, type Stat, type Vfs } from "@computer/vfs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { errorCode } from "../../test/error-code.ts";
 import { type Mirror, openMirror } from "../mirror/open-mirror.ts";
@@ -197,5 +197,47 @@ describe("WriteBack's close-work watch (the addon answers clean closes without J
     expect(errorCode(() => write(ino, "/f", CHUNK_SIZE, 1))).toBe("ENOSPC");
     expect(wb.hasDirty(ino)).toBe(false);
     expect(told.at(-1)).toBe(false);
+  });
+});
+
+describe("WriteBack telling what a store changed behind the kernel", () => {
+  it("tells a store that failed or whose attributes before were unknown, not one that matches what stat showed", () => {
+    const cached = new Map<number, Stat>();
+    const told: number[] = [];
+    const store = new WriteBack(
+      vfs,
+      (ino, stored) => (stored ? cached.set(ino, stored) : cached.delete(ino)),
+      { quietMs: 1, log: () => {} },
+    );
+    store.hooks = {
+      changed: () => {},
+      cachedStat: (ino) => cached.get(ino),
+      changedByStore: (ino) => told.push(ino),
+    };
+    const ino = vfs.writeFile("/f", "").ino;
+    cached.set(ino, vfs.lstat("/f"));
+    store.open(ino, 0);
+    const put = (offset: number, length: number) =>
+      store.write(ino, "/f", new Uint8Array(length).fill(1), offset, () => vfs.stat("/f").size);
+    put(0, 100);
+    store.flush(ino);
+    expect(told).toEqual([]);
+    expect(cached.get(ino)?.size).toBe(100);
+    // Past the end inside the first page: the estimate (pages in memory) matches what is stored.
+    put(5000, 10);
+    store.flush(ino);
+    expect(told).toEqual([]);
+    // Attributes nobody cached (the meta cache dropped them): what the kernel holds is unknown.
+    put(5010, 10);
+    cached.delete(ino);
+    store.flush(ino);
+    expect(told).toEqual([ino]);
+    put(6000, 4 * KiB);
+    // The quota shrank after the write was taken: its store fails and drops it (the size reverts).
+    vfs.setQuota(vfs.usage().usedBytes);
+    expect(errorCode(() => store.flush(ino))).toBe("ENOSPC");
+    expect(told).toEqual([ino, ino]);
+    expect(cached.get(ino)).toBeUndefined();
+    store.stop();
   });
 });

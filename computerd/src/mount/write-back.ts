@@ -22,6 +22,7 @@ import { isUnder } from "./meta-cache.ts";
 import { StoreTarget } from "./store-target.ts";
 import { StoredChunks } from "./stored-chunks.ts";
 import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
+import { type FlushedListener, NO_HOOKS, sameShown, type WriteBackHooks } from "./write-back-hooks.ts";
 import { WRITE_BACK_DEFAULTS, type WriteBackOptions } from "./write-back-options.ts";
 import { WriteRoom } from "./write-room.ts";
 
@@ -32,16 +33,8 @@ export function now(): Timespec {
   return fromMs(performance.timeOrigin + performance.now());
 }
 
-interface Handle {
-  ino: number;
-  flags: number;
-}
-
-/**
- * Called after an inode's content reached the vfs, with its attributes as the vfs left them
- * when the store says (else the cached ones are stale).
- */
-export type FlushedListener = (ino: number, stored?: Stat) => void;
+/** An open handle: its inode and open flags. */
+type Handle = { ino: number; flags: number };
 
 /** Handles, dirty files and clean chunks of one mount. */
 export class WriteBack {
@@ -73,11 +66,8 @@ export class WriteBack {
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
   /** The quota's room, with what is set aside for writes the FUSE loop answers early. */
   private readonly room: WriteRoom;
-  /**
-   * Told when an inode's buffered size or times (what `overlay` adds) change, before the
-   * request that changed them is answered; a store tells `onFlushed` instead.
-   */
-  onChange: (ino: number) => void = () => {};
+  /** Attributes changed by buffered writes and stores (write-back-hooks.ts). */
+  hooks: WriteBackHooks = NO_HOOKS;
 
   constructor(vfs: Vfs, onFlushed: FlushedListener, options: Partial<WriteBackOptions> = {}) {
     this.onFlushed = onFlushed;
@@ -223,7 +213,7 @@ export class WriteBack {
     }
     const before = file.bytes;
     const full = file.write(offset, data, now(), handedOver);
-    this.onChange(ino);
+    this.hooks.changed(ino);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(ino);
@@ -291,7 +281,7 @@ export class WriteBack {
     src.share(from, n);
     const before = file.bytes;
     const full = file.putShared(to, chunks, now());
-    this.onChange(target.ino);
+    this.hooks.changed(target.ino);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += extra;
     if (this.dirtyBytes > this.options.maxDirtyBytes) this.flush(target.ino);
@@ -337,6 +327,7 @@ export class WriteBack {
     if (file) {
       const before = file.bytes;
       const growth = file.growth;
+      const shown = this.shown(ino);
       try {
         this.target.begin();
         const data = file.flushPage(idx, this.target);
@@ -345,12 +336,14 @@ export class WriteBack {
           // The stored allocation grew: cached attributes would undercount st_blocks (and cp
           // would take the file for sparse).
           this.onFlushed(ino, this.target.stored(ino));
+          this.compareShown(ino, shown);
         }
         this.dirtyBytes += file.bytes - before;
         this.dirtyGrowth += file.growth - growth;
       } catch (err) {
         // Kept, the page would fail every later flush of the file: drop the file's unstored writes.
         this.discard(ino);
+        this.hooks.changedByStore(ino);
         this.errors.set(ino, err);
         this.options.log(`storing page ${idx} of inode ${ino} failed; its unstored writes are dropped`, err);
       }
@@ -366,7 +359,7 @@ export class WriteBack {
     const before = file.bytes;
     const growth = file.growth;
     file.truncate(length, now());
-    this.onChange(ino);
+    this.hooks.changed(ino);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += file.growth - growth;
     return true;
@@ -391,6 +384,7 @@ export class WriteBack {
     this.reportError(ino);
     const file = this.files.get(ino);
     if (!file) return;
+    const shown = this.shown(ino);
     this.files.delete(ino);
     this.dirtyBytes -= file.bytes;
     this.dirtyGrowth -= file.growth;
@@ -402,6 +396,7 @@ export class WriteBack {
       // Part of the file may be stored already: cached chunks and attributes are stale.
       this.chunks.dropInode(ino);
       this.onFlushed(ino);
+      this.hooks.changedByStore(ino);
       throw err;
     }
     this.chunks.dropInode(ino);
@@ -411,6 +406,17 @@ export class WriteBack {
       if (data.length === Math.min(CHUNK_SIZE, file.size - idx * CHUNK_SIZE)) this.chunks.set(ino, idx, data);
     }
     this.onFlushed(ino, this.target.stored(ino));
+    this.compareShown(ino, shown);
+  }
+
+  /** What stat answers for `ino` now (undefined when its attributes are not cached). */
+  private shown(ino: number): Stat | undefined {
+    const cached = this.hooks.cachedStat(ino);
+    return cached && this.overlay(cached);
+  }
+  /** After a store: tells when stat answers other than `before` (or either is unknown). */
+  private compareShown(ino: number, before: Stat | undefined): void {
+    if (!sameShown(before, this.shown(ino))) this.hooks.changedByStore(ino);
   }
 
   /**
@@ -464,7 +470,7 @@ export class WriteBack {
       this.dirtyBytes -= file.bytes;
       this.dirtyGrowth -= file.growth;
       this.files.delete(ino);
-      this.onChange(ino);
+      this.hooks.changed(ino);
     }
     this.errors.delete(ino);
     this.chunks.dropInode(ino);

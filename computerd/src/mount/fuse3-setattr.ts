@@ -1,0 +1,52 @@
+/**
+ * FUSE setattr on a LocalFs: the kernel's `to_set` bits (size, mode, owner, times with
+ * UTIME_NOW/UTIME_OMIT) applied to a path, owner ids mapped from the kernel's to the vfs's.
+ */
+import type { TimeArg } from "@computer/vfs";
+import type { LocalFs } from "./local-fs.ts";
+import type { OwnerMap } from "./owner-map.ts";
+
+const SET_MODE = 1 << 0;
+const SET_UID = 1 << 1;
+const SET_GID = 1 << 2;
+const SET_SIZE = 1 << 3;
+const SET_ATIME = 1 << 4;
+const SET_MTIME = 1 << 5;
+const SET_ATIME_NOW = 1 << 7;
+const SET_MTIME_NOW = 1 << 8;
+
+function time(flags: number, setBit: number, nowBit: number, sec: number, nsec: number): TimeArg {
+  if (flags & nowBit) return "now";
+  if (flags & setBit) return { sec, nsec };
+  return "omit";
+}
+
+/**
+ * Applies a setattr request's arguments `n(1)..n(10)` (to_set, mode, uid, gid, size, atime,
+ * mtime as seconds and nanoseconds, the handle or -1) to `path`.
+ */
+export function setattr(
+  fs: LocalFs,
+  owners: OwnerMap | undefined,
+  path: string,
+  n: (i: number) => number,
+): void {
+  const flags = n(1);
+  const fh = n(10) >= 0 ? n(10) : undefined;
+  // The size goes first: it is the part that can be refused (ENOSPC, EFBIG, EISDIR), and
+  // a refused setattr must leave mode, owner and times as they were.
+  if (flags & SET_SIZE) fs.truncate(path, n(5), fh);
+  if (flags & SET_MODE) fs.chmod(path, n(2));
+  if (flags & (SET_UID | SET_GID)) {
+    const asked = { uid: flags & SET_UID ? n(3) : -1, gid: flags & SET_GID ? n(4) : -1 };
+    const owner = owners ? owners.fromKernel(asked) : asked;
+    fs.chown(path, owner.uid, owner.gid);
+  }
+  if (flags & (SET_ATIME | SET_MTIME | SET_ATIME_NOW | SET_MTIME_NOW)) {
+    fs.utimens(
+      path,
+      time(flags, SET_ATIME, SET_ATIME_NOW, n(6), n(7)),
+      time(flags, SET_MTIME, SET_MTIME_NOW, n(8), n(9)),
+    );
+  }
+}
