@@ -5,7 +5,7 @@
  * `wrangler dev`: docs/ARCHITECTURE.md, "The local fleet".
  */
 import type { ProcessGroup, Supervised } from "./process-group.ts";
-import { REPO_ROOT, wranglerEnv } from "./wrangler-dev.ts";
+import { REPO_ROOT, startWorkerProcess } from "./wrangler-dev.ts";
 
 /** Where and how to serve the local Worker. */
 export interface LocalWorkerOptions {
@@ -36,17 +36,7 @@ export function startLocalWorker(group: ProcessGroup, options: LocalWorkerOption
     "--persist-to",
     options.persistTo,
   ];
-  for (const file of options.envFiles ?? []) args.push("--env-file", file);
-  if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
-  return group.start({
-    name: "worker",
-    // The node running this script is the pinned one (npm run / npx put it first on PATH).
-    command: process.execPath,
-    args,
-    cwd: REPO_ROOT,
-    env: wranglerEnv(),
-    echo: options.echo ?? true,
-  });
+  return startWorkerProcess(group, "worker", args, options);
 }
 
 /** The devtools WebSocket of the Worker's isolate (where its Durable Objects run) on workerd's inspector. */

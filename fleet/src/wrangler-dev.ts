@@ -64,10 +64,30 @@ export function startWranglerDev(group: ProcessGroup, options: WranglerDevOption
     "--log-level",
     "info",
   ];
+  return startWorkerProcess(group, "wrangler", args, options);
+}
+
+/** What both ways of serving the Worker take beside their own arguments. */
+export interface WorkerProcessOptions {
+  envFiles?: readonly string[];
+  inspectorPort?: number;
+  echo?: boolean;
+}
+
+/**
+ * Starts `args` (a script and its arguments) under the pinned Node in `group`, in the repo root
+ * with wranglerEnv(), adding the env files and the inspector port as both serving scripts take them.
+ */
+export function startWorkerProcess(
+  group: ProcessGroup,
+  name: string,
+  args: string[],
+  options: WorkerProcessOptions,
+): Supervised {
   for (const file of options.envFiles ?? []) args.push("--env-file", file);
   if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
   return group.start({
-    name: "wrangler",
+    name,
     // The node running this script is the pinned one (npm run / npx put it first on PATH).
     command: process.execPath,
     args,
