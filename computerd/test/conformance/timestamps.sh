@@ -2,7 +2,7 @@
 # utimensat/futimens with nanoseconds, UTIME_NOW and UTIME_OMIT on either side, times before
 # 1970 and past 2038 (and past 2^32 s), on files, directories and symlinks (nofollow); and
 # which operations advance atime/mtime/ctime of the file and of its directory. Read-driven
-X
+# atime is atime.sh's (relatime).
 set -u
 cd "$1" || exit 1
 h="$POSIX_HELPER"
