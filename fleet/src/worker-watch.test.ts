@@ -2,15 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { watchWorkerSources } from "./worker-watch.ts";
+import { SETTLE_MS, watchWorkerSources } from "./worker-watch.ts";
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Waits until `done()` or `ms` pass, then gives a late event time to show up. */
+/** Waits until `done()` or `ms` pass, then twice the watcher's settle time for a late callback. */
 async function settle(done: () => boolean, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done() && Date.now() < deadline) await sleep(50);
-  await sleep(600);
+  await sleep(2 * SETTLE_MS);
 }
 
 describe("watchWorkerSources", () => {

@@ -10,7 +10,7 @@ import type { WorkerBundle } from "./worker-bundle.ts";
 import { WORKER_CONFIG } from "./wrangler-dev.ts";
 
 /** How long the sources must stay unchanged before the rebuild (an editor's save is several events). */
-const SETTLE_MS = 300;
+export const SETTLE_MS = 300;
 
 /** wrangler's reading of a config (JSONC), as far as it is used here. */
 interface WranglerConfigApi {

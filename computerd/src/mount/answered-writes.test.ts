@@ -63,7 +63,8 @@ describe("AnsweredWrites", () => {
     const done = writes.buffered().then(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // A turn of the event loop: nothing can buffer it while the chunks have not arrived.
+    await new Promise((resolve) => setImmediate(resolve));
     expect([buffered.length, settled]).toEqual([0, false]);
     fetch();
     await done;
