@@ -74,12 +74,24 @@ if [[ ! -e node_modules/.bin/computer ]]; then
 fi
 
 # computerd's FUSE 3 addon, the mount backend of computerd serve and computerd host (without
-# it they refuse to mount unless --mount-backend/--mount none is given, and the FUSE tests fail). Rebuilt when missing or older than its source.
+# it they refuse to mount unless --mount-backend/--mount none is given, and the FUSE tests fail).
+# Rebuilt when missing or older than any of its sources.
 addon=computerd/native/build/Release/fuse3.node
 helper=computerd/native/build/Release/computerd-userns
 enter=computerd/native/build/Release/computerd-enter
-if [[ ! -f $addon || computerd/native/fuse3.c -nt $addon || computerd/native/binding.gyp -nt $addon ||
-  ! -f $helper || computerd/native/userns.c -nt $helper || ! -f $enter || computerd/native/enter.c -nt $enter ]]; then
+# True when any source (every .c and .h there, and binding.gyp: the addon is several files) is
+# newer than any of the three.
+native_stale() {
+  local built source
+  for built in "$addon" "$helper" "$enter"; do
+    [[ -f $built ]] || return 0
+    for source in computerd/native/*.c computerd/native/*.h computerd/native/binding.gyp; do
+      [[ $source -nt $built ]] && return 0
+    done
+  done
+  return 1
+}
+if native_stale; then
   echo "ensure-deps: building computerd/native"
   if ! build_log=$(npm run build:native -w computerd 2>&1); then
     echo "$build_log" | tail -20

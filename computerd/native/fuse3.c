@@ -724,18 +724,24 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     return NULL;
   }
   pthread_mutex_init(&s->attrs->lock, NULL);
-  run_init(&s->run, (struct run_ops){.ctx = s, .take_credit = run_take_credit, .file_size_max = run_file_size_max,
-                                     .started = run_started, .hand_over = run_hand_over});
+  if (run_init(&s->run, (struct run_ops){.ctx = s, .take_credit = run_take_credit, .file_size_max = run_file_size_max,
+                                         .started = run_started, .hand_over = run_hand_over}) != 0) {
+    free_session(s);
+    napi_throw_error(env, NULL, "pthread_create failed (the write runs' flusher)");
+    return NULL;
+  }
   char *args[] = {"computerd", "-o", options, NULL};
   struct fuse_args fargs = FUSE_ARGS_INIT(options[0] ? 3 : 1, args);
   s->se = fuse_session_new(&fargs, &ops, sizeof ops, s);
   if (!s->se) {
+    run_destroy(&s->run);
     free_session(s);
     napi_throw_error(env, "EINVAL", "fuse_session_new failed (bad options?)");
     return NULL;
   }
   if (fuse_session_mount(s->se, mountpoint) != 0) {
     fuse_session_destroy(s->se);
+    run_destroy(&s->run);
     free_session(s);
     napi_throw_error(env, "EIO", "fuse_session_mount failed");
     return NULL;
@@ -748,6 +754,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     napi_release_threadsafe_function(s->tsfn, napi_tsfn_abort);
     fuse_session_unmount(s->se);
     fuse_session_destroy(s->se);
+    run_destroy(&s->run);
     free_session(s);
     napi_throw_error(env, NULL, "pthread_create failed");
     return NULL;

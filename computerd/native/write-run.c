@@ -1,16 +1,69 @@
 /* Write runs (write-run.h). */
 #include "write-run.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-void run_init(struct write_run *w, struct run_ops ops) {
+static void flush_locked(struct write_run *w);
+
+static struct timespec after_ms(long ms) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  t.tv_sec += ms / 1000;
+  t.tv_nsec += (ms % 1000) * 1000000L;
+  if (t.tv_nsec >= 1000000000L) {
+    t.tv_sec += 1;
+    t.tv_nsec -= 1000000000L;
+  }
+  return t;
+}
+
+/* Sleeps while no run is open (an idle daemon is never woken), and hands over a run that is
+   still open RUN_WAIT_MS after it began. */
+static void *flusher_main(void *arg) {
+  struct write_run *w = arg;
+  pthread_mutex_lock(&w->lock);
+  while (!w->stopping) {
+    if (w->len == 0) {
+      pthread_cond_wait(&w->begun, &w->lock);
+      continue;
+    }
+    unsigned long run = w->generation;
+    struct timespec deadline = after_ms(RUN_WAIT_MS);
+    int waited = 0;
+    while (!w->stopping && w->len > 0 && w->generation == run && waited != ETIMEDOUT)
+      waited = pthread_cond_timedwait(&w->begun, &w->lock, &deadline);
+    if (!w->stopping && w->len > 0 && w->generation == run) flush_locked(w);
+  }
+  pthread_mutex_unlock(&w->lock);
+  return NULL;
+}
+
+int run_init(struct write_run *w, struct run_ops ops) {
   memset(w, 0, sizeof *w);
   pthread_mutex_init(&w->lock, NULL);
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&w->begun, &attr);
+  pthread_condattr_destroy(&attr);
   w->ops = ops;
+  int err = pthread_create(&w->flusher, NULL, flusher_main, w);
+  if (err) {
+    pthread_cond_destroy(&w->begun);
+    pthread_mutex_destroy(&w->lock);
+  }
+  return err;
 }
 
 void run_destroy(struct write_run *w) {
+  pthread_mutex_lock(&w->lock);
+  w->stopping = 1;
+  pthread_cond_signal(&w->begun);
+  pthread_mutex_unlock(&w->lock);
+  pthread_join(w->flusher, NULL);
   /* The lock stays usable: a late call finds an empty, disarmed run. */
   pthread_mutex_lock(&w->lock);
   free(w->buf);
@@ -85,7 +138,9 @@ static void append_locked(struct write_run *w, const char *data, size_t size, lo
     w->buf = *fresh;
     *fresh = NULL;
     w->start = off;
+    w->generation++;
     w->ops.started(w->ops.ctx);
+    pthread_cond_signal(&w->begun);
   }
   memcpy(w->buf + (off - w->start), data, size);
   w->len += size;

@@ -8,7 +8,8 @@
  * within the quota's room JS set aside (the early writes' credit), and handed to JS as one
  * answered write when the run reaches the end of its page, or before any other request goes
  * to JS (one loop, one queue: JS always sees them in the order the kernel sent them), or when
- * JS asks (the sync fence). A run never crosses a page (the write-back's 1 MiB chunk), so a
+ * JS asks (the sync fence), or RUN_WAIT_MS after it began (its own thread, asleep while no run
+ * is open: a writer that stops without closing still reaches JS). A run never crosses a page (the write-back's 1 MiB chunk), so a
  * run that covers one whole becomes that page as it is.
  *
  * Thread-safe: the loop thread joins and hands over, the JS thread arms and flushes.
@@ -37,9 +38,16 @@ struct run_ops {
 /* The write-back's page (CHUNK_SIZE in JS). */
 #define RUN_PAGE (1 << 20)
 
+/* How long answered writes may wait for the next request before they go to JS anyway. */
+#define RUN_WAIT_MS 100
+
 struct write_run {
   pthread_mutex_t lock;
   struct run_ops ops;
+  /* The flusher thread: waits for a run to begin, then hands it over after RUN_WAIT_MS. */
+  pthread_t flusher;
+  pthread_cond_t begun;
+  int stopping;
   /* The armed handle: its next write at `next` may join. */
   int armed;
   uint64_t ino, fh;
@@ -48,11 +56,13 @@ struct write_run {
   char *buf;
   long long start;
   size_t len;
+  unsigned long generation; /* counts runs begun, so the flusher knows its run from the next */
   long joined; /* writes answered into runs since mount (atomic) */
 };
 
-void run_init(struct write_run *w, struct run_ops ops);
-/* Drops what the run holds (the session is going). */
+/* 0, or an errno when the flusher thread could not start (then nothing needs destroying). */
+int run_init(struct write_run *w, struct run_ops ops);
+/* Stops the flusher and drops what the run holds (the session is going). */
 void run_destroy(struct write_run *w);
 /* JS took a write through `fh` of `ino` ending at `next`: the next writes there may join. */
 void run_arm(struct write_run *w, uint64_t ino, uint64_t fh, long long next);

@@ -3,13 +3,13 @@
  * a write through a handle, the FUSE loop answers the writes that continue it and hands them to
  * JS a page at a time. Every byte arrives in order; any other request (a read, a stat, another
  * handle's write, a close) sees the writes before it; the fence takes a run the writer has not
- * finished; the quota still ends in a short write, then ENOSPC.
+ * finished, and the run's own thread hands it over when nothing else comes; the quota still ends in a short write, then ENOSPC.
  */
 
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { CHUNK_SIZE } from "@computer/vfs";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { describeFreshMount } from "./mounted-mirror.ts";
 import { py } from "./python.ts";
 
@@ -99,6 +99,32 @@ os.close(fd)`,
     expect(Buffer.from(m.mirror.vfs.readFile("/open")).equals(streamBytes(10))).toBe(true);
     writer.stdin.end();
     await once(writer, "exit");
+  });
+
+  it("a run the writer leaves unfinished reaches JS on its own, with no request or fence", async () => {
+    const handed = () => m.mount.counters.write_run ?? 0;
+    const before = handed();
+    const writer = spawn(
+      "python3",
+      [
+        "-c",
+        `import os, sys
+fd = os.open("${m.mnt}/idle", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+${writeStream(10)}
+print("written", flush=True)
+sys.stdin.read()
+os.close(fd)`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    const [line] = (await once(writer.stdout, "data")) as [Buffer];
+    expect(line.toString().trim()).toBe("written");
+    // Ten writes stay inside the first page, so only the run's own flusher can hand them over.
+    await vi.waitFor(() => expect(handed()).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
+    writer.stdin.end();
+    await once(writer, "exit");
+    await m.mount.flushAll();
+    expect(Buffer.from(m.mirror.vfs.readFile("/idle")).equals(streamBytes(10))).toBe(true);
   });
 });
 

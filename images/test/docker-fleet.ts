@@ -1,5 +1,5 @@
 /**
- * Test support for the image's suites: a local fleet (`wrangler dev`) whose container runtime is
+ * Test support for the image's suites: a local fleet (the local Worker) whose container runtime is
  * the docker host running IMAGE (`make image` first; IMAGE overrides the reference).
  */
 import { execFileSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * The computerd image end to end: the Worker under `wrangler dev` launches each computer's
+ * The computerd image end to end: the local Worker launches each computer's
  * container from the IMAGE (`docker run --device /dev/fuse --cap-add SYS_ADMIN`, host network)
  * through the docker host, which speaks `computerd host`'s API, and the container-runtime
  * contract runs against it (its userland included: root, the toolbox, pandoc → PDF); then what
@@ -68,7 +68,7 @@ function imageTests(client: ContractClient): void {
   }, 60_000);
 }
 
-describeContainerContract("container runtime on the computerd image (wrangler dev + docker host)", {
+describeContainerContract("container runtime on the computerd image (local Worker + docker host)", {
   start: startDockerFleet,
   computerId: "image-contract",
   manyFiles: Number(process.env.IMAGE_TEST_FILES ?? 10_000),

@@ -1,5 +1,5 @@
 /**
- * Artifacts on the real local fleet (wrangler dev, miniflare's R2 on disk): publish a directory
+ * Artifacts on the real local fleet (the local Worker, Miniflare's R2 on disk): publish a directory
  * over HTTP, open the signed link with no token, refuse a tampered one, and find the artifact
  * and its link still there after the Worker restarts.
  */
@@ -30,7 +30,7 @@ async function put(id: string, path: string, body: string | Uint8Array<ArrayBuff
   expect(res.status).toBe(201);
 }
 
-describe("artifacts on wrangler dev", () => {
+describe("artifacts on the local fleet", () => {
   it("publishes a directory and serves it through the signed link, also after a restart", async () => {
     const id = "artifacts-e2e";
     expect((await fetch(`${fleet.url}/v1/computers/${id}`, { method: "PUT", headers: auth() })).status).toBe(

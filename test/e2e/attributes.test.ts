@@ -1,6 +1,6 @@
 /**
  * Attributes and errors round-trip between the container and the Durable Object, through a
- * real fleet (wrangler dev + computerd host + FUSE): what a command creates (nanosecond and
+ * real fleet (local Worker + computerd host + FUSE): what a command creates (nanosecond and
  * out-of-32-bit times, setuid/setgid/sticky and odd modes, fifos, sockets, hard links, xattrs,
  * symlinks, a sparse file past 4 GiB; as root also foreign owners and device nodes) is what the
  * API's stat op shows after the exec, field by field; what the API sets is what `lstat` shows

@@ -1,5 +1,5 @@
 /**
- * Background processes through the real stack (wrangler dev + computerd host + FUSE +
+ * Background processes through the real stack (local Worker + computerd host + FUSE +
  * bubblewrap): `detach: true` answers at once, the process keeps running and is listed, what
  * it writes reaches the Durable Object while it runs, DELETE kills it, and a container that
  * dies under it reports it `killed` with the reason instead of leaving it running forever.

@@ -19,7 +19,7 @@ let api: ContractFetch;
 const ID = "e2e-changes";
 const SIDES: Side[] = containerCapable ? ["container", "shell", "js", "api"] : ["shell", "js", "api"];
 
-describe("change feed on wrangler dev", () => {
+describe("change feed on the local fleet", () => {
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: containerCapable });
     api = fleetFetch(fleet);

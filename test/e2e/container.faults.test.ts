@@ -1,7 +1,7 @@
 /**
- * The container runtime when things break, through the real stack (wrangler dev + computerd
+ * The container runtime when things break, through the real stack (local Worker + computerd
  * host + FUSE + bubblewrap), checked through the HTTP API: the Durable Object restarts
- * (wrangler dev stopped and started on the same state) between execs; computerd is killed
+ * (the Worker's workerd stopped and started on the same state) between execs; computerd is killed
  * with SIGKILL during a write storm — every change of every exec that returned `complete` is
  * still in the DO, the storm's exec is `pending` (never silently complete) and is completed
  * once the relaunched daemon is fenced, and the container and the DO agree afterwards.

@@ -1,5 +1,5 @@
 /**
- * Timings of the container runtime through the real stack (wrangler dev + computerd host +
+ * Timings of the container runtime through the real stack (local Worker + computerd host +
  * FUSE + bubblewrap), printed for the report: the exec round trip of `true` (p50 over 50
  * runs) and the fence after a command that wrote 1,000 and 10,000 small files, seen from
  * outside (the SSE `exit` event after the command's last output) and inside (computerd's

@@ -1,5 +1,5 @@
 /**
- * The container runtime end to end, as `make dev` runs it: real `wrangler dev` + real
+ * The container runtime end to end, as `make dev` runs it: the local Worker (its deploy bundle under Miniflare's workerd) + real
  * `computerd host` (one `computerd serve` per computer, FUSE mount, bubblewrap over the image's
  * root filesystem as root of the computer's user namespace), driven only through the HTTP API
  * with the container-runtime contract (./container-contract.ts, userland included). Here too:
@@ -25,7 +25,7 @@ const LOCAL_DEB = [
 
 const containerCapable = canRun("the container-runtime contract on computerd host", containerMissing());
 
-describeContainerContract("container runtime (wrangler dev + computerd host + FUSE + bwrap)", {
+describeContainerContract("container runtime (local Worker + computerd host + FUSE + bwrap)", {
   start: () => startFleet({ computerdHost: true }),
   computerId: "e2e-container",
   skip: !containerCapable,

@@ -1,6 +1,6 @@
 /**
  * The exec contract (worker/test/exec-contract.ts) against the real local fleet: shell and js
- * under `wrangler dev` (Dynamic Workers through the real Worker Loader), and the container
+ * under the local Worker (Dynamic Workers through the real Worker Loader), and the container
  * runtime on real `computerd host` + FUSE + bubblewrap where this machine can run it.
  */
 
@@ -21,7 +21,7 @@ let fleet: Fleet;
 let api: ContractFetch;
 const computers = new Map<ContractRuntime, string>();
 
-describe("exec contract on wrangler dev", () => {
+describe("exec contract on the local fleet", () => {
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: containerCapable });
     api = fleetFetch(fleet);

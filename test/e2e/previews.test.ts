@@ -1,5 +1,5 @@
 /**
- * Preview URLs through the real stack (wrangler dev + computerd host + FUSE + bubblewrap, the
+ * Preview URLs through the real stack (local Worker + computerd host + FUSE + bubblewrap, the
  * computer without egress): `python3 -m http.server` started as a background process is
  * fetched through its preview URL with no token; a WebSocket echo server is reached through
  * one; the sandbox's network is one per computer (a second command reaches the server on

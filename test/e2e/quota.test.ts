@@ -1,5 +1,5 @@
 /**
- * The computer's quota in the container, end to end (wrangler dev + computerd host + FUSE +
+ * The computer's quota in the container, end to end (local Worker + computerd host + FUSE +
  * bwrap): `df` shows the quota, a write past it fails in the command itself with "No space
  * left on device" while what fit syncs, rm frees the room and the next exec syncs. When the
  * Durable Object holds less room than the container thought (a file PUT through the API while

@@ -1,6 +1,6 @@
 /**
  * The Worker side of the container runtime against the REAL sync protocol, end to end:
- * wrangler dev (the Computer DO) ↔ a stand-in computerd whose mirror runs the real sync engine
+ * the local Worker (the Computer DO) ↔ a stand-in computerd whose mirror runs the real sync engine
  * on node:sqlite (mirror-daemon.ts), over the real dial-back WebSocket and capnweb. Checked
  * through the HTTP API only: DO changes reach the mirror before a command runs, the command's
  * changes are in the DO when its result returns (10,000 files too), output streams before the

@@ -57,7 +57,7 @@ async function readFile(path: string): Promise<string | undefined> {
   return undefined;
 }
 
-describe("terminals on wrangler dev", () => {
+describe("terminals on the local fleet", () => {
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: containerCapable });
     api = fleetFetch(fleet);

@@ -1,5 +1,5 @@
 /**
- * Large files end to end on the real fleet (wrangler dev + computerd host): a streamed API PUT
+ * Large files end to end on the real fleet (local Worker + computerd host): a streamed API PUT
  * round-trips byte for byte, the container reads exactly those bytes, and what a command writes
  * (a new large file, then a few bytes patched into its middle) is in the Durable Object byte
  * for byte once the exec says `complete`. Times are bench:transfer's, never asserted here.
@@ -35,7 +35,7 @@ async function getBytes(fleet: Fleet, id: string, path: string): Promise<Uint8Ar
   return new Uint8Array(await res.arrayBuffer());
 }
 
-describe.skipIf(!capable)("large transfers (wrangler dev + computerd host)", () => {
+describe.skipIf(!capable)("large transfers (local Worker + computerd host)", () => {
   const id = "e2e-transfer";
   let fleet: Fleet;
   let computer: Computer;

@@ -18,7 +18,7 @@ let api: ContractFetch;
 const ID = "e2e-visibility";
 const SIDES: Side[] = containerCapable ? ["container", "shell", "js", "api"] : ["shell", "js", "api"];
 
-describe("cross-runtime visibility on wrangler dev", () => {
+describe("cross-runtime visibility on the local fleet", () => {
   beforeAll(async () => {
     fleet = await startFleet({ computerdHost: containerCapable });
     api = fleetFetch(fleet);

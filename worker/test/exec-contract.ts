@@ -3,7 +3,7 @@
  * exit codes, stdout/stderr order while running, stdin, env, cwd, timeout, output cap, kill,
  * re-attach, list. The same source is a shell command for `container` and `shell` and an ES
  * module for `js`. Environment-agnostic (it only speaks HTTP through `ContractApi`), so the
- * workerd suite (worker/test/exec-contract.test.ts) and the wrangler dev suite
+ * workerd suite (worker/test/exec-contract.test.ts) and the local fleet's suite
  * (test/e2e/exec-contract.test.ts) share it.
  */
 import type { ExecResult } from "@computer/sdk/contract";

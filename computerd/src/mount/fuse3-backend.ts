@@ -78,9 +78,6 @@ export function fuse3OptionString(tuning: Pick<FuseTuning, "allowOther" | "debug
 /** The kernel's page size (x86-64, arm64 with 4 KiB pages). */
 const PAGE = 4096;
 
-/** How long writes answered into a run may wait for the next request before JS takes them. */
-const RUN_FLUSH_MS = 100;
-
 /** How often unmount wakes the FUSE loop until it has ended. */
 const WAKE_RETRY_MS = 50;
 
@@ -200,9 +197,6 @@ export async function mountFuse3(
     enumerable: true,
     get: () => addon.loopAnswers(session)[3],
   });
-  // A run the writer left unfinished (no other request came since) reaches JS within this.
-  const runFlusher = setInterval(() => addon.flushWriteRun(session), RUN_FLUSH_MS);
-  runFlusher.unref();
   await raiseReadahead(mountPoint).catch(() => {});
   return {
     mountPoint,
@@ -253,7 +247,6 @@ export async function mountFuse3(
     async unmount() {
       if (!mounted) return;
       mounted = false;
-      clearInterval(runFlusher);
       addon.flushWriteRun(session);
       await Promise.allSettled([...notifying]);
       addon.unmount(session);
