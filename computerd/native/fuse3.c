@@ -39,62 +39,6 @@ enum op {
   OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN
 };
 
-/*
- * Open file handles written since their last flush went to JS (loop thread only): a close
- * of any other handle needs no trip to JS while JS has nothing to store or report (the
- * shell's close of the descriptor it dup'ed, every close of a file only read). Open
- * addressing with linear probing; JS never hands out handle 0, so 0 marks a free slot.
- */
-struct fh_set {
-  uint64_t *slots;
-  size_t cap, count;
-};
-
-static size_t fh_home(const struct fh_set *set, uint64_t fh) {
-  return (size_t)(fh * 0x9E3779B97F4A7C15ull >> 17) & (set->cap - 1);
-}
-
-static size_t fh_find(const struct fh_set *set, uint64_t fh) {
-  size_t i = fh_home(set, fh);
-  while (set->slots[i] != 0 && set->slots[i] != fh) i = (i + 1) & (set->cap - 1);
-  return i;
-}
-
-static int fh_has(const struct fh_set *set, uint64_t fh) {
-  return set->cap > 0 && set->slots[fh_find(set, fh)] == fh;
-}
-
-static void fh_add(struct fh_set *set, uint64_t fh) {
-  if (fh == 0 || fh_has(set, fh)) return;
-  if ((set->count + 1) * 2 > set->cap) {
-    struct fh_set grown = {calloc(set->cap ? set->cap * 2 : 64, sizeof(uint64_t)), set->cap ? set->cap * 2 : 64, 0};
-    if (!grown.slots) return;
-    for (size_t i = 0; i < set->cap; i++)
-      if (set->slots[i] != 0) { grown.slots[fh_find(&grown, set->slots[i])] = set->slots[i]; grown.count++; }
-    free(set->slots);
-    *set = grown;
-  }
-  set->slots[fh_find(set, fh)] = fh;
-  set->count++;
-}
-
-/* Removes fh, shifting later entries of its probe run back so lookups never stop early. */
-static void fh_remove(struct fh_set *set, uint64_t fh) {
-  if (!fh_has(set, fh)) return;
-  size_t hole = fh_find(set, fh);
-  set->slots[hole] = 0;
-  set->count--;
-  for (size_t i = (hole + 1) & (set->cap - 1); set->slots[i] != 0; i = (i + 1) & (set->cap - 1)) {
-    size_t home = fh_home(set, set->slots[i]);
-    /* The entry at i may move into the hole unless its home lies cyclically in (hole, i]. */
-    int stays = hole <= i ? (hole < home && home <= i) : (hole < home || home <= i);
-    if (stays) continue;
-    set->slots[hole] = set->slots[i];
-    set->slots[i] = 0;
-    hole = i;
-  }
-}
-
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
 struct request {
   enum op op;
@@ -142,8 +86,7 @@ struct session {
   int destroying;  /* destroy was called: the last answer destroys the session */
   int released;    /* JS dropped the handle: free once destroyed */
   int no_caps;     /* no file has security.capability: the loop answers its probes (atomic) */
-  int flush_wanted; /* JS has data to store or an error to report at a close: every flush goes to JS (atomic) */
-  struct fh_set written; /* handles written since their last flush reached JS (loop thread only) */
+  int flush_wanted; /* JS has an error to report at a close: every flush goes to JS (atomic) */
   long loop_getxattr; /* capability probes the loop answered itself (atomic) */
   long loop_flush;    /* flushes the loop answered itself (atomic) */
   long loop_getattr;  /* getattrs the loop answered from its attribute table (atomic) */
@@ -416,7 +359,6 @@ static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start,
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
                      struct fuse_file_info *fi) {
   struct session *s = sess(req);
-  fh_add(&s->written, fi->fh);
   int whole_page = size == PAGE_BYTES && off % PAGE_BYTES == 0;
   if (!whole_page && run_join(&s->run, ino, fi->fh, buf, size, off)) {
     /* The file changed before JS has seen it: its attributes go (the run counts as an early
@@ -470,20 +412,19 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
   enqueue(s, r);
 }
 static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  /* Nothing written through this handle since its last flush, and JS holds nothing to store or
-     report: the close has nothing to wait for. */
+  /* A close stores nothing (the write-back stores a closed file in the background, and fsync
+     and the fence wait for it): only an error JS keeps for a close needs JS. Writes answered
+     here and not yet handled by JS cannot fail but for a quota lowered meanwhile, which the
+     file's next close or fsync reports, as for a failed background store. */
   struct session *s = sess(req);
-  if (!fh_has(&s->written, fi->fh) && !__atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) &&
-      __atomic_load_n(&s->early_pending, __ATOMIC_ACQUIRE) == 0) {
+  if (!__atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE)) {
     __atomic_add_fetch(&s->loop_flush, 1, __ATOMIC_RELAXED);
     fuse_reply_err(req, 0);
     return;
   }
-  fh_remove(&s->written, fi->fh);
   struct request *r = make(req, OP_FLUSH); PUSH(r, ino); PUSH(r, fi->fh); enqueue(s, r);
 }
 static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  fh_remove(&sess(req)->written, fi->fh);
   run_disarm_fh(&sess(req)->run, fi->fh);
   struct request *r = make(req, OP_RELEASE); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
 }
@@ -549,7 +490,6 @@ static void ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
 static void ll_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in, struct fuse_file_info *fi_in,
                                fuse_ino_t ino_out, off_t off_out, struct fuse_file_info *fi_out, size_t len,
                                int flags) {
-  fh_add(&sess(req)->written, fi_out->fh);
   /* The target may share chunks still at the Durable Object now: JS decides again. */
   run_disarm_ino(&sess(req)->run, ino_out);
   struct request *r = make(req, OP_COPY_FILE_RANGE);
@@ -692,9 +632,6 @@ static void finish(struct session *s) {
   fuse_session_destroy(s->se);
   s->se = NULL;
   run_destroy(&s->run);
-  free(s->written.slots);
-  s->written.slots = NULL;
-  s->written.cap = s->written.count = 0;
   if (s->released) free_session(s);
 }
 
@@ -716,7 +653,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_string_utf8(env, argv[0], mountpoint, sizeof mountpoint, &len));
   CHECK(napi_get_value_string_utf8(env, argv[1], options, sizeof options, &len));
   struct session *s = calloc(1, sizeof *s);
-  s->flush_wanted = 1; /* until JS says it holds nothing a close must store or report */
+  s->flush_wanted = 1; /* until JS says it keeps no error for a close */
   s->attrs = calloc(1, sizeof *s->attrs);
   if (!s->attrs) {
     free_session(s);
@@ -825,7 +762,7 @@ static napi_value js_set_no_caps(napi_env env, napi_callback_info info) {
   return set_flag(env, info, offsetof(struct session, no_caps));
 }
 
-/* setFlushWanted(session, bool): whether every flush goes to JS (it has data to store or an error to report). */
+/* setFlushWanted(session, bool): whether every flush goes to JS (it keeps an error for a close). */
 static napi_value js_set_flush_wanted(napi_env env, napi_callback_info info) {
   return set_flag(env, info, offsetof(struct session, flush_wanted));
 }

@@ -1,6 +1,6 @@
 /**
- * Write runs through the real mount (native/write-run.h, answered-writes.ts): once JS has taken
- * a write through a handle, the FUSE loop answers the writes that continue it and hands them to
+ * Write runs through the real mount (native/write-run.h, answered-writes.ts): once JS has opened
+ * a handle for writing or taken a write through it, the FUSE loop answers the writes that continue it and hands them to
  * JS a page at a time. Every byte arrives in order; any other request (a read, a stat, another
  * handle's write, a close) sees the writes before it; the fence takes a run the writer has not
  * finished, and the run's own thread hands it over when nothing else comes; the quota still ends in a short write, then ENOSPC.
@@ -39,12 +39,29 @@ describeFreshMount("write runs through the mount", { prefix: "computerd-runs-" }
     await py(`fd = os.open("${m.mnt}/stream", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
 ${writeStream(120)}
 os.close(fd)`);
-    // The first write goes to JS, which arms the handle; the loop answers the rest (the kernel
-    // splits a write that starts inside a page at that page's end: more requests than writes).
-    expect((m.mount.counters.write ?? 0) - jsBefore).toBe(1);
-    expect(joined() - joinedBefore).toBeGreaterThanOrEqual(119);
+    // The create armed the handle: the loop answers every write (the kernel splits a write that
+    // starts inside a page at that page's end: more requests than writes).
+    expect((m.mount.counters.write ?? 0) - jsBefore).toBe(0);
+    expect(joined() - joinedBefore).toBeGreaterThanOrEqual(120);
     await m.mount.flushAll();
     expect(Buffer.from(m.mirror.vfs.readFile("/stream")).equals(streamBytes(120))).toBe(true);
+  });
+
+  it("a new file's first write is the loop's, and so is one through an open for writing or appending", async () => {
+    const [joinedBefore, jsBefore] = [joined(), m.mount.counters.write ?? 0];
+    await py(`for i in range(20):
+    with open("${m.mnt}/new%d" % i, "wb") as f:
+        f.write(b"%d" % i)
+with open("${m.mnt}/new0", "r+b") as f:
+    f.write(b"X")
+with open("${m.mnt}/new1", "ab") as f:
+    f.write(b"Y")`);
+    expect((m.mount.counters.write ?? 0) - jsBefore).toBe(0);
+    expect(joined() - joinedBefore).toBe(22);
+    await m.mount.flushAll();
+    expect(m.mirror.vfs.readText("/new0")).toBe("X");
+    expect(m.mirror.vfs.readText("/new1")).toBe("1Y");
+    expect(m.mirror.vfs.readText("/new19")).toBe("19");
   });
 
   it("every other request sees the writes before it: a stat, a read through another handle", async () => {

@@ -46,6 +46,17 @@ describe("AnsweredWrites", () => {
     expect(armed).toEqual([[3, 11, 8192]]);
   });
 
+  it("arms a handle opened for writing at the offset given, unless its file has chunks still at the Durable Object", () => {
+    const { writes, armed } = fixture();
+    writes.opened(3, 21, 0);
+    writes.opened(7, 22, 0);
+    writes.opened(4, 23, 5000); // O_APPEND: the file's end
+    expect(armed).toEqual([
+      [3, 21, 0],
+      [4, 23, 5000],
+    ]);
+  });
+
   it("buffers a run at once where the file is all here, and a whole page always", () => {
     const { writes, buffered } = fixture();
     writes.answered(3, 11, "/f", Buffer.alloc(4096), 4096);

@@ -2,8 +2,9 @@
  * Writes the FUSE loop answers before JS sees them: a whole aligned page (early-writes.ts), and
  * a run of writes continuing a stream JS armed (native/write-run.h: `head -c`, a compiler or tar
  * writing 4–128 KiB at a time cost one trip through this thread per write otherwise). JS arms a
- * handle after taking a whole write through it, at the offset where the write ended, unless the
- * file has chunks still at the Durable Object: the loop's runs then never need old bytes that
+ * handle when it is opened for writing (at 0, or at the end for O_APPEND) and after taking a
+ * whole write through it, at the offset where the write ended, unless the file has chunks still
+ * at the Durable Object: the loop's runs then never need old bytes that
  * are not here. A remote change disarms every handle (the file may be lazy now); a run that
  * still finds its file lazy waits for the chunks it merges with before it is buffered, and the
  * fence waits for it.
@@ -27,6 +28,15 @@ export class AnsweredWrites {
     this.fs = fs;
     this.arm = arm;
     this.sizeOf = sizeOf;
+  }
+
+  /**
+   * A handle that may write was opened (a create, an open for writing): its first write at
+   * `next` (0, or the end for O_APPEND) may be the loop's already, so a new small file's write
+   * makes no trip through this thread.
+   */
+  opened(ino: number, fh: number, next: number): void {
+    if (!this.fs.remoteChunks?.isLazy(ino)) this.arm(ino, fh, next);
   }
 
   /** JS took `taken` of `length` bytes written at `offset`: a whole write continues the stream. */

@@ -40,7 +40,9 @@ const RENAME_NOREPLACE = 1;
 const RENAME_EXCHANGE = 2;
 const O_TRUNC = 0o1000;
 const O_ACCMODE = 0o3;
+const O_RDONLY = 0;
 const O_WRONLY = 0o1;
+const O_APPEND = 0o2000;
 const S_ISGID = 0o2000;
 
 /** What the handlers tell the kernel side (the backend, once the session exists). */
@@ -129,6 +131,12 @@ export function fuse3Listener(
   const answer = (stat: Stat) => loopAttrs.answer(fill(stat));
   /** After a write or a storing close: the loop gets the file's attributes if cached (no SQL). */
   const refresh = (ino: number) => loopAttrs.enabled && fs.cachedAttributes(ino, answer);
+  fs.attributesStored = refresh;
+  /** A close of `fh` ended a change the kernel made through its page cache: the size and mtime it leaves are its own. */
+  function kernelWrote(ino: number, fh: number): void {
+    const written = pageCache.writes(fh) ? fs.lookup(nodes.pathOf(ino) ?? "/") : undefined;
+    if (written?.ino === ino) pageCache.changedByKernel(written);
+  }
   function entry(req: RequestHandle, parent: number, name: string, stat: Stat): void {
     nodes.looked(stat.ino, parent, name);
     addon.replyEntry(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout);
@@ -322,6 +330,8 @@ export function fuse3Listener(
         orphans.opened(stat.ino);
         nodes.looked(stat.ino, n(0), s(3));
         changedIn(n(0));
+        // Armed before the reply: the new file's first write may already be the loop's to answer.
+        if ((n(2) & O_ACCMODE) !== O_RDONLY) answered.opened(stat.ino, fh, 0);
         addon.replyCreate(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
         return;
       }
@@ -334,6 +344,7 @@ export function fuse3Listener(
         const stat = fs.stat(path);
         const keep = pageCache.opened(stat, fh, n(1));
         orphans.opened(n(0));
+        if ((n(1) & O_ACCMODE) !== O_RDONLY) answered.opened(stat.ino, fh, n(1) & O_APPEND ? stat.size : 0);
         // Reads the kept cache serves never reach us: when this open's first read is due to
         // update atime (relatime.ts), the cached first page goes (only it), so a read from the
         // start arrives; if that cannot be done, the whole cache goes.
@@ -386,15 +397,15 @@ export function fuse3Listener(
         return;
       }
       case OP.flush: {
-        // What the kernel wrote is in its page cache: the size and mtime it leaves are its own.
-        const written = pageCache.writes(n(1)) ? fs.lookup(nodes.pathOf(n(0)) ?? "/") : undefined;
-        if (written?.ino === n(0)) pageCache.changedByKernel(written);
+        kernelWrote(n(0), n(1));
         fs.flush(n(1));
         refresh(n(0));
         addon.replyErr(req, 0);
         return;
       }
       case OP.release:
+        // The loop answers most closes (native/fuse3.c ll_flush): the last one ends here.
+        kernelWrote(n(0), n(1));
         pageCache.released(n(1));
         try {
           fs.release(n(1));

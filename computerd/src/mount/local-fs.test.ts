@@ -62,14 +62,37 @@ describe("LocalFs", () => {
     }
   });
 
-  it("serves writes from memory, reports the dirty size, and flushes small files on last close", () => {
+  it("serves writes from memory, reports the dirty size, and stores a file shortly after its last close", async () => {
     const fh = writeNew("/a", "hello");
     expect(fs.stat("/a").size).toBe(5);
     expect(mirror.vfs.stat("/a").size).toBe(0);
     expect(readAll("/a")).toBe("hello");
+    fs.flush(fh);
     fs.release(fh);
+    expect(readAll("/a")).toBe("hello");
+    await expect.poll(() => mirror.vfs.stat("/a").size, { timeout: 5000, interval: 2 }).toBe(5);
     expect(mirror.vfs.readText("/a")).toBe("hello");
     expect(fs.stat("/a").size).toBe(5);
+  });
+
+  it("stores a file's writes before a change that sets its ctime, so the store cannot date it back", async () => {
+    const changes: [string, () => void][] = [
+      ["chmod", () => fs.chmod("/c", 0o600)],
+      ["chown", () => fs.chown("/c", 4242, 4242)],
+      ["link", () => fs.link("/c", "/c2")],
+    ];
+    for (const [name, change] of changes) {
+      fs.release(writeNew("/c", name));
+      // The change comes later than the write on every clock.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      change();
+      const changed = mirror.vfs.lstat("/c").ctime;
+      fs.flushAll();
+      expect(mirror.vfs.readText("/c"), name).toBe(name);
+      expect(mirror.vfs.lstat("/c").ctime, name).toEqual(changed);
+      expect(fs.stat("/c").ctime, name).toEqual(changed);
+      fs.unlink("/c");
+    }
   });
 
   it("keeps big files in memory until flushAll, which writes whole chunks", () => {
@@ -133,6 +156,7 @@ describe("LocalFs", () => {
     fs.write(fh, "/t", enc.encode("ab"), 0);
     fs.truncate("/t", 5, fh);
     fs.release(fh);
+    fs.flushAll();
     expect(mirror.vfs.readFile("/t")).toEqual(new Uint8Array([97, 98, 0, 0, 0]));
     fs.truncate("/t", 1);
     expect(mirror.vfs.readText("/t")).toBe("a");

@@ -66,6 +66,8 @@ export class LocalFs {
   attributesChanged: (ino: number | undefined) => void = () => {};
   /** Told when a store changed what `stat` answers (write-back-hooks.ts): a kernel must drop it. */
   storeChangedAttributes: (ino: number) => void = () => {};
+  /** Told when a closed file was stored in the background (its cached attributes are current). */
+  attributesStored: (ino: number) => void = () => {};
 
   constructor(vfs: Vfs, options: LocalFsOptions = {}) {
     this.vfs = vfs;
@@ -83,6 +85,7 @@ export class LocalFs {
       changed: (ino) => this.attributesChanged(ino),
       cachedStat: (ino) => this.meta.stat(ino),
       changedByStore: (ino) => this.storeChangedAttributes(ino),
+      stored: (ino) => this.attributesStored(ino),
     };
   }
 
@@ -251,7 +254,7 @@ export class LocalFs {
     return stat.size;
   }
 
-  /** close() of a descriptor: small dirty files are stored now, so their errors reach close(). */
+  /** close() of a descriptor: reports an error kept for the file (stores nothing: write-back.ts). */
   flush(fh: number): void {
     this.files.closeHandle(fh);
   }
@@ -345,6 +348,8 @@ export class LocalFs {
   exchange(a: string, b: string): void {
     const first = this.stat(a, "rename");
     const second = this.stat(b, "rename");
+    this.files.storeBeforeChange(first.ino);
+    this.files.storeBeforeChange(second.ino);
     this.vfs.rename(a, b, { exchange: true });
     if (first.ino === second.ino) return;
     // Three moves through a name no path can have (paths never hold NUL) swap the flush paths.
@@ -364,6 +369,7 @@ export class LocalFs {
 
   link(existing: string, path: string): void {
     const src = this.stat(existing, "link");
+    this.files.storeBeforeChange(src.ino);
     this.vfs.link(existing, path);
     this.meta.addEntry(path, { ino: src.ino, type: src.type });
     this.meta.dropStat(src.ino);
@@ -386,13 +392,21 @@ export class LocalFs {
     this.added(path, this.vfs.mknod(path, type, mode & 0o7777, rdev));
   }
 
+  /** The inode `path` names, stored first if it has buffered writes (write-back.ts storeBeforeChange). */
+  private storedFirst(path: string): void {
+    const dentry = this.dentry(path);
+    if (dentry) this.files.storeBeforeChange(dentry.ino);
+  }
+
   chmod(path: string, mode: number): void {
+    this.storedFirst(path);
     this.vfs.chmod(path, mode & 0o7777);
     this.meta.dropStatOf(path);
   }
 
   /** lchown; -1 keeps an id. */
   chown(path: string, uid: number, gid: number): void {
+    this.storedFirst(path);
     this.vfs.chown(path, uid, gid, false);
     this.meta.dropStatOf(path);
   }

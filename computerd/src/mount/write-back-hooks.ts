@@ -24,12 +24,18 @@ export interface WriteBackHooks {
    * estimate, or a failure dropped writes. A kernel that caches attributes must drop them.
    */
   changedByStore(ino: number): void;
+  /**
+   * A closed file was stored in the background: what stat answers is its cached attributes
+   * again (if cached), which a FUSE loop may answer getattrs with.
+   */
+  stored(ino: number): void;
 }
 
 export const NO_HOOKS: WriteBackHooks = {
   changed: () => {},
   cachedStat: () => undefined,
   changedByStore: () => {},
+  stored: () => {},
 };
 
 /** Whether `before` and `after` show the same size, 512-byte blocks and times (both known). */

@@ -3,11 +3,9 @@ import type { KnownHashes } from "../mirror/known-hashes.ts";
 import type { Digest } from "./dirty-file.ts";
 
 export interface WriteBackOptions {
-  /** A file whose pages hold at most this many bytes is flushed on its last close (default 1 MiB). */
-  flushOnCloseBytes: number;
   /** Above this many dirty bytes in total, the file being written is flushed (default 256 MiB). */
   maxDirtyBytes: number;
-  /** Closed files left dirty are flushed after this delay (default 20 ms). */
+  /** Files left dirty by their last close are stored together this long after it (default 20 ms). */
   idleFlushMs: number;
   /** Completed pages of open files are stored once writes pause this long (default 5 ms). */
   quietMs: number;
@@ -25,7 +23,6 @@ export interface WriteBackOptions {
 }
 
 export const WRITE_BACK_DEFAULTS: WriteBackOptions = {
-  flushOnCloseBytes: 1 << 20,
   maxDirtyBytes: 256 << 20,
   idleFlushMs: 20,
   quietMs: 5,

@@ -1,8 +1,8 @@
 /**
  * Open file handles and the write-back layer: writes land in per-inode
- * DirtyFile pages and reach the vfs on fsync, on the last close (small files at
- * once, big ones shortly after), when memory passes a bound, or on flushAll (the
- * sync fence). Reads see dirty pages first, then clean chunks from an LRU, then
+ * DirtyFile pages and reach the vfs on fsync, shortly after the last close (closed
+ * files are stored together, in the background), when memory passes a bound, or on
+ * flushAll (the sync fence). Reads see dirty pages first, then clean chunks from an LRU, then
  * the vfs. As on a local disk, write() itself answers ENOSPC (quota) and EFBIG;
  * data a flush still cannot store is reported once and dropped, never kept.
  */
@@ -42,7 +42,7 @@ export class WriteBack {
   private readonly onFlushed: FlushedListener;
   private readonly handles = new Map<number, Handle>();
   private readonly openCount = new Map<number, number>();
-  private readonly files = new WatchedMap<number, DirtyFile>();
+  private readonly files = new Map<number, DirtyFile>();
   private readonly stored: StoredChunks;
   private readonly chunks: ChunkCache;
   private readonly target: StoreTarget;
@@ -57,8 +57,11 @@ export class WriteBack {
    * the next fsync or close of the inode reports it, once, as Linux reports write-back errors.
    */
   private readonly errors = new WatchedMap<number, unknown>();
-  /** Whether a close may have work (dirty files, kept errors); told before a dirtying write returns. */
-  readonly closeWork = new NonEmptyWatch([this.files, this.errors]);
+  /**
+   * Whether a close may have work: an error kept for a file's next close (a close stores
+   * nothing). Told as soon as one is kept, so the FUSE loop answers every other close itself.
+   */
+  readonly closeWork = new NonEmptyWatch([this.errors]);
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Completed pages waiting to be stored in the background: [ino, page index]. */
   private readonly fullPages: [number, number][] = [];
@@ -108,7 +111,10 @@ export class WriteBack {
     return (this.openCount.get(ino) ?? 0) > 0;
   }
 
-  /** Closes a handle; the last close of a dirty file flushes it (now if small, soon if big). */
+  /**
+   * Closes a handle; the last close of a dirty file stores it in the background shortly after
+   * (idleFlushMs), together with every other file closed meanwhile.
+   */
   release(fh: number): void {
     const handle = this.handles.get(fh);
     if (!handle) return;
@@ -119,23 +125,19 @@ export class WriteBack {
       return;
     }
     this.openCount.delete(handle.ino);
-    const file = this.files.get(handle.ino);
-    if (!file) return;
-    // No caller waits for a release: a failure is kept for the next fsync or close.
-    if (file.bytes <= this.options.flushOnCloseBytes) this.flushOrKeepError(handle.ino);
-    else this.scheduleIdleFlush();
+    // No caller waits for the store: a failure is kept for the next fsync or close.
+    if (this.files.has(handle.ino)) this.scheduleIdleFlush();
   }
 
   /**
-   * close() of one descriptor (FUSE FLUSH): stores a small dirty file now, so
-   * errors such as ENOSPC reach close(); big ones wait for release or the fence.
+   * close() of one descriptor (FUSE FLUSH): reports an error kept for the file (a store that
+   * failed in the background, a write answered by the FUSE loop that could not be buffered),
+   * once. It stores nothing: write() already refused what the quota has no room for, and the
+   * file is stored after its last close; fsync and the fence wait for that.
    */
   closeHandle(fh: number): void {
     const ino = this.handles.get(fh)?.ino;
-    if (ino === undefined) return;
-    this.reportError(ino);
-    const file = this.files.get(ino);
-    if (file && file.bytes <= this.options.flushOnCloseBytes) this.flush(ino);
+    if (ino !== undefined) this.reportError(ino);
   }
 
   /** Throws (and forgets) a write-back error kept for the inode. */
@@ -431,6 +433,15 @@ export class WriteBack {
     return inos.length;
   }
 
+  /**
+   * Stores an inode's buffered writes now, before a change that sets its ctime (chmod, chown,
+   * link): the store dates the file's times from its last write, which must not come after
+   * the change. A failure is kept for the file's next fsync or close.
+   */
+  storeBeforeChange(ino: number): void {
+    if (this.files.has(ino)) this.flushDirty(ino);
+  }
+
   /** Flushes an inode's dirty state, keeping an earlier error for its syscalls (not reporting it). */
   private flushDirty(ino: number): void {
     const kept = this.errors.get(ino);
@@ -443,7 +454,11 @@ export class WriteBack {
     this.idleTimer = undefined;
     const closed = [...this.files.keys()].filter((ino) => !this.isOpen(ino));
     void this.hashAhead(closed).then(() => {
-      for (const ino of closed) if (!this.isOpen(ino)) this.flushDirty(ino);
+      for (const ino of closed) {
+        if (this.isOpen(ino)) continue;
+        this.flushDirty(ino);
+        this.hooks.stored(ino);
+      }
     });
   }
 
