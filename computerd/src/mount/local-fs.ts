@@ -5,26 +5,13 @@
  * backend and the unit tests use it directly. Every method is synchronous; a
  * failure throws an FsError, except lookups, which answer a miss with undefined.
  */
-import { FsError, NAME_MAX, type Stat, type TimeArg, type Timespec, type Vfs } from "@computer/vfs";
+import { FsError, type Stat, type TimeArg, type Timespec, type Vfs } from "@computer/vfs";
 import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
 import { typeOfMode } from "./mknod-type.ts";
 import { accessTime, atimeDue } from "./relatime.ts";
 import type { RemoteChunks } from "./remote-chunks.ts";
+import { type FsStats, statfsOf } from "./statfs.ts";
 import { now, WriteBack, type WriteBackOptions } from "./write-back.ts";
-
-/** statfs numbers (4 KiB blocks). */
-export interface FsStats {
-  bsize: number;
-  blocks: number;
-  bfree: number;
-  bavail: number;
-  files: number;
-  ffree: number;
-  namemax: number;
-}
-
-/** Size reported by statfs when the computer has no quota. */
-export const DEFAULT_CAPACITY = 2 ** 40;
 
 /** O_TRUNC (Linux). With atomic_o_trunc, open() carries it instead of a separate truncate. */
 const O_TRUNC = 0o1000;
@@ -392,21 +379,15 @@ export class LocalFs {
     this.added(path, this.vfs.mknod(path, type, mode & 0o7777, rdev));
   }
 
-  /** The inode `path` names, stored first if it has buffered writes (write-back.ts storeBeforeChange). */
-  private storedFirst(path: string): void {
-    const dentry = this.dentry(path);
-    if (dentry) this.files.storeBeforeChange(dentry.ino);
-  }
-
   chmod(path: string, mode: number): void {
-    this.storedFirst(path);
+    this.files.storeBeforeChange(this.dentry(path)?.ino ?? 0);
     this.vfs.chmod(path, mode & 0o7777);
     this.meta.dropStatOf(path);
   }
 
   /** lchown; -1 keeps an id. */
   chown(path: string, uid: number, gid: number): void {
-    this.storedFirst(path);
+    this.files.storeBeforeChange(this.dentry(path)?.ino ?? 0);
     this.vfs.chown(path, uid, gid, false);
     this.meta.dropStatOf(path);
   }
@@ -463,13 +444,7 @@ export class LocalFs {
 
   /** Capacity from the quota (or DEFAULT_CAPACITY) and the bytes in use, buffered writes included. */
   statfs(): FsStats {
-    const usage = this.vfs.usage();
-    const bsize = 4096;
-    const capacity = usage.quotaBytes ?? DEFAULT_CAPACITY;
-    const blocks = Math.floor(capacity / bsize);
-    const used = usage.usedBytes + this.files.bufferedGrowth;
-    const free = Math.max(0, blocks - Math.ceil(used / bsize));
-    return { bsize, blocks, bfree: free, bavail: free, files: 1 << 30, ffree: 1 << 30, namemax: NAME_MAX };
+    return statfsOf(this.vfs.usage(), this.files.bufferedGrowth);
   }
 
   /** Writes all dirty data into the mirror and commits: afterwards the vfs (and its change feed) holds everything. */

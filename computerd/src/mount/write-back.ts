@@ -19,6 +19,7 @@ import type { ChunkCache } from "./chunk-cache.ts";
 import { type Digest, DirtyFile, threadPoolDigest } from "./dirty-file.ts";
 import type { WriteGrants } from "./early-writes.ts";
 import { isUnder } from "./meta-cache.ts";
+import { OpenHandles } from "./open-handles.ts";
 import { StoreTarget } from "./store-target.ts";
 import { StoredChunks } from "./stored-chunks.ts";
 import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
@@ -33,22 +34,17 @@ export function now(): Timespec {
   return fromMs(performance.timeOrigin + performance.now());
 }
 
-/** An open handle: its inode and open flags. */
-type Handle = { ino: number; flags: number };
-
 /** Handles, dirty files and clean chunks of one mount. */
 export class WriteBack {
   private readonly options: WriteBackOptions;
   private readonly onFlushed: FlushedListener;
-  private readonly handles = new Map<number, Handle>();
-  private readonly openCount = new Map<number, number>();
+  private readonly handles = new OpenHandles();
   private readonly files = new Map<number, DirtyFile>();
   private readonly stored: StoredChunks;
   private readonly chunks: ChunkCache;
   private readonly target: StoreTarget;
   /** Hashes whole pages ahead of storing them (when the mirror takes known hashes). */
   private readonly digest: Digest | undefined;
-  private nextFh = 1;
   private dirtyBytes = 0;
   /** Sum of the dirty files' `growth`: what flushing everything would add to the vfs's used bytes. */
   private dirtyGrowth = 0;
@@ -95,20 +91,16 @@ export class WriteBack {
 
   /** Registers an open file; returns its handle number (never 0). */
   open(ino: number, flags: number): number {
-    const fh = this.nextFh++;
-    if (this.nextFh > 0x7fffffff) this.nextFh = 1;
-    this.handles.set(fh, { ino, flags });
-    this.openCount.set(ino, (this.openCount.get(ino) ?? 0) + 1);
-    return fh;
+    return this.handles.open(ino, flags);
   }
 
   /** The inode behind a handle. */
   inoOf(fh: number): number | undefined {
-    return this.handles.get(fh)?.ino;
+    return this.handles.inoOf(fh);
   }
 
   isOpen(ino: number): boolean {
-    return (this.openCount.get(ino) ?? 0) > 0;
+    return this.handles.isOpen(ino);
   }
 
   /**
@@ -116,17 +108,9 @@ export class WriteBack {
    * (idleFlushMs), together with every other file closed meanwhile.
    */
   release(fh: number): void {
-    const handle = this.handles.get(fh);
-    if (!handle) return;
-    this.handles.delete(fh);
-    const count = (this.openCount.get(handle.ino) ?? 1) - 1;
-    if (count > 0) {
-      this.openCount.set(handle.ino, count);
-      return;
-    }
-    this.openCount.delete(handle.ino);
+    const last = this.handles.close(fh);
     // No caller waits for the store: a failure is kept for the next fsync or close.
-    if (this.files.has(handle.ino)) this.scheduleIdleFlush();
+    if (last !== undefined && this.files.has(last)) this.scheduleIdleFlush();
   }
 
   /**
@@ -136,7 +120,7 @@ export class WriteBack {
    * file is stored after its last close; fsync and the fence wait for that.
    */
   closeHandle(fh: number): void {
-    const ino = this.handles.get(fh)?.ino;
+    const ino = this.handles.inoOf(fh);
     if (ino !== undefined) this.reportError(ino);
   }
 
