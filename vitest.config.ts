@@ -10,6 +10,7 @@ const projectConfigs = [
   "vfs/vitest.config.ts",
   "vfs/vitest.workerd.config.ts",
   "worker/vitest.config.ts",
+  "worker/vitest.node.config.ts",
   "sdk/vitest.config.ts",
   "sdk/vitest.workerd.config.ts",
   "test/e2e/vitest.config.ts",

@@ -9,7 +9,7 @@ import { sourceConditionPlugin } from "@computer/sdk/source-condition";
 import { defineConfig } from "vitest/config";
 import { buildGuests } from "./scripts/build-guests.ts";
 
-buildGuests();
+await buildGuests();
 buildConsole();
 
 export default defineConfig({

@@ -51,7 +51,7 @@ describe("shell runtime: commands on the computer's files", () => {
     expect(stat.mode).toBe("0755");
   });
 
-  it("bytes survive: cp, base64 round trip, gzip round trip, sha256sum", async () => {
+  it("bytes survive: cp, base64 round trip, gzip round trip (levels too), sha256sum", async () => {
     const id = await createComputer();
     const bytes = new Uint8Array(200_000);
     for (let i = 0; i < bytes.length; i += 65_536) crypto.getRandomValues(bytes.subarray(i, i + 65_536));
@@ -60,10 +60,11 @@ describe("shell runtime: commands on the computer's files", () => {
       id,
       "shell",
       "cp bin.dat copy.dat && base64 bin.dat | base64 -d > round.dat && gzip -c bin.dat > bin.gz && " +
-        "gunzip -c bin.gz > unzipped.dat && sha256sum bin.dat | cut -d' ' -f1",
+        "gunzip -c bin.gz > unzipped.dat && gzip -1 -c bin.dat | gunzip > fast.dat && " +
+        "gzip --best -c bin.dat | zcat > best.dat && sha256sum bin.dat | cut -d' ' -f1",
     );
     expect(result.stdout.trim()).toBe(await sha256Hex(bytes));
-    for (const name of ["copy.dat", "round.dat", "unzipped.dat"]) {
+    for (const name of ["copy.dat", "round.dat", "unzipped.dat", "fast.dat", "best.dat"]) {
       const copy = new Uint8Array(await (await api(`/v1/computers/${id}/files/${name}`)).arrayBuffer());
       expect(copy, name).toEqual(bytes);
     }
