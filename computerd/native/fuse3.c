@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "kill-priv.h"
 #include "write-run.h"
 
 enum op {
@@ -86,6 +87,8 @@ struct session {
   int destroying;  /* destroy was called: the last answer destroys the session */
   int released;    /* JS dropped the handle: free once destroyed */
   int no_caps;     /* no file has security.capability: the loop answers its probes (atomic) */
+  int no_setid;    /* no file has setuid/setgid: a write that asks to kill them needs nothing (atomic) */
+  struct kill_priv kill_priv; /* FUSE_HANDLE_KILLPRIV_V2 (kill-priv.h) */
   int flush_wanted; /* JS has an error to report at a close: every flush goes to JS (atomic) */
   long loop_getxattr; /* capability probes the loop answered itself (atomic) */
   long loop_flush;    /* flushes the loop answered itself (atomic) */
@@ -276,6 +279,7 @@ static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
   PUSH(r, ino); PUSH(r, to_set); PUSH(r, attr->st_mode); PUSH(r, attr->st_uid); PUSH(r, attr->st_gid);
   PUSH(r, attr->st_size); PUSH(r, attr->st_atim.tv_sec); PUSH(r, attr->st_atim.tv_nsec);
   PUSH(r, attr->st_mtim.tv_sec); PUSH(r, attr->st_mtim.tv_nsec); PUSH(r, fi ? (double)fi->fh : -1);
+  PUSH(r, sess(req)->kill_priv.kill);
   enqueue(sess(req), r);
 }
 static void ll_readlink(fuse_req_t req, fuse_ino_t ino) {
@@ -308,7 +312,8 @@ static void ll_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const 
   enqueue(sess(req), r);
 }
 static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  struct request *r = make(req, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); enqueue(sess(req), r);
+  struct request *r = make(req, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); PUSH(r, sess(req)->kill_priv.kill);
+  enqueue(sess(req), r);
 }
 static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_READ); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
@@ -360,7 +365,15 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
                      struct fuse_file_info *fi) {
   struct session *s = sess(req);
   int whole_page = size == PAGE_BYTES && off % PAGE_BYTES == 0;
-  if (!whole_page && run_join(&s->run, ino, fi->fh, buf, size, off)) {
+  /* With FUSE_HANDLE_KILLPRIV_V2 the daemon removes what a write takes from a file (kill-priv.h):
+     JS answers every write while a file may have a capability, and a write that kills
+     setuid/setgid while a file may have them. */
+  int kill = s->kill_priv.kill;
+  int killpriv_v2 = __atomic_load_n(&s->kill_priv.on, __ATOMIC_ACQUIRE);
+  int loop_may = !killpriv_v2 ||
+                 (__atomic_load_n(&s->no_caps, __ATOMIC_ACQUIRE) &&
+                  (!kill || __atomic_load_n(&s->no_setid, __ATOMIC_ACQUIRE)));
+  if (!whole_page && loop_may && run_join(&s->run, ino, fi->fh, buf, size, off)) {
     /* The file changed before JS has seen it: its attributes go (the run counts as an early
        write on its way, so the table takes none from JS until JS has handled it). */
     attrs_drop(s, ino);
@@ -368,6 +381,8 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
     return;
   }
   struct request *r = make(req, OP_WRITE); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, off);
+  /* The kill bits (fuse3-kill-priv.ts): 1 setuid/setgid, 2 the capability is the daemon's to remove. */
+  PUSH(r, kill | (killpriv_v2 ? 2 : 0));
   r->size = size;
   if (size >= TAKE_BUFFER_FROM && s->recv_mem && !s->recv_taken && buf > s->recv_mem &&
       buf - s->recv_mem < 4096) {
@@ -383,10 +398,11 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
      * (write_credit), so JS cannot refuse it. Every later request of this session reaches JS
      * after it (one loop, one queue); the fence waits until JS has handled every early write.
      */
-    if (whole_page && off + (long long)size <= s->file_size_max && take_credit(s, (long long)size)) {
+    if (whole_page && loop_may && off + (long long)size <= s->file_size_max && take_credit(s, (long long)size)) {
       run_skip(&s->run, fi->fh, off, size);
       r->op = OP_WRITE_EARLY;
       r->req = NULL;
+      r->count--; /* no kill bits: the loop answers only writes that need none (loop_may) */
       /* Pending first: an entry JS computed before this write is either dropped here or
          refused by cacheAttrs, which sees the write pending. */
       __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
@@ -590,6 +606,7 @@ static void receive_loop(struct session *s) {
     if (res <= 0) break;
     s->recv_mem = fbuf.mem;
     s->recv_taken = 0;
+    if (!(fbuf.flags & FUSE_BUF_IS_FD)) kill_priv_peek(&s->kill_priv, fbuf.mem, (size_t)res);
     fuse_session_process_buf(s->se, &fbuf);
     if (s->recv_taken) fbuf.mem = NULL;
     s->recv_mem = NULL;
@@ -597,6 +614,18 @@ static void receive_loop(struct session *s) {
   free(fbuf.mem);
   fuse_session_reset(s->se);
 }
+
+/* libfuse's own reads and writes of /dev/fuse, through its custom I/O hook: the INIT reply
+   gets FUSE_HANDLE_KILLPRIV_V2 on its way (kill-priv.h). */
+static ssize_t io_read(int fd, void *buf, size_t len, void *userdata) {
+  (void)userdata;
+  return read(fd, buf, len);
+}
+static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata) {
+  kill_priv_reply(&((struct session *)userdata)->kill_priv, iov, count);
+  return writev(fd, iov, count);
+}
+static const struct fuse_custom_io custom_io = {.read = io_read, .writev = io_writev};
 
 static void *loop_thread(void *arg) {
   struct session *s = arg;
@@ -683,6 +712,9 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     napi_throw_error(env, "EIO", "fuse_session_mount failed");
     return NULL;
   }
+  /* Before the loop reads INIT: its reply goes through io_writev. Without the hook the mount
+     works as before, one capability probe per write syscall. */
+  s->kill_priv.wanted = fuse_session_custom_io(s->se, &custom_io, fuse_session_fd(s->se)) == 0;
   napi_value name;
   napi_create_string_utf8(env, "computerd-fuse3", NAPI_AUTO_LENGTH, &name);
   CHECK(napi_create_threadsafe_function(env, argv[2], NULL, name, 0, 1, NULL, NULL, s, call_js, &s->tsfn));
@@ -760,6 +792,19 @@ static napi_value set_flag(napi_env env, napi_callback_info info, size_t field) 
 /* setNoCapabilities(session, bool): whether the loop answers security.capability probes itself. */
 static napi_value js_set_no_caps(napi_env env, napi_callback_info info) {
   return set_flag(env, info, offsetof(struct session, no_caps));
+}
+
+/* setNoSetid(session, bool): whether no file has setuid or setgid (writes that kill them then need no JS). */
+static napi_value js_set_no_setid(napi_env env, napi_callback_info info) {
+  return set_flag(env, info, offsetof(struct session, no_setid));
+}
+
+/* killPriv(session) -> bool: whether FUSE_HANDLE_KILLPRIV_V2 was negotiated (kill-priv.h). */
+static napi_value js_kill_priv(napi_env env, napi_callback_info info) {
+  napi_value argv[1], result;
+  struct session *s = session_arg(env, info, 1, argv);
+  napi_get_boolean(env, s && __atomic_load_n(&s->kill_priv.on, __ATOMIC_ACQUIRE), &result);
+  return result;
 }
 
 /* setFlushWanted(session, bool): whether every flush goes to JS (it keeps an error for a close). */
@@ -1322,6 +1367,8 @@ NAPI_MODULE_INIT() {
     {"revokeWrites", NULL, js_revoke_writes, NULL, NULL, NULL, napi_enumerable, NULL},
     {"earlyWrites", NULL, js_early_writes, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setFlushWanted", NULL, js_set_flush_wanted, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"setNoSetid", NULL, js_set_no_setid, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"killPriv", NULL, js_kill_priv, NULL, NULL, NULL, napi_enumerable, NULL},
     {"replyDirPlus", NULL, js_reply_dirplus, NULL, NULL, NULL, napi_enumerable, NULL},
     {"cacheAttrs", NULL, js_cache_attrs, NULL, NULL, NULL, napi_enumerable, NULL},
     {"clearAttrs", NULL, js_clear_attrs, NULL, NULL, NULL, napi_enumerable, NULL},

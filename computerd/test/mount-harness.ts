@@ -82,6 +82,8 @@ export function unexpectedAddon(): Fuse3Addon {
     notifyInvalEntry: unexpected,
     notifyInvalRange: unexpected,
     setNoCapabilities: unexpected,
+    setNoSetid: unexpected,
+    killPriv: unexpected,
     loopAnswers: unexpected,
     setFlushWanted: unexpected,
     cacheAttrs: unexpected,

@@ -232,6 +232,13 @@ export class Vfs {
   xattrInUse(name: string): boolean {
     return xattrs.xattrInUse(this.ctx, name);
   }
+  /** True when any regular file has setuid or setgid (a mount answers writes without asking while none has). */
+  setidInUse(): boolean {
+    return (
+      this.ctx.store.sql.exec("SELECT 1 FROM nodes WHERE type = 'file' AND mode & 3072 != 0 LIMIT 1").length >
+      0
+    );
+  }
   listxattr(path: string, follow = true): string[] {
     return xattrs.listxattr(this.ctx, path, follow);
   }

@@ -50,7 +50,7 @@ export class AnsweredWrites {
     // A whole page needs no old bytes: it becomes the page as it is.
     const whole = data.length === CHUNK_SIZE && offset % CHUNK_SIZE === 0;
     const remote = whole ? undefined : this.fs.remoteChunks;
-    const wait = remote && requestWait(remote, OP.write, [ino, fh, offset, data], this.sizeOf);
+    const wait = remote && requestWait(remote, OP.write, [ino, fh, offset, 0, data], this.sizeOf);
     if (!wait) {
       this.fs.writeAnswered(fh, path, data, offset);
       return;

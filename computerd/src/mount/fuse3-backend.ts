@@ -9,6 +9,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isFsError } from "@computer/vfs";
 import type { ErrorLogger } from "./errno.ts";
+import { SETID_BITS } from "./fuse3-kill-priv.ts";
 import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
 import { CAPABILITY_XATTR, fuse3Listener, type KernelHooks } from "./fuse3-ops.ts";
 import type { LocalFs } from "./local-fs.ts";
@@ -136,6 +137,7 @@ export async function mountFuse3(
   let kernel: Required<KernelHooks> = {
     attributesChanged: () => undefined,
     capabilityStored: () => {},
+    setidStored: () => {},
     dropFirstPage: async () => false,
     cacheAttrs: () => {},
     clearAttrs: () => {},
@@ -152,6 +154,7 @@ export async function mountFuse3(
     {
       attributesChanged: (ino) => kernel.attributesChanged(ino),
       capabilityStored: () => kernel.capabilityStored(),
+      setidStored: () => kernel.setidStored(),
       dropFirstPage: (ino) => kernel.dropFirstPage(ino),
       cacheAttrs: (attrs, count, timeout) => kernel.cacheAttrs(attrs, count, timeout),
       clearAttrs: () => kernel.clearAttrs(),
@@ -166,6 +169,7 @@ export async function mountFuse3(
     dropFirstPage: async (ino) =>
       mounted && (await track(addon.notifyInvalRange(session, ino, 0, PAGE))) === 0,
     capabilityStored: () => addon.setNoCapabilities(session, false),
+    setidStored: () => addon.setNoSetid(session, false),
     cacheAttrs: (attrs, count, timeout) => addon.cacheAttrs(session, attrs, count, timeout),
     clearAttrs: () => addon.clearAttrs(session),
     dropAttr: (ino) => addon.dropAttr(session, ino),
@@ -174,6 +178,9 @@ export async function mountFuse3(
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
   checkCapabilities();
+  // Writes that kill setuid/setgid need the listener only once a file has either: checked at
+  // mount; a local chmod, create or mknod with them and a remote change that brings one turn it off.
+  addon.setNoSetid(session, !fs.vfs.setidInUse());
   // Closes of handles nothing was written through reach JS only while it holds something to store or report.
   fs.files.closeWork.listen((pending) => addon.setFlushWanted(session, pending));
   // Whole-page writes are answered by the loop, within room the write-back sets aside.
@@ -232,6 +239,7 @@ export async function mountFuse3(
           inodes.add(dir.ino);
         }
         const stat = current(path);
+        if (stat?.type === "file" && stat.mode & SETID_BITS) addon.setNoSetid(session, false);
         if (stat && nodes.has(stat.ino)) inodes.add(stat.ino);
       }
       for (const ino of inodes) pending.push(track(addon.notifyInvalInode(session, ino)));

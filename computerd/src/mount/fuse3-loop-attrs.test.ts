@@ -106,7 +106,7 @@ describe("the FUSE loop's attributes", () => {
       if (items[0]?.kind === "write") sizeAtReply = held.get(ino)?.[6];
       return push(...items);
     };
-    t.call(OP.write, ROOT, ino, fh, 0, Buffer.from("abc") as unknown as number);
+    t.call(OP.write, ROOT, ino, fh, 0, 0, Buffer.from("abc") as unknown as number);
     expect(sizeAtReply).toBe(3);
     expectExact();
     const statements = t.mirror.sql.counters.statements;
@@ -196,7 +196,7 @@ describe("the FUSE loop's attributes", () => {
             case "write":
               if (handle) {
                 const data = Buffer.alloc(s.size, 7) as unknown as number;
-                t.call(OP.write, ROOT, handle.ino, handle.fh, s.offset, data);
+                t.call(OP.write, ROOT, handle.ino, handle.fh, s.offset, 0, data);
               }
               break;
             case "read":

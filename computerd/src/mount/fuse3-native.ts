@@ -148,6 +148,17 @@ export interface Fuse3Addon {
    */
   setNoCapabilities(session: SessionHandle, none: boolean): void;
   /**
+   * Whether no regular file has setuid or setgid: then a write that asks the daemon to kill
+   * them (FUSE_HANDLE_KILLPRIV_V2) may be answered by the loop. Off at mount.
+   */
+  setNoSetid(session: SessionHandle, none: boolean): void;
+  /**
+   * Whether FUSE_HANDLE_KILLPRIV_V2 was negotiated (native/kill-priv.h): the kernel probes a
+   * file's `security.capability` once, not before every write syscall, and leaves killing
+   * setuid/setgid to the daemon (fuse3-kill-priv.ts).
+   */
+  killPriv(session: SessionHandle): boolean;
+  /**
    * Whether every flush (close) must reach the listener. Off, the loop answers the flush of a
    * handle nothing was written through since its last flush itself. On at mount.
    */

@@ -11,11 +11,12 @@ import { AnsweredWrites } from "./answered-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
+import { fileMode, isSetidFile, KILL_SETID, type KillCaller, killPrivileges } from "./fuse3-kill-priv.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
-import { setattr } from "./fuse3-setattr.ts";
+import { SET_MODE, SET_SIZE, setattr } from "./fuse3-setattr.ts";
 import { handleXattr } from "./fuse3-xattrs.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
@@ -54,6 +55,8 @@ export interface KernelHooks extends LoopAttributeHooks {
   attributesChanged?(ino: number): Promise<unknown> | undefined;
   /** A `security.capability` attribute is about to be stored: the loop must stop answering its probes. */
   capabilityStored?(): void;
+  /** A file is about to get setuid or setgid: the loop must pass writes that kill them on (fuse3-kill-priv.ts). */
+  setidStored?(): void;
   /** Drops the kernel's cached first page of `ino` (its attributes too); false when it could not. */
   dropFirstPage?(ino: number): Promise<boolean>;
   /** The loop may answer the writes through `fh` of `ino` that continue at `next` (answered-writes.ts). */
@@ -188,15 +191,26 @@ export function fuse3Listener(
   }
   const xattrs = { addon, fs, pathOf, capabilityStored: () => kernel.capabilityStored?.() };
 
+  /** Answers with `reply` once the kernel dropped the attributes of `ino` it caches, if `changed`. */
+  function afterDropped(ino: number, changed: boolean, reply: () => void): void {
+    const dropped = changed ? attributesChanged(ino) : undefined;
+    if (dropped) void dropped.then(reply, reply);
+    else reply();
+  }
+  /** A node is about to get `mode`: a regular file's setuid or setgid the loop must know first. */
+  const modeStored = (mode: number) => isSetidFile(mode) && kernel.setidStored?.();
+
   function handle(
     op: number,
     req: RequestHandle,
     uid: number,
     gid: number,
+    pid: number,
     a: (number | string | Buffer)[],
   ): void {
     const n = (i: number) => a[i] as number;
     const s = (i: number) => a[i] as string;
+    const caller: KillCaller = { gid, pid };
     switch (op) {
       case OP.lookup: {
         // The kernel leaves name length to the filesystem: a miss here would say ENOENT.
@@ -215,7 +229,10 @@ export function fuse3Listener(
       }
       case OP.setattr: {
         const path = pathOf(n(0));
+        if (n(1) & SET_MODE && fs.stat(path).type === "file") modeStored(fileMode(n(2)));
         setattr(fs, owners, path, n);
+        // A truncate's kill bit (chown's the vfs applies itself, the same for every caller).
+        if (n(11) & KILL_SETID && n(1) & SET_SIZE) killPrivileges(fs, owners, path, KILL_SETID, caller);
         const changed = fs.stat(path);
         // The kernel cuts its own pages of a truncate; times it set are what it shows.
         pageCache.changedByKernel(changed);
@@ -232,6 +249,7 @@ export function fuse3Listener(
       }
       case OP.mknod: {
         const path = childPath(n(0), s(3));
+        modeStored(n(1));
         fs.mknod(path, n(1), n(2));
         const made = own(path, uid, gid);
         changedIn(n(0));
@@ -324,6 +342,7 @@ export function fuse3Listener(
       }
       case OP.create: {
         const path = childPath(n(0), s(3));
+        modeStored(n(1));
         const { fh } = fs.create(path, n(1));
         const stat = own(path, uid, gid);
         pageCache.opened(stat, fh, n(2));
@@ -341,6 +360,7 @@ export function fuse3Listener(
         const fh = fs.open(path, n(1));
         // O_TRUNC marks mtime and ctime even when there is nothing to cut (POSIX open).
         if (wasEmpty) fs.utimens(path, "omit", "now");
+        const killed = (n(2) & KILL_SETID) !== 0 && killPrivileges(fs, owners, path, KILL_SETID, caller);
         const stat = fs.stat(path);
         const keep = pageCache.opened(stat, fh, n(1));
         orphans.opened(n(0));
@@ -349,7 +369,9 @@ export function fuse3Listener(
         // update atime (relatime.ts), the cached first page goes (only it), so a read from the
         // start arrives; if that cannot be done, the whole cache goes.
         const due = keep && (n(1) & O_ACCMODE) !== O_WRONLY && fs.accessDue(stat.ino, path);
-        if (!due) addon.replyOpen(req, fh, keep);
+        // The kernel keeps the mode it saw (a killed setuid): dropped before the answer.
+        if (killed && !due) afterDropped(n(0), true, () => addon.replyOpen(req, fh, keep));
+        else if (!due) addon.replyOpen(req, fh, keep);
         else if (!kernel.dropFirstPage) addon.replyOpen(req, fh, false);
         else
           void kernel.dropFirstPage(stat.ino).then(
@@ -369,12 +391,15 @@ export function fuse3Listener(
       }
       case OP.write: {
         // The addon made this buffer for this request alone: whole pages may keep it.
-        const data = a[3] as Buffer;
-        const taken = fs.write(n(1), nodes.pathOf(n(0)) ?? "", data, n(2), true);
+        const data = a[4] as Buffer;
+        const path = nodes.pathOf(n(0)) ?? "";
+        const killed = n(3) !== 0 && path !== "" && killPrivileges(fs, owners, path, n(3), caller);
+        const taken = fs.write(n(1), path, data, n(2), true);
         refresh(n(0));
         // Armed before the reply: the writer's next write may already be the loop's to answer.
         answered.took(n(0), n(1), n(2), data.length, taken);
-        addon.replyWrite(req, taken);
+        // The kernel keeps the mode it saw: a stat right after the write must see the new one.
+        afterDropped(n(0), killed, () => addon.replyWrite(req, taken));
         return;
       }
       case OP.copy_file_range: {
@@ -390,10 +415,7 @@ export function fuse3Listener(
         // source's attributes are dropped before the answer, so a stat right after the copy
         // sees its new atime (after the answer, a fast `cp f g; stat f` raced the notification).
         const read = copied > 0 && fs.accessed(n(0), from.path);
-        const dropped = read ? attributesChanged(n(0)) : undefined;
-        const reply = () => addon.replyWrite(req, copied);
-        if (dropped) void dropped.then(reply, reply);
-        else reply();
+        afterDropped(n(0), read, () => addon.replyWrite(req, copied));
         return;
       }
       case OP.flush: {
@@ -451,7 +473,7 @@ export function fuse3Listener(
     }
   }
 
-  const listener: RequestListener = (op, req, uid, gid, _pid, _umask, ...args) => {
+  const listener: RequestListener = (op, req, uid, gid, pid, _umask, ...args) => {
     const name = OP_NAMES[op] ?? `op${op}`;
     counters[name] = (counters[name] ?? 0) + 1;
     if (op === OP.forget) {
@@ -476,7 +498,7 @@ export function fuse3Listener(
     if (!req) return;
     const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
     // Bytes still at the Durable Object: handled once the chunks it needs are here.
-    whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, args));
+    whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, pid, args));
   };
   return {
     listener,

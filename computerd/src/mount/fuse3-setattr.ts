@@ -6,10 +6,10 @@ import type { TimeArg } from "@computer/vfs";
 import type { LocalFs } from "./local-fs.ts";
 import type { OwnerMap } from "./owner-map.ts";
 
-const SET_MODE = 1 << 0;
+export const SET_MODE = 1 << 0;
 const SET_UID = 1 << 1;
 const SET_GID = 1 << 2;
-const SET_SIZE = 1 << 3;
+export const SET_SIZE = 1 << 3;
 const SET_ATIME = 1 << 4;
 const SET_MTIME = 1 << 5;
 const SET_ATIME_NOW = 1 << 7;

@@ -99,7 +99,7 @@ function waitFor(
     case OP.read:
       return remote.isLazy(n(0)) ? remote.wait(n(0), n(3), n(2), true) : undefined;
     case OP.write:
-      return remote.isLazy(n(0)) ? all(ends(remote, n(0), n(2), (args[3] as Buffer).length)) : undefined;
+      return remote.isLazy(n(0)) ? all(ends(remote, n(0), n(2), (args[4] as Buffer).length)) : undefined;
     case OP.setattr: {
       if (!(n(1) & SET_SIZE) || !remote.isLazy(n(0))) return undefined;
       return all([remote.wait(n(0), n(5), 1, false), remote.wait(n(0), sizeOf(n(0)), 1, false)]);
