@@ -11,12 +11,12 @@ import { AnsweredWrites } from "./answered-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
-import { fileMode, isSetidFile, KILL_SETID, type KillCaller, killPrivileges } from "./fuse3-kill-priv.ts";
+import { killPrivileges, SETID_BITS } from "./fuse3-kill-priv.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
-import { SET_MODE, SET_SIZE, setattr } from "./fuse3-setattr.ts";
+import { setattr } from "./fuse3-setattr.ts";
 import { handleXattr } from "./fuse3-xattrs.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
@@ -154,6 +154,7 @@ export function fuse3Listener(
     if (stat.uid !== uid || stat.gid !== group) fs.chown(path, uid, group);
     if (stat.type === "dir" && dir.mode & S_ISGID && !(stat.mode & S_ISGID))
       fs.chmod(path, stat.mode | S_ISGID);
+    if (stat.type === "file" && stat.mode & SETID_BITS) kernel.setidStored?.();
     return fs.stat(path);
   }
   /** Whether removing the name of `stat` would drop a file that is still open (it must be hidden instead). */
@@ -191,14 +192,12 @@ export function fuse3Listener(
   }
   const xattrs = { addon, fs, pathOf, capabilityStored: () => kernel.capabilityStored?.() };
 
-  /** Answers with `reply` once the kernel dropped the attributes of `ino` it caches, if `changed`. */
+  /** Answers once the kernel dropped its attributes of `ino` if they `changed` behind it (atime, setuid). */
   function afterDropped(ino: number, changed: boolean, reply: () => void): void {
     const dropped = changed ? attributesChanged(ino) : undefined;
     if (dropped) void dropped.then(reply, reply);
     else reply();
   }
-  /** A node is about to get `mode`: a regular file's setuid or setgid the loop must know first. */
-  const modeStored = (mode: number) => isSetidFile(mode) && kernel.setidStored?.();
 
   function handle(
     op: number,
@@ -210,7 +209,6 @@ export function fuse3Listener(
   ): void {
     const n = (i: number) => a[i] as number;
     const s = (i: number) => a[i] as string;
-    const caller: KillCaller = { gid, pid };
     switch (op) {
       case OP.lookup: {
         // The kernel leaves name length to the filesystem: a miss here would say ENOENT.
@@ -229,10 +227,7 @@ export function fuse3Listener(
       }
       case OP.setattr: {
         const path = pathOf(n(0));
-        if (n(1) & SET_MODE && fs.stat(path).type === "file") modeStored(fileMode(n(2)));
-        setattr(fs, owners, path, n);
-        // A truncate's kill bit (chown's the vfs applies itself, the same for every caller).
-        if (n(11) & KILL_SETID && n(1) & SET_SIZE) killPrivileges(fs, owners, path, KILL_SETID, caller);
+        setattr(fs, owners, path, n, { gid, pid }, () => kernel.setidStored?.());
         const changed = fs.stat(path);
         // The kernel cuts its own pages of a truncate; times it set are what it shows.
         pageCache.changedByKernel(changed);
@@ -249,7 +244,6 @@ export function fuse3Listener(
       }
       case OP.mknod: {
         const path = childPath(n(0), s(3));
-        modeStored(n(1));
         fs.mknod(path, n(1), n(2));
         const made = own(path, uid, gid);
         changedIn(n(0));
@@ -342,7 +336,6 @@ export function fuse3Listener(
       }
       case OP.create: {
         const path = childPath(n(0), s(3));
-        modeStored(n(1));
         const { fh } = fs.create(path, n(1));
         const stat = own(path, uid, gid);
         pageCache.opened(stat, fh, n(2));
@@ -360,7 +353,7 @@ export function fuse3Listener(
         const fh = fs.open(path, n(1));
         // O_TRUNC marks mtime and ctime even when there is nothing to cut (POSIX open).
         if (wasEmpty) fs.utimens(path, "omit", "now");
-        const killed = (n(2) & KILL_SETID) !== 0 && killPrivileges(fs, owners, path, KILL_SETID, caller);
+        const killed = n(2) !== 0 && killPrivileges(fs, owners, path, n(2), { gid, pid });
         const stat = fs.stat(path);
         const keep = pageCache.opened(stat, fh, n(1));
         orphans.opened(n(0));
@@ -369,7 +362,6 @@ export function fuse3Listener(
         // update atime (relatime.ts), the cached first page goes (only it), so a read from the
         // start arrives; if that cannot be done, the whole cache goes.
         const due = keep && (n(1) & O_ACCMODE) !== O_WRONLY && fs.accessDue(stat.ino, path);
-        // The kernel keeps the mode it saw (a killed setuid): dropped before the answer.
         if (killed && !due) afterDropped(n(0), true, () => addon.replyOpen(req, fh, keep));
         else if (!due) addon.replyOpen(req, fh, keep);
         else if (!kernel.dropFirstPage) addon.replyOpen(req, fh, false);
@@ -393,12 +385,11 @@ export function fuse3Listener(
         // The addon made this buffer for this request alone: whole pages may keep it.
         const data = a[4] as Buffer;
         const path = nodes.pathOf(n(0)) ?? "";
-        const killed = n(3) !== 0 && path !== "" && killPrivileges(fs, owners, path, n(3), caller);
+        const killed = n(3) !== 0 && path !== "" && killPrivileges(fs, owners, path, n(3), { gid, pid });
         const taken = fs.write(n(1), path, data, n(2), true);
         refresh(n(0));
         // Armed before the reply: the writer's next write may already be the loop's to answer.
         answered.took(n(0), n(1), n(2), data.length, taken);
-        // The kernel keeps the mode it saw: a stat right after the write must see the new one.
         afterDropped(n(0), killed, () => addon.replyWrite(req, taken));
         return;
       }
