@@ -267,20 +267,42 @@ describe("utimes", () => {
   });
 
   vfsTest(
-    "by inode: the times, a revision and a change record of the path, without walking it; ENOENT for no such inode",
+    "by inode, many at once: the times, one revision and a change record of each path (every name of a linked file), without walking them; ENOENT changes nothing",
     (vfs, { sql }) => {
       vfs.mkdir("/d");
-      const { ino } = vfs.lstat("/d");
+      vfs.mkdir("/d/e");
+      vfs.writeFile("/f", "x");
+      vfs.link("/f", "/d/g");
+      const [d, e, f] = ["/d", "/d/e", "/f"].map((path) => vfs.lstat(path).ino) as [number, number, number];
       const rev = vfs.rev();
-      vfs.utimesInode(ino, "/d", { sec: 5, nsec: 6 }, { sec: 7, nsec: 8 });
-      const st = vfs.lstat("/d");
-      expect({ atime: st.atime, mtime: st.mtime }).toEqual({
-        atime: { sec: 5, nsec: 6 },
-        mtime: { sec: 7, nsec: 8 },
-      });
+      vfs.utimesInodes([
+        { ino: d, path: "/d", atime: { sec: 5, nsec: 6 }, mtime: { sec: 7, nsec: 8 } },
+        { ino: e, path: "/d/e", atime: { sec: 1, nsec: 2 }, mtime: { sec: 3, nsec: 4 } },
+        { ino: f, path: "/f", atime: { sec: 9, nsec: 0 }, mtime: { sec: 10, nsec: 11 } },
+      ]);
+      const times = (path: string) => {
+        const st = vfs.lstat(path);
+        return { atime: st.atime, mtime: st.mtime };
+      };
+      expect(times("/d")).toEqual({ atime: { sec: 5, nsec: 6 }, mtime: { sec: 7, nsec: 8 } });
+      expect(times("/d/e")).toEqual({ atime: { sec: 1, nsec: 2 }, mtime: { sec: 3, nsec: 4 } });
+      expect(times("/d/g")).toEqual({ atime: { sec: 9, nsec: 0 }, mtime: { sec: 10, nsec: 11 } });
       expect(vfs.rev()).toBe(rev + 1);
-      expect(vfs.changes(String(rev)).changes.map((c) => c.path)).toEqual(["/d"]);
-      expectFails(sql, "ENOENT", () => vfs.utimesInode(999_999, "/nothing", "now", "now"));
+      expect(
+        vfs
+          .changes(String(rev))
+          .changes.map((c) => c.path)
+          .sort(),
+      ).toEqual(["/d", "/d/e", "/d/g", "/f"]);
+      expectFails(sql, "ENOENT", () =>
+        vfs.utimesInodes([
+          { ino: d, path: "/d", atime: { sec: 1, nsec: 1 }, mtime: { sec: 1, nsec: 1 } },
+          { ino: 999_999, path: "/nothing", atime: { sec: 1, nsec: 1 }, mtime: { sec: 1, nsec: 1 } },
+        ]),
+      );
+      expectFails(sql, "EINVAL", () =>
+        vfs.utimesInodes([{ ino: d, path: "/d", atime: { sec: 1, nsec: 2e9 }, mtime: { sec: 1, nsec: 1 } }]),
+      );
     },
   );
 

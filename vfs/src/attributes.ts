@@ -4,7 +4,8 @@
  */
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
-import { locate, recordInode, resolveExisting } from "./resolve.ts";
+import { execRows } from "./json-rows.ts";
+import { locate, recordInode, recordNames, resolveExisting } from "./resolve.ts";
 import { type NodeRow, toStat } from "./store.ts";
 import { resolveTime } from "./time.ts";
 import type { DirEntry, ReaddirOptions, ReaddirPage, Stat, TimeArg, Timespec } from "./types.ts";
@@ -98,16 +99,59 @@ export function utimes(ctx: Context, path: string, atime: TimeArg, mtime: TimeAr
   });
 }
 
+/** New times for inode `ino`, which the caller knows is at `path` (it just read it there). */
+export interface InodeTimes {
+  ino: number;
+  path: string;
+  atime: Timespec;
+  mtime: Timespec;
+}
+
 /**
- * utimes of inode `ino`, which the caller knows is at `path` (it just read it there): the same
- * change without walking the path (the sync engine gives a batch's directories their final
- * times this way). ENOENT when there is no such inode.
+ * utimes of many inodes at once, each at the path the caller just read it at: the same changes
+ * without walking the paths, in one operation (one revision) and a few statements whatever
+ * their number (the sync engine gives a batch's directories their final times this way: one
+ * utimes each was a third of the Durable Object's statements applying an `npm install`).
+ * ENOENT (and nothing changed) when an inode is missing; EINVAL for an invalid time.
  */
-export function utimesInode(ctx: Context, ino: number, path: string, atime: TimeArg, mtime: TimeArg): void {
+export function utimesInodes(ctx: Context, items: readonly InodeTimes[]): void {
+  if (items.length === 0) return;
+  for (const item of items) {
+    resolveTime(item.atime, ctx.clock(), item.path);
+    resolveTime(item.mtime, ctx.clock(), item.path);
+  }
   ctx.mutate(() => {
-    const node = Number.isSafeInteger(ino) ? ctx.store.node(ino) : undefined;
-    if (!node) throw new FsError("ENOENT", "utimes", path, `no inode ${ino}`);
-    setTimes(ctx, node, path, atime, mtime);
+    const found = new Map<number, { type: string; nlink: number }>();
+    for (const row of execRows(
+      ctx,
+      "SELECT ino, type, nlink FROM nodes WHERE ino IN (SELECT value FROM json_each(?))",
+      items.map((item) => item.ino),
+    ) as { ino: number; type: string; nlink: number }[]) {
+      found.set(row.ino, row);
+    }
+    const missing = items.find((item) => !found.has(item.ino));
+    if (missing) throw new FsError("ENOENT", "utimes", missing.path, `no inode ${missing.ino}`);
+    const now = ctx.clock();
+    execRows(
+      ctx,
+      "UPDATE nodes SET atime_s = json_extract(j.value, '$[1]'), atime_ns = json_extract(j.value, '$[2]'), mtime_s = json_extract(j.value, '$[3]'), mtime_ns = json_extract(j.value, '$[4]'), ctime_s = ?, ctime_ns = ? FROM json_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
+      items.map((item) => [item.ino, item.atime.sec, item.atime.nsec, item.mtime.sec, item.mtime.nsec]),
+      now.sec,
+      now.nsec,
+    );
+    // A file with other names changed at every one of them; anything else at the path given.
+    const paths: string[] = [];
+    for (const item of items) {
+      const node = found.get(item.ino) as { type: string; nlink: number };
+      if (node.type !== "dir" && node.nlink > 1) recordNames(ctx, item.ino);
+      else paths.push(item.path);
+    }
+    execRows(
+      ctx,
+      "INSERT INTO changes (path, rev, deleted) SELECT value, ?, 0 FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = 0",
+      paths,
+      ctx.rev(),
+    );
   });
 }
 

@@ -9,6 +9,7 @@
 import { checkFilePosition } from "./content.ts";
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
+import { execRows, ROWS_PER_STATEMENT } from "./json-rows.ts";
 import { CHUNK_SIZE, PATH_MAX, ROOT_INO } from "./limits.ts";
 import { byteLength, checkName, childPath, normalizePath } from "./paths.ts";
 import { locate } from "./resolve.ts";
@@ -38,8 +39,6 @@ export interface NewNode {
 }
 
 const TYPES: ReadonlySet<string> = new Set(["file", "dir", "symlink", "fifo", "socket", "char", "block"]);
-/** Rows per JSON parameter (bounds one statement's argument). */
-const ROWS_PER_STATEMENT = 1000;
 
 function checkId(id: number, path: string): void {
   if (!Number.isInteger(id) || id < 0 || id > 0xffffffff)
@@ -97,21 +96,6 @@ function blobSizes(ctx: Context, nodes: readonly NewNode[]): Map<string, number>
     if (size > CHUNK_SIZE) throw new FsError("EINVAL", "write", undefined, `blob ${hash} exceeds a chunk`);
   }
   return sizes;
-}
-
-/** Runs `statement` with `rows` as its last parameter (JSON), a slice at a time, after `leading`. */
-function execRows(
-  ctx: Context,
-  statement: string,
-  rows: readonly unknown[],
-  ...leading: SqlValue[]
-): unknown[] {
-  const out: unknown[] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const slice = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT));
-    out.push(...ctx.store.sql.exec(statement, ...leading, slice));
-  }
-  return out;
 }
 
 const COLUMNS = NODE_COLUMNS.split(", ") as (keyof NodeRow)[];

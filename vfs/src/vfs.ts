@@ -3,6 +3,8 @@
  * every operation. All methods are synchronous except the streams, so a Durable
  * Object can run them without yielding; each mutation is one transaction.
  */
+
+import type { InodeTimes } from "./attributes.ts";
 import * as attributes from "./attributes.ts";
 import * as checkpoints from "./checkpoints.ts";
 import * as content from "./content.ts";
@@ -145,9 +147,12 @@ export class Vfs {
   utimes(path: string, atime: TimeArg, mtime: TimeArg, follow = true): void {
     attributes.utimes(this.ctx, path, atime, mtime, follow);
   }
-  /** utimes of inode `ino`, which the caller just read at `path`: no path walk. ENOENT for an unknown inode. */
-  utimesInode(ino: number, path: string, atime: TimeArg, mtime: TimeArg): void {
-    attributes.utimesInode(this.ctx, ino, path, atime, mtime);
+  /**
+   * utimes of many inodes, each just read at its path: no path walk, one operation, a few
+   * statements for all. ENOENT (nothing changed) when one is unknown.
+   */
+  utimesInodes(items: readonly InodeTimes[]): void {
+    attributes.utimesInodes(this.ctx, items);
   }
   /**
    * Stores an access time on inode `ino` without touching ctime, the change feed or the

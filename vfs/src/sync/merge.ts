@@ -5,6 +5,7 @@
  * the loser is kept as a copy. Directories go only when empty: the sender lists every entry it
  * knew below one as a deletion of its own, so whatever is left was never seen by the sender.
  */
+
 import { isFsError } from "../errors.ts";
 import { ROOT_INO } from "../limits.ts";
 import { childPath } from "../paths.ts";
@@ -12,12 +13,13 @@ import type { Stat } from "../types.ts";
 import { AbsentNames } from "./absent-names.ts";
 import { makeDirectory, materialize, removeNode } from "./apply.ts";
 import { CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
+import { restoreAll, timesToRestore } from "./dir-times.ts";
 import { involvesLinks, settleLink } from "./hard-links.ts";
-import type { LocalSide } from "./local.ts";
+import type { BaseRow } from "./ledger.ts";
+import { dirAttributes, type LocalSide } from "./local.ts";
 import { NewNodes } from "./new-nodes.ts";
 import {
   baseName,
-  depthOf,
   type PathState,
   parentOf,
   readChild,
@@ -60,6 +62,8 @@ export class Merge {
   private parents: Set<string> | undefined;
   /** New nodes queued to be created together (new-nodes.ts). */
   private readonly created: NewNodes;
+  /** Directories changed only in their times, agreed on at the next flush. */
+  private readonly agreed: BaseRow[] = [];
 
   /** `changes`: the whole batch (its blobs stored already); `ack`: the batch's `ack`. */
   constructor(local: LocalSide, changes: readonly SyncChange[] = [], ack?: string) {
@@ -103,27 +107,23 @@ export class Merge {
   }
 
   /**
-   * Gives every directory that held entries of the batch the times remembered for it, deepest
-   * first, so it ends with the sender's mtime (or its own, when the batch did not change it)
-   * rather than the moment its entries were applied. A directory that moved or went is skipped.
+   * Gives every directory that held entries of the batch the times remembered for it, so it
+   * ends with the sender's mtime (or its own, when the batch did not change it) rather than the
+   * moment its entries were applied. A directory that moved or went is skipped.
    */
   restoreDirTimes(): void {
-    const dirs = [...this.dirTimes.keys()].sort((a, b) => depthOf(b) - depthOf(a));
-    for (const dir of dirs) this.restoreTimes(dir);
+    restoreAll(
+      this.local,
+      this.dirTimes,
+      (dir) => (dir === "/" ? ROOT_INO : this.dirs.get(dir)),
+      (dir) => this.dirStat(dir),
+    );
   }
 
   /** Gives `dir` the times remembered for it, if it is still the same directory. */
   private restoreTimes(dir: string): void {
-    const want = this.dirTimes.get(dir);
-    if (!want) return;
-    const now = this.dirStat(dir);
-    if (!now || now.ino !== want.ino || now.type !== "dir") return;
-    const same = (a: Stat["mtime"], b: Stat["mtime"]) => a.sec === b.sec && a.nsec === b.nsec;
-    if (!same(now.mtime, want.mtime) || !same(now.atime, want.atime)) {
-      // By inode: `now` was just read at `dir` (a path walk per directory was a quarter of
-      // the DO's time applying an npm install's batches).
-      this.local.vfs.utimesInode(now.ino, dir, want.atime, want.mtime);
-    }
+    const times = timesToRestore(dir, this.dirTimes.get(dir), this.dirStat(dir));
+    if (times) this.local.vfs.utimesInodes([times]);
   }
 
   /** Applies one change (call `flush`, then `restoreDirTimes`, after the last). */
@@ -158,7 +158,8 @@ export class Merge {
     if (current?.stat.type !== "dir" || this.local.fp(current) !== change.base) return false;
     if (!sameDirBesideMtime(current, incoming)) return false;
     this.dirTimes.set(path, { ...current.stat, atime: incoming.stat.atime, mtime: incoming.stat.mtime });
-    this.local.agree(path, incoming, this.local.fp(incoming));
+    // Agreed with the queue's next flush: one statement for all (nothing reads the base before).
+    this.agreed.push({ path, fp: this.local.fp(incoming), dir: dirAttributes(incoming) });
     this.echoes.push(path);
     return true;
   }
@@ -220,6 +221,7 @@ export class Merge {
     for (const [dir, stat] of this.created.flush()) {
       if (this.hasEntriesInBatch(dir)) this.dirTimes.set(dir, stat);
     }
+    if (this.agreed.length > 0) this.local.ledger.setBases(this.agreed.splice(0));
   }
 
   /** Whether the batch names a path directly below `dir`. */

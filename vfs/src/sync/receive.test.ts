@@ -4,12 +4,13 @@
  * the receiver is at, only with its blobs present, and only when well formed.
  */
 import { describe, expect, sha256Hex, vfsTest } from "../../test/backend.ts";
+import { expectFails } from "../../test/snapshot.ts";
 import { isFsError } from "../errors.ts";
 import type { SqlLike } from "../sql.ts";
 import type { Vfs } from "../vfs.ts";
 import { SyncEndpoint } from "./endpoint.ts";
 import { readState } from "./state.ts";
-import type { SyncBatch, SyncChange } from "./wire.ts";
+import type { BlobData, SyncBatch, SyncChange } from "./wire.ts";
 
 const PEER = "peer-endpoint";
 
@@ -115,6 +116,21 @@ describe("blobs and validation", () => {
     expect(applied.status).toBe("applied");
     expect(vfs.readText("/f")).toBe("remote content");
     expect(() => endpoint.putBlobs([{ hash, data: new Uint8Array([1]) }])).toThrow(/does not match/);
+  });
+
+  vfsTest("putBlobs stores many blobs at once, and none when one does not match its hash", (vfs, { sql }) => {
+    const endpoint = receiver(vfs, sql);
+    const blobs = ["one", "two", "three"].map((text) => {
+      const data = new TextEncoder().encode(text);
+      return { hash: sha256Hex(data), data };
+    });
+    const [one, two, three] = blobs as [BlobData, BlobData, BlobData];
+    expectFails(sql, "EINVAL", () => endpoint.putBlobs([one, { hash: two.hash, data: three.data }]));
+    expect(endpoint.missingBlobs(blobs.map((b) => b.hash))).toEqual(blobs.map((b) => b.hash));
+    expectFails(sql, "EINVAL", () => endpoint.putBlobs([one, { hash: "x" } as unknown as BlobData]));
+    endpoint.putBlobs(blobs);
+    expect(endpoint.missingBlobs(blobs.map((b) => b.hash))).toEqual([]);
+    expect(new TextDecoder().decode(vfs.getBlob(three.hash))).toBe("three");
   });
 
   vfsTest("malformed batches are refused with EINVAL", (vfs, { sql }) => {

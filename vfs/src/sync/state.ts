@@ -177,6 +177,19 @@ export function readInode(sql: SqlLike, ino: number): Stat | undefined {
   return row ? toStat(row) : undefined;
 }
 
+/** lstat of many inodes by number, in one statement; a missing one is absent from the answer. */
+export function readInodes(sql: SqlLike, inos: readonly number[]): Map<number, Stat> {
+  const found = new Map<number, Stat>();
+  if (inos.length === 0) return found;
+  for (const row of sql.exec<NodeRow>(
+    `SELECT ${NODE_COLUMNS} FROM nodes WHERE ino IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(inos),
+  )) {
+    found.set(row.ino, toStat(row));
+  }
+  return found;
+}
+
 /** The state a change carries (undefined for a deletion). */
 export function stateOf(change: SyncChange): PathState | undefined {
   if (!change.stat) return undefined;

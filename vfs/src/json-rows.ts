@@ -1,0 +1,25 @@
+/**
+ * Many rows in one statement: the rows go as one JSON parameter that the statement reads with
+ * `json_each`, so a batch costs a statement or two whatever its size (and the Durable Object's
+ * 100-parameter limit never binds).
+ */
+import type { Context } from "./context.ts";
+import type { SqlValue } from "./sql.ts";
+
+/** Rows per JSON parameter (bounds one statement's argument). */
+export const ROWS_PER_STATEMENT = 1000;
+
+/** Runs `statement` with `rows` as its last parameter (JSON), a slice at a time, after `leading`. */
+export function execRows(
+  ctx: Context,
+  statement: string,
+  rows: readonly unknown[],
+  ...leading: SqlValue[]
+): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+    const slice = JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT));
+    out.push(...ctx.store.sql.exec(statement, ...leading, slice));
+  }
+  return out;
+}
