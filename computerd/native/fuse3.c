@@ -30,6 +30,7 @@
 #include <sys/statvfs.h>
 
 #include "kill-priv.h"
+#include "loop-names.h"
 #include "write-run.h"
 
 enum op {
@@ -100,6 +101,8 @@ struct session {
   long early_answered;      /* answered since mount (atomic) */
   /* Small writes continuing a stream JS armed, answered here and handed over as one (write-run.h). */
   struct write_run run;
+  /* Directories whose names the loop holds: it answers misses there (loop-names.h). */
+  struct loop_names names;
   struct attr_cache *attrs; /* calloc'd with the session (2 MiB) */
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a pooled or fresh one). Loop thread only. */
@@ -229,6 +232,18 @@ static void ll_init(void *userdata, struct fuse_conn_info *conn) {
 }
 
 static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  /* A name the loop can prove missing: the negative entry JS would answer. A name too long
+     goes to JS, which answers ENAMETOOLONG. */
+  struct session *s = sess(req);
+  double timeout = 0;
+  if (strlen(name) <= 255 && names_missing(&s->names, parent, name, &timeout)) {
+    struct fuse_entry_param e;
+    memset(&e, 0, sizeof e);
+    e.generation = 1;
+    e.entry_timeout = timeout;
+    fuse_reply_entry(req, &e);
+    return;
+  }
   struct request *r = make(req, OP_LOOKUP); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
 static void ll_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
@@ -661,6 +676,7 @@ static void finish(struct session *s) {
   fuse_session_destroy(s->se);
   s->se = NULL;
   run_destroy(&s->run);
+  names_destroy(&s->names);
   if (s->released) free_session(s);
 }
 
@@ -690,6 +706,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     return NULL;
   }
   pthread_mutex_init(&s->attrs->lock, NULL);
+  names_init(&s->names);
   if (run_init(&s->run, (struct run_ops){.ctx = s, .take_credit = run_take_credit, .file_size_max = run_file_size_max,
                                          .started = run_started, .hand_over = run_hand_over}) != 0) {
     free_session(s);
@@ -910,6 +927,65 @@ static napi_value js_flush_write_run(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* holdNames(session, ino, names[], negativeTimeout): the loop answers misses in directory ino,
+   whose names these are, until told otherwise (loop-names.h). */
+static napi_value js_hold_names(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  struct session *s = session_arg(env, info, 4, argv);
+  uint32_t count = 0;
+  if (!s || napi_get_array_length(env, argv[2], &count) != napi_ok) return NULL;
+  char **names = calloc(count ? count : 1, sizeof *names);
+  int ok = names != NULL;
+  for (uint32_t i = 0; ok && i < count; i++) {
+    napi_value v;
+    size_t len = 0;
+    ok = napi_get_element(env, argv[2], i, &v) == napi_ok &&
+         napi_get_value_string_utf8(env, v, NULL, 0, &len) == napi_ok && (names[i] = malloc(len + 1)) != NULL &&
+         napi_get_value_string_utf8(env, v, names[i], len + 1, &len) == napi_ok;
+  }
+  if (ok && s->se) names_hold(&s->names, (uint64_t)num(env, argv[1]), (const char *const *)names, count, num(env, argv[3]));
+  for (uint32_t i = 0; names && i < count; i++) free(names[i]);
+  free(names);
+  return NULL;
+}
+
+/* holdsNames(session, ino) -> bool */
+static napi_value js_holds_names(napi_env env, napi_callback_info info) {
+  napi_value argv[2], result;
+  struct session *s = session_arg(env, info, 2, argv);
+  napi_get_boolean(env, s && names_held(&s->names, (uint64_t)num(env, argv[1])), &result);
+  return result;
+}
+
+/* addName(session, ino, name): a request adds name to directory ino (told before its answer). */
+static napi_value js_add_name(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  struct session *s = session_arg(env, info, 3, argv);
+  size_t len = 0;
+  if (!s || !s->se || napi_get_value_string_utf8(env, argv[2], NULL, 0, &len) != napi_ok) return NULL;
+  char *name = malloc(len + 1);
+  if (name && napi_get_value_string_utf8(env, argv[2], name, len + 1, &len) == napi_ok)
+    names_add(&s->names, (uint64_t)num(env, argv[1]), name);
+  else if (s)
+    names_drop(&s->names, (uint64_t)num(env, argv[1])); /* it must never miss a name */
+  free(name);
+  return NULL;
+}
+
+/* dropNames(session, ino) / clearNames(session): the loop no longer answers misses there / anywhere. */
+static napi_value js_drop_names(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  struct session *s = session_arg(env, info, 2, argv);
+  if (s) names_drop(&s->names, (uint64_t)num(env, argv[1]));
+  return NULL;
+}
+static napi_value js_clear_names(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  struct session *s = session_arg(env, info, 1, argv);
+  if (s) names_clear(&s->names);
+  return NULL;
+}
+
 /* earlyWrites(session) -> Float64Array [answered since mount, not yet handled by JS]. */
 static napi_value js_early_writes(napi_env env, napi_callback_info info) {
   napi_value argv[1], buffer, array;
@@ -1000,19 +1076,20 @@ static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
 }
 
 /* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs, writes joined into
-   runs] the loop answered without JS. */
+   runs, lookup misses] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 4 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 5 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
   counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
   counts[3] = s ? (double)__atomic_load_n(&s->run.joined, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 4, buffer, 0, &array));
+  counts[4] = s ? (double)__atomic_load_n(&s->names.answered, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 5, buffer, 0, &array));
   return array;
 }
 
@@ -1376,6 +1453,11 @@ NAPI_MODULE_INIT() {
     {"armWriteRun", NULL, js_arm_write_run, NULL, NULL, NULL, napi_enumerable, NULL},
     {"disarmWriteRuns", NULL, js_disarm_write_runs, NULL, NULL, NULL, napi_enumerable, NULL},
     {"flushWriteRun", NULL, js_flush_write_run, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"holdNames", NULL, js_hold_names, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"holdsNames", NULL, js_holds_names, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"addName", NULL, js_add_name, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"dropNames", NULL, js_drop_names, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"clearNames", NULL, js_clear_names, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   if (SHA256) {

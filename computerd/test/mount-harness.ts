@@ -96,6 +96,11 @@ export function unexpectedAddon(): Fuse3Addon {
     revokeWrites: unexpected,
     earlyWrites: unexpected,
     receiveBuffers: unexpected,
+    holdNames: unexpected,
+    holdsNames: unexpected,
+    addName: unexpected,
+    dropNames: unexpected,
+    clearNames: unexpected,
   };
 }
 

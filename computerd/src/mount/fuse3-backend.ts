@@ -143,6 +143,11 @@ export async function mountFuse3(
     clearAttrs: () => {},
     dropAttr: () => {},
     continueWrites: () => {},
+    holdNames: () => {},
+    holdsNames: () => false,
+    addName: () => {},
+    dropNames: () => {},
+    clearNames: () => {},
   };
   const { listener, nodes, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
     addon,
@@ -160,6 +165,11 @@ export async function mountFuse3(
       clearAttrs: () => kernel.clearAttrs(),
       dropAttr: (ino) => kernel.dropAttr(ino),
       continueWrites: (ino, fh, next) => kernel.continueWrites(ino, fh, next),
+      holdNames: (ino, names, timeout) => kernel.holdNames(ino, names, timeout),
+      holdsNames: (ino) => kernel.holdsNames(ino),
+      addName: (ino, name) => kernel.addName(ino, name),
+      dropNames: (ino) => kernel.dropNames(ino),
+      clearNames: () => kernel.clearNames(),
     },
   );
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
@@ -174,6 +184,11 @@ export async function mountFuse3(
     clearAttrs: () => addon.clearAttrs(session),
     dropAttr: (ino) => addon.dropAttr(session, ino),
     continueWrites: (ino, fh, next) => addon.armWriteRun(session, ino, fh, next),
+    holdNames: (ino, names, timeout) => addon.holdNames(session, ino, names, timeout),
+    holdsNames: (ino) => addon.holdsNames(session, ino),
+    addName: (ino, name) => addon.addName(session, ino, name),
+    dropNames: (ino) => addon.dropNames(session, ino),
+    clearNames: () => addon.clearNames(session),
   };
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
@@ -203,6 +218,10 @@ export async function mountFuse3(
   Object.defineProperty(counters, "write (loop)", {
     enumerable: true,
     get: () => addon.loopAnswers(session)[3],
+  });
+  Object.defineProperty(counters, "lookup (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session)[4],
   });
   await raiseReadahead(mountPoint).catch(() => {});
   return {

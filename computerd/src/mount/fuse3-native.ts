@@ -159,8 +159,8 @@ export interface Fuse3Addon {
    */
   killPriv(session: SessionHandle): boolean;
   /**
-   * Whether every flush (close) must reach the listener. Off, the loop answers the flush of a
-   * handle nothing was written through since its last flush itself. On at mount.
+   * Whether every flush (close) must reach the listener (it keeps an error for a close). Off,
+   * the loop answers every flush itself (a close stores nothing). On at mount.
    */
   setFlushWanted(session: SessionHandle, wanted: boolean): void;
   /**
@@ -176,9 +176,22 @@ export interface Fuse3Addon {
   dropAttr(session: SessionHandle, ino: number): void;
   /**
    * Requests the loop answered without the listener: [capability probes, flushes, getattrs,
-   * writes joined into runs].
+   * writes joined into runs, lookup misses].
    */
   loopAnswers(session: SessionHandle): Float64Array;
+  /**
+   * The loop answers the lookup misses of directory `ino`, whose names `names` are, until
+   * dropNames or clearNames (native/loop-names.h); `negativeTimeout` is the misses' lifetime.
+   */
+  holdNames(session: SessionHandle, ino: number, names: string[], negativeTimeout: number): void;
+  /** Whether the loop holds directory `ino`'s names (it drops one when another takes its slot). */
+  holdsNames(session: SessionHandle, ino: number): boolean;
+  /** A request adds `name` to directory `ino` (told before it is answered). */
+  addName(session: SessionHandle, ino: number, name: string): void;
+  /** The loop no longer answers misses in directory `ino`. */
+  dropNames(session: SessionHandle, ino: number): void;
+  /** The loop no longer answers misses anywhere (remote changes). */
+  clearNames(session: SessionHandle): void;
   /**
    * Write runs (native/write-run.h): the listener took a whole write through `fh` of `ino`
    * ending at `next`; the loop answers the writes that continue there (within the early writes'

@@ -13,6 +13,7 @@ import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
 import { killPrivileges, SETID_BITS } from "./fuse3-kill-priv.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
+import { type LoopNameHooks, LoopNames } from "./fuse3-loop-names.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
@@ -47,7 +48,7 @@ const O_APPEND = 0o2000;
 const S_ISGID = 0o2000;
 
 /** What the handlers tell the kernel side (the backend, once the session exists). */
-export interface KernelHooks extends LoopAttributeHooks {
+export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks {
   /**
    * The daemon changed attributes the kernel caches without knowing (an atime); settles once the
    * kernel has dropped them.
@@ -91,6 +92,9 @@ export function fuse3Listener(
   const pageCache = new PageCachePolicy(timeouts.pageCache);
   // What a getattr answers changes only through LocalFs, which says so before the reply.
   const loopAttrs = new LoopAttributes(kernel, timeouts.attrTimeout);
+  // Misses the loop can prove (every name a request adds is told before its answer).
+  const loopNames = new LoopNames(kernel, timeouts.negativeTimeout);
+  fs.namesChangedBehind = () => loopNames.clear();
   fs.attributesChanged = (ino) => (ino === undefined ? loopAttrs.clear() : loopAttrs.drop(ino));
   // The kernel keeps attributes long: what the daemon changes on its own it must be told.
   const changedBehind = (ino: number) => nodes.has(ino) && void attributesChanged(ino);
@@ -140,7 +144,9 @@ export function fuse3Listener(
     const written = pageCache.writes(fh) ? fs.lookup(nodes.pathOf(ino) ?? "/") : undefined;
     if (written?.ino === ino) pageCache.changedByKernel(written);
   }
+  /** Answers an entry of `parent` (a name found or just added: the loop's names must have it first). */
   function entry(req: RequestHandle, parent: number, name: string, stat: Stat): void {
+    loopNames.added(parent, name);
     nodes.looked(stat.ino, parent, name);
     addon.replyEntry(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout);
   }
@@ -169,6 +175,7 @@ export function fuse3Listener(
   function hide(parentIno: number, name: string, stat: Stat): void {
     const hiddenName = orphans.hiddenName(stat.ino);
     fs.rename(childPath(parentIno, name), `/${hiddenName}`);
+    loopNames.added(ROOT_INO, hiddenName);
     changedIn(ROOT_INO);
     changedBehind(ROOT_INO);
     orphans.hide(stat.ino, hiddenName);
@@ -214,8 +221,10 @@ export function fuse3Listener(
         // The kernel leaves name length to the filesystem: a miss here would say ENOENT.
         if (Buffer.byteLength(s(1)) > NAME_MAX) throw new FsError("ENAMETOOLONG", "lookup", s(1));
         const stat = orphans.conceals(n(0), s(1)) ? undefined : fs.lookup(childPath(n(0), s(1)));
-        if (stat) entry(req, n(0), s(1), stat);
-        else addon.replyEntry(req, miss, timeouts.negativeTimeout, 0);
+        if (stat) return entry(req, n(0), s(1), stat);
+        // The lookup read the directory's complete listing: the loop answers the next misses.
+        loopNames.missed(n(0), () => fs.listing(pathOf(n(0))));
+        addon.replyEntry(req, miss, timeouts.negativeTimeout, 0);
         return;
       }
       case OP.getattr: {
@@ -254,6 +263,7 @@ export function fuse3Listener(
         const path = childPath(n(0), s(2));
         fs.mkdir(path, n(1));
         const made = own(path, uid, gid);
+        loopNames.made(made.ino);
         changedIn(n(0));
         entry(req, n(0), s(2), made);
         return;
@@ -280,6 +290,7 @@ export function fuse3Listener(
         const stat = fs.stat(path);
         if (op === OP.rmdir) {
           fs.rmdir(path);
+          loopNames.dropped(stat.ino);
           orphans.dirRemoved(stat);
         } else if (mustHide(stat)) {
           hide(n(0), s(1), stat);
@@ -324,6 +335,7 @@ export function fuse3Listener(
           hide(newParent, newName, replaced);
         }
         fs.rename(from, to);
+        loopNames.added(newParent, newName);
         if (replaced && !hidden) {
           nodes.unlinked(replaced.ino, newParent, newName);
           if (replaced.type === "dir") orphans.dirRemoved(replaced);
@@ -337,6 +349,7 @@ export function fuse3Listener(
       case OP.create: {
         const path = childPath(n(0), s(3));
         const { fh } = fs.create(path, n(1));
+        loopNames.added(n(0), s(3));
         const stat = own(path, uid, gid);
         pageCache.opened(stat, fh, n(2));
         orphans.opened(stat.ino);

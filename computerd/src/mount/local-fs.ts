@@ -53,6 +53,8 @@ export class LocalFs {
   attributesChanged: (ino: number | undefined) => void = () => {};
   /** Told when a store changed what `stat` answers (write-back-hooks.ts): a kernel must drop it. */
   storeChangedAttributes: (ino: number) => void = () => {};
+  /** Told when names may have changed behind the mount (invalidate): the FUSE loop's names go. */
+  namesChangedBehind: () => void = () => {};
   /** Told when a closed file was stored in the background (its cached attributes are current). */
   attributesStored: (ino: number) => void = () => {};
 
@@ -468,6 +470,7 @@ export class LocalFs {
     }
     this.meta.clearStats();
     this.files.dropChunks();
+    this.namesChangedBehind();
   }
 
   /** Stops background work (before unmount). */
