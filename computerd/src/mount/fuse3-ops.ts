@@ -181,12 +181,10 @@ export function fuse3Listener(
     orphans.hide(stat.ino, hiddenName);
     nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: ROOT_INO, name: hiddenName });
   }
-  function released(ino: number): void {
-    const path = orphans.released(ino);
-    if (path === undefined) return;
-    fs.unlink(path);
-    changedBehind(ROOT_INO);
-  }
+  /** Removes a hidden file whose last release (and forget, if the kernel held its node) came. */
+  const removeHidden = (path: string | undefined) =>
+    path !== undefined && (fs.unlink(path), changedBehind(ROOT_INO));
+  const released = (ino: number) => removeHidden(orphans.released(ino, nodes.has(ino)));
   /**
    * After a name in directory `ino` changed: the loop answers the kernel's next getattr of it
    * (its permission check of the next path walk through it).
@@ -221,10 +219,10 @@ export function fuse3Listener(
         // The kernel leaves name length to the filesystem: a miss here would say ENOENT.
         if (Buffer.byteLength(s(1)) > NAME_MAX) throw new FsError("ENAMETOOLONG", "lookup", s(1));
         const stat = orphans.conceals(n(0), s(1)) ? undefined : fs.lookup(childPath(n(0), s(1)));
-        if (stat) return entry(req, n(0), s(1), stat);
-        // The lookup read the directory's complete listing: the loop answers the next misses.
-        loopNames.missed(n(0), () => fs.listing(pathOf(n(0))));
-        addon.replyEntry(req, miss, timeouts.negativeTimeout, 0);
+        // A miss read the directory's complete listing: the loop answers the next misses there.
+        if (!stat) loopNames.missed(n(0), () => fs.listing(pathOf(n(0))));
+        if (stat) entry(req, n(0), s(1), stat);
+        else addon.replyEntry(req, miss, timeouts.negativeTimeout, 0);
         return;
       }
       case OP.getattr: {
@@ -483,7 +481,7 @@ export function fuse3Listener(
     if (op === OP.forget) {
       nodes.forget(args[0] as number, args[1] as number);
       if (!nodes.has(args[0] as number)) {
-        orphans.forgotten(args[0] as number);
+        removeHidden(orphans.forgotten(args[0] as number));
         pageCache.forgotten(args[0] as number);
         loopAttrs.drop(args[0] as number);
       }

@@ -31,6 +31,8 @@ export class Orphans {
   private readonly hiddenPaths = new Map<number, string>();
   private readonly hiddenNames = new Set<string>();
   private readonly removedDirs = new Map<number, Stat>();
+  /** Hidden files released while the kernel still held their node: removed when it forgets it. */
+  private readonly releasedHidden = new Set<number>();
   private seq = 0;
 
   /** An open (or create) of `ino`. */
@@ -38,18 +40,35 @@ export class Orphans {
     this.openCount.set(ino, (this.openCount.get(ino) ?? 0) + 1);
   }
 
-  /** A release of `ino`; the hidden path to remove when it was the last one of a hidden file. */
-  released(ino: number): string | undefined {
+  /**
+   * A release of `ino`; the hidden path to remove when it was the last one of a hidden file.
+   * While the kernel still holds the node (`held`) the file stays hidden until `forgotten`: the
+   * vfs hands a freed inode number out again, and a node id must not name a new file while the
+   * kernel still knows the old one (its forget, which follows the release's answer, would then
+   * count against the new one).
+   */
+  released(ino: number, held: boolean): string | undefined {
     const left = (this.openCount.get(ino) ?? 1) - 1;
     if (left > 0) {
       this.openCount.set(ino, left);
       return undefined;
     }
     this.openCount.delete(ino);
+    if (!this.hiddenPaths.has(ino)) return undefined;
+    if (held) {
+      this.releasedHidden.add(ino);
+      return undefined;
+    }
+    return this.unhide(ino);
+  }
+
+  /** Forgets a hidden file's name; answers it. */
+  private unhide(ino: number): string | undefined {
     const path = this.hiddenPaths.get(ino);
     if (path === undefined) return undefined;
     this.hiddenPaths.delete(ino);
     this.hiddenNames.delete(path.slice(1));
+    this.releasedHidden.delete(ino);
     return path;
   }
 
@@ -88,8 +107,9 @@ export class Orphans {
     return this.removedDirs.get(ino);
   }
 
-  /** The kernel dropped its last reference to `ino`. */
-  forgotten(ino: number): void {
+  /** The kernel dropped its last reference to `ino`: the hidden path to remove, if it was a released hidden file. */
+  forgotten(ino: number): string | undefined {
     this.removedDirs.delete(ino);
+    return this.releasedHidden.has(ino) ? this.unhide(ino) : undefined;
   }
 }
