@@ -11,16 +11,16 @@ import { AnsweredWrites } from "./answered-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
-import { killPrivileges, SETID_BITS } from "./fuse3-kill-priv.ts";
+import { killPrivileges } from "./fuse3-kill-priv.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type LoopNameHooks, LoopNames } from "./fuse3-loop-names.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
+import { ownNew } from "./fuse3-own.ts";
 import { setattr } from "./fuse3-setattr.ts";
 import { handleXattr } from "./fuse3-xattrs.ts";
 import type { LocalFs } from "./local-fs.ts";
-import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
 import { PageCachePolicy } from "./page-cache.ts";
 import { whenChunksReady } from "./remote-chunks.ts";
@@ -45,7 +45,6 @@ const O_ACCMODE = 0o3;
 const O_RDONLY = 0;
 const O_WRONLY = 0o1;
 const O_APPEND = 0o2000;
-const S_ISGID = 0o2000;
 
 /** What the handlers tell the kernel side (the backend, once the session exists). */
 export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks {
@@ -150,28 +149,15 @@ export function fuse3Listener(
     nodes.looked(stat.ino, parent, name);
     addon.replyEntry(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout);
   }
-  /** New files belong to the caller (kernel ids, mapped to the vfs); the group of a setgid directory wins. */
-  function own(path: string, callerUid: number, callerGid: number): Stat {
-    const caller = { uid: callerUid, gid: callerGid };
-    const { uid, gid } = owners ? owners.fromKernel(caller) : caller;
-    const stat = fs.stat(path);
-    const dir = fs.stat(splitParent(path).parent);
-    const group = dir.mode & S_ISGID ? dir.gid : gid;
-    if (stat.uid !== uid || stat.gid !== group) fs.chown(path, uid, group);
-    if (stat.type === "dir" && dir.mode & S_ISGID && !(stat.mode & S_ISGID))
-      fs.chmod(path, stat.mode | S_ISGID);
-    if (stat.type === "file" && stat.mode & SETID_BITS) kernel.setidStored?.();
-    return fs.stat(path);
-  }
+  /** New files belong to the caller (fuse3-own.ts). */
+  const own = (path: string, uid: number, gid: number) =>
+    ownNew(fs, owners, path, { uid, gid }, () => kernel.setidStored?.());
   /** Whether removing the name of `stat` would drop a file that is still open (it must be hidden instead). */
   function mustHide(stat: Stat): boolean {
     return stat.type !== "dir" && stat.nlink <= 1 && orphans.isOpen(stat.ino);
   }
-  /**
-   * Keeps the open file `stat`, named `name` in `parentIno`, under a hidden name in the root
-   * instead of removing its last name. The node follows the file to the hidden name; the
-   * bookkeeping changes only once the move succeeded.
-   */
+  /** Keeps the open file `stat` (`name` in `parentIno`) under a hidden name in the root instead of
+   * removing its last name; the node follows it, the bookkeeping only once the move succeeded. */
   function hide(parentIno: number, name: string, stat: Stat): void {
     const hiddenName = orphans.hiddenName(stat.ino);
     fs.rename(childPath(parentIno, name), `/${hiddenName}`);
@@ -182,13 +168,14 @@ export function fuse3Listener(
     nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: ROOT_INO, name: hiddenName });
   }
   /** Removes a hidden file whose last release (and forget, if the kernel held its node) came. */
-  const removeHidden = (path: string | undefined) =>
-    path !== undefined && (fs.unlink(path), changedBehind(ROOT_INO));
+  function removeHidden(path: string | undefined): void {
+    if (path === undefined) return;
+    fs.unlink(path);
+    changedBehind(ROOT_INO);
+  }
   const released = (ino: number) => removeHidden(orphans.released(ino, nodes.has(ino)));
-  /**
-   * After a name in directory `ino` changed: the loop answers the kernel's next getattr of it
-   * (its permission check of the next path walk through it).
-   */
+  /** After a name in directory `ino` changed: the loop answers the kernel's next getattr of it
+   * (its permission check of the next path walk through it). */
   function changedIn(ino: number): void {
     if (!loopAttrs.enabled) return;
     const path = nodes.pathOf(ino);
