@@ -5,7 +5,9 @@
  * while a command runs; links that drop mid-push or mid-upload reconnect and converge without
  * conflicts; a restarted empty daemon is re-seeded from the DO.
  */
+import { createHash } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
+import { CHUNK_SIZE } from "@computer/vfs";
 import { afterEach, describe, expect, test } from "vitest";
 import { testConfig } from "../../test/server-harness.ts";
 import { FakeDo, tree } from "../../test/stand-in-do.ts";
@@ -191,6 +193,35 @@ describe("MirrorSync", () => {
     await fake.fence();
     expect(tree(fake.vfs)).toEqual(tree(daemon.workspace.mirror.vfs));
   });
+
+  test("the stored chunks of a large file still being written reach the DO ahead of the file", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    await fake.fence();
+    const { mount, mirror, sync } = daemon.workspace;
+    const storedPages = () =>
+      (mirror.vfs.changes("0").changes.find((c) => c.path === "/big.bin")?.chunks ?? []).length;
+    const { fh } = mount.fs.create("/big.bin", 0o644);
+    const page = (i: number) => new Uint8Array(CHUNK_SIZE).fill(i + 1);
+    for (let i = 0; i < 5; i++) mount.fs.write(fh, "/big.bin", page(i), i * CHUNK_SIZE);
+    // The write-back stores whole pages of an open file once writes pause.
+    await expect.poll(storedPages, { timeout: 10_000 }).toBe(5);
+    // Uploads send only changes that have settled; the writer stores one more page right after
+    // this first sample, so the file's feed record is newer than anything the next upload sends.
+    await sync.uploadSome();
+    mount.fs.write(fh, "/big.bin", page(5), 5 * CHUNK_SIZE);
+    await expect.poll(storedPages, { timeout: 10_000 }).toBe(6);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await sync.uploadSome()).toBe("settling");
+    const hash = (i: number) => createHash("sha256").update(page(i)).digest("hex");
+    for (let i = 0; i < 6; i++) expect(fake.vfs.getBlob(hash(i)), `page ${i}`).toBeDefined();
+    expect(fake.vfs.exists("/big.bin")).toBe(false);
+    mount.fs.flush(fh);
+    mount.fs.release(fh);
+    await fake.fence();
+    expect(tree(fake.vfs)).toEqual(tree(mirror.vfs));
+  }, 30_000);
 
   test("no link: the fence rejects (the DO leaves the sync pending); the next link uploads", async () => {
     const fake = await fakeDo();

@@ -25,6 +25,7 @@ import type { Mirror } from "../mirror/open-mirror.ts";
 import type { Mount } from "../mount/backend.ts";
 import type { DaemonSync } from "../server/daemon-api.ts";
 import type { Link } from "../server/dial-back-link.ts";
+import { AheadHashes } from "./ahead-hashes.ts";
 import type { ChunkFetcher } from "./chunk-fetcher.ts";
 import { DoPeer } from "./do-peer.ts";
 import { SettledRev } from "./settled-rev.ts";
@@ -96,9 +97,15 @@ export class MirrorSync implements DaemonSync {
   /** What background uploads may send: the mirror's revisions as they were `settleMs` ago. */
   readonly #settled: SettledRev;
 
+  /** Chunks of files still being written, sent ahead of their batch (ahead-hashes.ts). */
+  readonly #ahead: AheadHashes;
+  /** The send-ahead in flight: the fence waits for it rather than send the same blobs. */
+  #sendingAhead: Promise<unknown> | undefined;
+
   constructor(options: MirrorSyncOptions) {
     this.#options = options;
     this.#settled = new SettledRev(options.settleMs ?? 100);
+    this.#ahead = new AheadHashes(options.mirror.vfs);
   }
 
   get endpointId(): string {
@@ -122,6 +129,7 @@ export class MirrorSync implements DaemonSync {
     const peer = new DoPeer(link.remote, () => this.#commit(), this.rpc);
     const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer.peer), peer };
     this.#upload = upload;
+    this.#ahead.reset();
     const chunks = this.#options.chunks;
     chunks?.connect({
       getBlobs: (hashes) => Promise.resolve(peer.peer.getBlobs(hashes)),
@@ -166,7 +174,23 @@ export class MirrorSync implements DaemonSync {
     if (untilRev === undefined) return "settling";
     const batches = this.#options.uploadBatches ?? 4;
     if ((await this.#drain(upload, batches, untilRev)) >= batches) return true;
-    return untilRev < rev ? "settling" : false;
+    if (untilRev >= rev) return false;
+    await this.#sendAhead(upload, untilRev);
+    return "settling";
+  }
+
+  /** Sends the stored chunks of large files changed after `untilRev` (still being written) ahead. */
+  async #sendAhead(upload: Upload, untilRev: number): Promise<void> {
+    const hashes = this.#ahead.after(untilRev);
+    if (hashes.length === 0) return;
+    const sending = upload.sync.sendAhead(hashes);
+    this.#sendingAhead = sending;
+    try {
+      await sending;
+      this.#ahead.sent(hashes);
+    } finally {
+      if (this.#sendingAhead === sending) this.#sendingAhead = undefined;
+    }
   }
 
   hello(hello: SyncHello): SyncHello {
@@ -254,6 +278,8 @@ export class MirrorSync implements DaemonSync {
     const waited = upload.peer.waitedMs;
     await this.#options.mount.flushAll();
     const flushMs = performance.now() - started;
+    // Blobs already on their way ahead need not be sent again (a failure: the drain sends them).
+    await this.#sendingAhead?.catch(() => undefined);
     const report = await upload.sync.drain(this.#drainOptions());
     this.#commit();
     const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];

@@ -210,6 +210,39 @@ export class SyncLink {
       if (blobs.length > 0) batch.blobs = blobs;
       return true;
     }
+    return this.putGroups(missing, sizes, options);
+  }
+
+  /**
+   * Sends the peer, before any batch names them, the stored blobs among `hashes` it lacks (the
+   * chunks a command has stored so far of a file it is still writing), so the batch that names
+   * them later carries only metadata and the fence after the command only the tail. The peer
+   * keeps a blob nothing names yet for its GC window (an hour); one gone by then is sent again
+   * with its batch. Answers the bytes sent.
+   */
+  async sendAhead(hashes: readonly string[], options: DrainOptions = {}): Promise<number> {
+    if (hashes.length === 0) return 0;
+    const sql = this.local.local.sql;
+    const sizes = storedBlobSizes(sql, await this.remote.missingBlobs([...hashes]));
+    // A placeholder here (its bytes still at the peer) has no size to send: the peer holds it.
+    const missing = [...sizes.keys()];
+    if (!(await this.putGroups(missing, sizes, options))) return 0;
+    let bytes = 0;
+    for (const size of sizes.values()) bytes += size;
+    return bytes;
+  }
+
+  /**
+   * putBlobs of `missing` (stored here, sizes known), a group at a time, each read while the
+   * previous one is on the wire (at most two calls in flight), so a large file never sits in
+   * memory whole; false when one is missing locally.
+   */
+  private async putGroups(
+    missing: readonly string[],
+    sizes: ReadonlyMap<string, number>,
+    options: DrainOptions,
+  ): Promise<boolean> {
+    const sql = this.local.local.sql;
     const inFlight: Promise<void>[] = [];
     try {
       const groups = groupBySize(missing, (hash) => sizes.get(hash) ?? 0, options.blobCallBytes ?? 8 << 20);

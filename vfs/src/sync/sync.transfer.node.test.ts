@@ -120,6 +120,25 @@ describe("property 4: content moves by hash", () => {
     expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
   });
 
+  test("blobs sent ahead of their batch (a file still being written) are not sent again with it", async () => {
+    const pair = newPair();
+    const data = noise(4 * CHUNK_SIZE + 9, 4);
+    const stat = pair.mirror.vfs.writeFile("/growing", data);
+    const hashes = pair.mirror.vfs.changes("0").changes.find((c) => c.path === "/growing")?.chunks ?? [];
+    expect(hashes).toHaveLength(5);
+    const sent = await pair.upload.sendAhead(hashes, { blobCallBytes: 2 * CHUNK_SIZE });
+    expect(sent).toBe(stat.size);
+    expect(pair.toDo.stats.calls.putBlobs).toBe(3);
+    expect(pair.do.vfs.exists("/growing")).toBe(false);
+    // Again: the peer has them all, so nothing goes.
+    expect(await pair.upload.sendAhead(hashes)).toBe(0);
+    const bytesBefore = pair.toDo.stats.blobBytes;
+    const up = await pair.upload.drain({ inlineBlobBytes: CHUNK_SIZE });
+    expect(up.blobs).toBe(0);
+    expect(pair.toDo.stats.blobBytes).toBe(bytesBefore);
+    expect(pair.do.vfs.readFile("/growing")).toEqual(data);
+  });
+
   test("large blob sets go through putBlobs in bounded calls", async () => {
     const pair = newPair();
     pair.mirror.vfs.writeFile("/big", noise(5 * CHUNK_SIZE, 2));
