@@ -31,6 +31,31 @@ function streamBytes(count: number): Buffer {
   );
 }
 
+/** A process that made writeStream(10) to `path` and holds the file open until `close()`. */
+async function holdingOpen(path: string): Promise<{ close(): Promise<void> }> {
+  const writer = spawn(
+    "python3",
+    [
+      "-c",
+      `import os, sys
+fd = os.open("${path}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+${writeStream(10)}
+print("written", flush=True)
+sys.stdin.read()
+os.close(fd)`,
+    ],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const [line] = (await once(writer.stdout, "data")) as [Buffer];
+  expect(line.toString().trim()).toBe("written");
+  return {
+    async close() {
+      writer.stdin.end();
+      await once(writer, "exit");
+    },
+  };
+}
+
 describeFreshMount("write runs through the mount", { prefix: "computerd-runs-" }, (m) => {
   const joined = () => m.mount.counters["write (loop)"] ?? 0;
 
@@ -97,49 +122,19 @@ os.close(b)`);
   });
 
   it("the fence takes the run of a writer that still holds the file open", async () => {
-    const writer = spawn(
-      "python3",
-      [
-        "-c",
-        `import os, sys
-fd = os.open("${m.mnt}/open", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-${writeStream(10)}
-print("written", flush=True)
-sys.stdin.read()
-os.close(fd)`,
-      ],
-      { stdio: ["pipe", "pipe", "inherit"] },
-    );
-    const [line] = (await once(writer.stdout, "data")) as [Buffer];
-    expect(line.toString().trim()).toBe("written");
+    const writer = await holdingOpen(`${m.mnt}/open`);
     await m.mount.flushAll();
     expect(Buffer.from(m.mirror.vfs.readFile("/open")).equals(streamBytes(10))).toBe(true);
-    writer.stdin.end();
-    await once(writer, "exit");
+    await writer.close();
   });
 
   it("a run the writer leaves unfinished reaches JS on its own, with no request or fence", async () => {
     const handed = () => m.mount.counters.write_run ?? 0;
     const before = handed();
-    const writer = spawn(
-      "python3",
-      [
-        "-c",
-        `import os, sys
-fd = os.open("${m.mnt}/idle", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-${writeStream(10)}
-print("written", flush=True)
-sys.stdin.read()
-os.close(fd)`,
-      ],
-      { stdio: ["pipe", "pipe", "inherit"] },
-    );
-    const [line] = (await once(writer.stdout, "data")) as [Buffer];
-    expect(line.toString().trim()).toBe("written");
+    const writer = await holdingOpen(`${m.mnt}/idle`);
     // Ten writes stay inside the first page, so only the run's own flusher can hand them over.
     await vi.waitFor(() => expect(handed()).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
-    writer.stdin.end();
-    await once(writer, "exit");
+    await writer.close();
     await m.mount.flushAll();
     expect(Buffer.from(m.mirror.vfs.readFile("/idle")).equals(streamBytes(10))).toBe(true);
   });
