@@ -456,8 +456,12 @@ static void ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) 
   struct request *r = make(req, OP_FLUSH); PUSH(r, ino); PUSH(r, fi->fh); enqueue(s, r);
 }
 static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  run_disarm_fh(&sess(req)->run, fi->fh);
-  struct request *r = make(req, OP_RELEASE); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
+  /* Nobody waits for a release (the kernel sends it after the last close, in the background) and
+     its answer is not looked at: answered here, handed to JS as it is (in order, as a forget). */
+  struct session *s = sess(req);
+  run_disarm_fh(&s->run, fi->fh);
+  fuse_reply_err(req, 0);
+  struct request *r = make(NULL, OP_RELEASE); PUSH(r, ino); PUSH(r, fi->fh); enqueue(s, r);
 }
 static void ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_FSYNC); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, datasync); enqueue(sess(req), r);

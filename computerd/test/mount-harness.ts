@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Vfs } from "@computer/vfs";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
-import type { Fuse3Addon, RequestHandle, RequestListener } from "../src/mount/fuse3-native.ts";
+import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "../src/mount/fuse3-native.ts";
 import type { NodeTable } from "../src/mount/fuse3-nodes.ts";
 import { fuse3Listener, type KernelHooks } from "../src/mount/fuse3-ops.ts";
 import { LocalFs, type LocalFsOptions } from "../src/mount/local-fs.ts";
@@ -222,6 +222,11 @@ export type Call = (op: number, caller: { uid: number; gid: number }, ...args: (
 export function caller(listener: RequestListener, replies: Reply[]): Call {
   const req = {} as RequestHandle;
   return (op, who, ...args) => {
+    // The loop answers a release itself and hands it over without a request (native/fuse3.c).
+    if (op === OP.release) {
+      listener(op, null, who.uid, who.gid, 1, 0o022, ...args);
+      return { kind: "none" };
+    }
     const before = replies.length;
     listener(op, req, who.uid, who.gid, 1, 0o022, ...args);
     const reply = replies.at(-1);

@@ -414,19 +414,6 @@ export function fuse3Listener(
         addon.replyErr(req, 0);
         return;
       }
-      case OP.release:
-        // The loop answers most closes (native/fuse3.c ll_flush): the last one ends here.
-        kernelWrote(n(0), n(1));
-        pageCache.released(n(1));
-        try {
-          fs.release(n(1));
-        } finally {
-          // Even when storing the data fails, the descriptor is gone: a hidden file must go too.
-          released(n(0));
-        }
-        refresh(n(0));
-        addon.replyErr(req, 0);
-        return;
       case OP.fsync:
         fs.fsync(n(1), nodes.pathOf(n(0)) ?? "");
         refresh(n(0));
@@ -476,6 +463,17 @@ export function fuse3Listener(
     }
     if (op === OP.exit) {
       onExit();
+      return;
+    }
+    if (op === OP.release) {
+      // Answered by the loop (native/fuse3.c ll_release); the loop answers closes too, so the
+      // page cache learns here what the kernel's writes left.
+      const [ino, fh] = args as [number, number];
+      kernelWrote(ino, fh);
+      pageCache.released(fh);
+      fs.release(fh);
+      released(ino);
+      refresh(ino);
       return;
     }
     if (op === OP.write_early || op === OP.write_run) {
