@@ -12,9 +12,12 @@ cd "$(dirname "$0")/.."
 # example's test reads its PDF with pdftotext (poppler-utils); bench's report test opens the HTML
 # report in headless chromium; the CLI's test loads its zsh completion in zsh).
 APT_PACKAGES=(curl fuse3 bubblewrap gcc libc6-dev libfuse3-dev pkg-config python3 git util-linux poppler-utils chromium zsh)
-# The image also needs Debian's docker engine and debootstrap; `make bench-host` runs the image
-# under docker compose (Debian ships compose as the standalone docker-compose).
-if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io debootstrap docker-compose); fi
+# As root, `make test` and `make dev` build the image's root filesystem (images/rootfs) from a
+# debootstrap base, so root needs debootstrap for them too, not only for the image.
+if [[ $(id -u) -eq 0 ]]; then APT_PACKAGES+=(debootstrap); fi
+# The image also needs Debian's docker engine; `make bench-host` runs the image under docker
+# compose (Debian ships compose as the standalone docker-compose).
+if [[ ${1:-} == image ]]; then APT_PACKAGES+=(docker.io docker-compose); fi
 
 missing=()
 for pkg in ${APT_PACKAGES[@]+"${APT_PACKAGES[@]}"}; do
