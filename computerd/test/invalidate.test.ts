@@ -75,6 +75,27 @@ describeFreshMount(
       expect(await sh(`stat -c '%s %a' ${m.mnt}/f; stat -c %h ${m.mnt}/dir`)).toBe("24 600\n3\n");
     });
 
+    it("shows a remote change's size, mtime and bytes of a file a process holds open", async () => {
+      // The kernel keeps the inode of an open file (and its cached size and times) across the
+      // invalidation; with its writeback cache it would keep trusting its own size and mtime of
+      // every regular file over the daemon's (fs/fuse/inode.c fuse_get_cache_mask), so this
+      // shows the old ones (computerd/docs/mount.md, "Small writes and the writeback cache").
+      await sh(`printf 'a first version, rather long\\n' > ${m.mnt}/held && stat -c '%s' ${m.mnt}/held`);
+      const signals = mkdtempSync(join(tmpdir(), "computerd-invalidate-held-"));
+      const holder = sh(
+        `exec 3< ${m.mnt}/held && : > ${signals}/open && while [ ! -e ${signals}/go ]; do sleep 0.01; done && stat -L -c '%s %Y' /dev/fd/3 && cat <&3`,
+      );
+      await vi.waitFor(() => expect(existsSync(`${signals}/open`)).toBe(true), { timeout: 10_000 });
+      await m.mount.flushAll();
+      m.mirror.vfs.writeFile("/held", "short\n");
+      m.mirror.vfs.utimes("/held", "omit", { sec: 1_000_000_000, nsec: 0 });
+      await m.mount.invalidate(["/held"]);
+      expect(await sh(`stat -c '%s %Y' ${m.mnt}/held && cat ${m.mnt}/held`)).toBe("6 1000000000\nshort\n");
+      writeFileSync(`${signals}/go`, "");
+      expect(await holder).toBe("6 1000000000\nshort\n");
+      rmSync(signals, { recursive: true, force: true });
+    });
+
     it("sees a name created, removed or renamed remotely although names and listings are kept", async () => {
       // The kernel keeps the listing it read (FOPEN_CACHE_DIR) and the miss of b.
       await sh(
