@@ -32,6 +32,7 @@
 #include "kill-priv.h"
 #include "loop-names.h"
 #include "write-run.h"
+#include "writer-cpu.h"
 
 enum op {
   OP_INIT, OP_LOOKUP, OP_FORGET, OP_GETATTR, OP_SETATTR, OP_READLINK, OP_MKNOD, OP_MKDIR,
@@ -101,6 +102,8 @@ struct session {
   long early_answered;      /* answered since mount (atomic) */
   /* Small writes continuing a stream JS armed, answered here and handed over as one (write-run.h). */
   struct write_run run;
+  /* While the loop answers a stream of small writes, it runs on the writer's CPU (writer-cpu.h). */
+  struct writer_cpu follow;
   /* Directories whose names the loop holds: it answers misses there (loop-names.h). */
   struct loop_names names;
   struct attr_cache *attrs; /* calloc'd with the session (2 MiB) */
@@ -376,6 +379,9 @@ static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start,
   }
 }
 
+/* How often a stream of answered writes looks up its writer's CPU (writer-cpu.h). */
+#define FOLLOW_EVERY 64
+
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
                      struct fuse_file_info *fi) {
   struct session *s = sess(req);
@@ -392,6 +398,10 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
     /* The file changed before JS has seen it: its attributes go (the run counts as an early
        write on its way, so the table takes none from JS until JS has handled it). */
     attrs_drop(s, ino);
+    /* Every FOLLOW_EVERY writes answered here: onto the writer's CPU (not at a stream's first
+       write, so a small file's one write costs no look-up). */
+    if (__atomic_load_n(&s->run.joined, __ATOMIC_RELAXED) % FOLLOW_EVERY == 0)
+      writer_cpu_follow(&s->follow, (pid_t)fuse_req_ctx(req)->pid);
     fuse_reply_write(req, size);
     return;
   }
@@ -460,6 +470,7 @@ static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
      its answer is not looked at: answered here, handed to JS as it is (in order, as a forget). */
   struct session *s = sess(req);
   run_disarm_fh(&s->run, fi->fh);
+  writer_cpu_let_go(&s->follow);
   fuse_reply_err(req, 0);
   struct request *r = make(NULL, OP_RELEASE); PUSH(r, ino); PUSH(r, fi->fh); enqueue(s, r);
 }

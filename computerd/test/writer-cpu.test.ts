@@ -1,0 +1,70 @@
+/**
+ * The FUSE loop follows a stream of small writes onto its writer's CPU (native/writer-cpu.h):
+ * each write is a synchronous round trip, and on one CPU the two threads hand over without a
+ * cross-CPU wake-up. It pins itself while it answers the stream and lets go at the release.
+ */
+
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
+import { expect, it, vi } from "vitest";
+import { describeFreshMount } from "./mounted-mirror.ts";
+
+/** The CPU lists this process's threads may run on, by thread id. */
+function threadCpus(): Map<string, string> {
+  const cpus = new Map<string, string>();
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const status = readFileSync(`/proc/self/task/${tid}/status`, "utf8");
+      const list = /^Cpus_allowed_list:\s*(\S+)$/m.exec(status)?.[1];
+      if (list) cpus.set(tid, list);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return cpus;
+}
+
+/** The CPUs in a list such as "0-3,6". */
+function cpusIn(list: string): number[] {
+  return list.split(",").flatMap((part) => {
+    const [from, to = from] = part.split("-").map(Number) as [number, number?];
+    return Array.from({ length: (to as number) - from + 1 }, (_, i) => from + i);
+  });
+}
+
+const ownCpus = cpusIn(threadCpus().get(String(process.pid)) ?? "0");
+
+describeFreshMount("the loop on the writer's CPU", { prefix: "computerd-writer-cpu-" }, (m) => {
+  it.skipIf(ownCpus.length < 2)("runs on a small-write stream's CPU while it answers it, and lets go at the close", async () => {
+    const cpu = String(ownCpus[ownCpus.length - 1]);
+    const pinnedThreads = () => [...threadCpus().values()].filter((list) => list === cpu).length;
+    expect(pinnedThreads()).toBe(0);
+    // 1,000 writes of 4 KiB from a process on `cpu`, the file held open afterwards.
+    const writer = spawn(
+      "python3",
+      [
+        "-c",
+        `import os, sys
+os.sched_setaffinity(0, {${cpu}})
+fd = os.open("${m.mnt}/stream", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+for i in range(1000):
+    assert os.write(fd, b"x" * 4096) == 4096
+print("written", flush=True)
+sys.stdin.read()
+os.close(fd)`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    const [line] = (await once(writer.stdout, "data")) as [Buffer];
+    expect(line.toString().trim()).toBe("written");
+    expect(m.mount.counters["write (loop)"]).toBeGreaterThanOrEqual(1000);
+    expect(pinnedThreads()).toBe(1);
+    writer.stdin.end();
+    await once(writer, "exit");
+    // The kernel sends the release after the close, in the background.
+    await vi.waitFor(() => expect(pinnedThreads()).toBe(0), { timeout: 10_000, interval: 20 });
+    await m.mount.flushAll();
+    expect(m.mirror.vfs.stat("/stream").size).toBe(1000 * 4096);
+  });
+});
