@@ -36,16 +36,18 @@ function cpusIn(list: string): number[] {
 const ownCpus = cpusIn(threadCpus().get(String(process.pid)) ?? "0");
 
 describeFreshMount("the loop on the writer's CPU", { prefix: "computerd-writer-cpu-" }, (m) => {
-  it.skipIf(ownCpus.length < 2)("runs on a small-write stream's CPU while it answers it, and lets go at the close", async () => {
-    const cpu = String(ownCpus[ownCpus.length - 1]);
-    const pinnedThreads = () => [...threadCpus().values()].filter((list) => list === cpu).length;
-    expect(pinnedThreads()).toBe(0);
-    // 1,000 writes of 4 KiB from a process on `cpu`, the file held open afterwards.
-    const writer = spawn(
-      "python3",
-      [
-        "-c",
-        `import os, sys
+  it.skipIf(ownCpus.length < 2)(
+    "runs on a small-write stream's CPU while it answers it, and lets go at the close",
+    async () => {
+      const cpu = String(ownCpus[ownCpus.length - 1]);
+      const pinnedThreads = () => [...threadCpus().values()].filter((list) => list === cpu).length;
+      expect(pinnedThreads()).toBe(0);
+      // 1,000 writes of 4 KiB from a process on `cpu`, the file held open afterwards.
+      const writer = spawn(
+        "python3",
+        [
+          "-c",
+          `import os, sys
 os.sched_setaffinity(0, {${cpu}})
 fd = os.open("${m.mnt}/stream", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
 for i in range(1000):
@@ -53,18 +55,19 @@ for i in range(1000):
 print("written", flush=True)
 sys.stdin.read()
 os.close(fd)`,
-      ],
-      { stdio: ["pipe", "pipe", "inherit"] },
-    );
-    const [line] = (await once(writer.stdout, "data")) as [Buffer];
-    expect(line.toString().trim()).toBe("written");
-    expect(m.mount.counters["write (loop)"]).toBeGreaterThanOrEqual(1000);
-    expect(pinnedThreads()).toBe(1);
-    writer.stdin.end();
-    await once(writer, "exit");
-    // The kernel sends the release after the close, in the background.
-    await vi.waitFor(() => expect(pinnedThreads()).toBe(0), { timeout: 10_000, interval: 20 });
-    await m.mount.flushAll();
-    expect(m.mirror.vfs.stat("/stream").size).toBe(1000 * 4096);
-  });
+        ],
+        { stdio: ["pipe", "pipe", "inherit"] },
+      );
+      const [line] = (await once(writer.stdout, "data")) as [Buffer];
+      expect(line.toString().trim()).toBe("written");
+      expect(m.mount.counters["write (loop)"]).toBeGreaterThanOrEqual(1000);
+      expect(pinnedThreads()).toBe(1);
+      writer.stdin.end();
+      await once(writer, "exit");
+      // The kernel sends the release after the close, in the background.
+      await vi.waitFor(() => expect(pinnedThreads()).toBe(0), { timeout: 10_000, interval: 20 });
+      await m.mount.flushAll();
+      expect(m.mirror.vfs.stat("/stream").size).toBe(1000 * 4096);
+    },
+  );
 });
