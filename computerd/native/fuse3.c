@@ -14,6 +14,7 @@
 #define FUSE_USE_VERSION 34
 #define NAPI_VERSION 8
 #include <errno.h>
+#include <fcntl.h>
 #include <fuse_lowlevel.h>
 #include <malloc.h>
 #include <node_api.h>
@@ -76,6 +77,10 @@ struct attr_cache {
   pthread_mutex_t lock;
   double timeout;
   struct attr_slot slots[ATTR_SLOTS];
+  /* What the kernel's page cache of each file holds (page-cache.ts "seen": mtime in ms and
+     size at its last open or its own change), told by JS whenever it changes. Direct-mapped
+     like the slots; under the same lock. */
+  struct { fuse_ino_t ino; double mtime_ms, size; } seen[ATTR_SLOTS];
 };
 
 struct session {
@@ -95,6 +100,11 @@ struct session {
   long loop_getxattr; /* capability probes the loop answered itself (atomic) */
   long loop_flush;    /* flushes the loop answered itself (atomic) */
   long loop_getattr;  /* getattrs the loop answered from its attribute table (atomic) */
+  long loop_opendir;  /* opendirs the loop answered, which also numbers its handles (atomic) */
+  long loop_open;     /* read-only opens the loop answered, which also numbers their handles (atomic) */
+  /* Unlinks, rmdirs and renames handed to JS and not yet handled (atomic): while one is on its
+     way, a name the loop's tables still show may be going, so the loop answers no open. */
+  long removals_pending;
   /* Early writes: whole-page writes the loop answers before JS buffers them (see ll_write). */
   long long write_credit;   /* bytes of them the quota still leaves room for (atomic; JS grants) */
   long long file_size_max;  /* the largest file size (JS sets it with the credit) */
@@ -191,10 +201,14 @@ static void answered(struct session *s) {
   if (__atomic_sub_fetch(&s->pending, 1, __ATOMIC_ACQ_REL) == 0 && s->destroying) finish(s);
 }
 
+static int removes_name(enum op op);
 static void enqueue(struct session *s, struct request *r) {
   /* Writes answered into a run come first: JS sees every request in the kernel's order. */
   run_flush(&s->run);
+  int removal = removes_name(r->op);
+  if (removal) __atomic_add_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
+    if (removal) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) { fuse_reply_err(r->req, EIO); answered(s); }
     free_request(r);
   }
@@ -310,6 +324,9 @@ static void ll_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 static void ll_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode) {
   struct request *r = make(req, OP_MKDIR); PUSH(r, parent); PUSH(r, mode); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
+/* A request that may remove a name (unlink, rmdir, rename) is on its way to JS (ll_open). */
+static int removes_name(enum op op) { return op == OP_UNLINK || op == OP_RMDIR || op == OP_RENAME; }
+
 static void ll_unlink(fuse_req_t req, fuse_ino_t parent, const char *name) {
   struct request *r = make(req, OP_UNLINK); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
@@ -329,9 +346,62 @@ static void ll_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const 
   struct request *r = make(req, OP_LINK); PUSH(r, ino); PUSH(r, newparent); r->s1 = dup_str(newname);
   enqueue(sess(req), r);
 }
+/* File handles the loop numbers itself (ll_open): above JS's and the loop's directory handles. */
+#define LOOP_FILE_FH_FIRST (1ULL << 41)
+
+static int atime_not_due(const double *a);
+
+/* The bytes of the first page of a file (x86-64, arm64's 4 KiB kernels; a bigger page only
+   covers more): a file no longer than this has no page but its first. */
+#define FIRST_PAGE_BYTES 4096
+
+/*
+ * How the loop may answer a read-only open of `ino` as JS would (fuse3-ops.ts, page-cache.ts):
+ * 1, keeping the page cache, when the file's attributes are the loop's, the kernel's pages are
+ * of that size and mtime and a read is certainly not due to update atime (relatime.ts); 0,
+ * dropping it, when the kernel's pages are of another size or mtime (JS drops them too), or
+ * the file has one page at most (JS, when atime is due, drops the first page, which is all of
+ * it; otherwise dropping them costs one read); -1: JS decides (no attributes, or a bigger file
+ * whose atime may be due: JS drops only its first page).
+ */
+static int open_answer(struct session *s, fuse_ino_t ino) {
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  int answer = -1;
+  pthread_mutex_lock(&s->attrs->lock);
+  if (slot->ino == ino && ino != 0 && S_ISREG((mode_t)slot->attr[1])) {
+    const double *a = slot->attr;
+    double mtime_ms = a[10] * 1000 + (double)((long)a[11] / 1000000);
+    int seen = s->attrs->seen[ino % ATTR_SLOTS].ino == ino && s->attrs->seen[ino % ATTR_SLOTS].mtime_ms == mtime_ms &&
+               s->attrs->seen[ino % ATTR_SLOTS].size == a[6];
+    if (seen && atime_not_due(a)) answer = 1;
+    else if (!seen || a[6] <= FIRST_PAGE_BYTES) answer = 0;
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+  return answer;
+}
+
 static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  struct request *r = make(req, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); PUSH(r, sess(req)->kill_priv.kill);
-  enqueue(sess(req), r);
+  /* A read-only open (without O_TRUNC and a privilege to kill) of a file whose attributes the
+     loop holds is answered here as JS would answer it (open_answer), with a handle of the loop's numbering,
+     and handed to JS as it is (it registers the handle), in order, before any read through it.
+     Not while a removal is on its way to JS: JS handles it before this open, and the file it
+     would then find gone (it was not open when its last name went) could not be read. */
+  struct session *s = sess(req);
+  int kill = s->kill_priv.kill;
+  int answer = (fi->flags & O_ACCMODE) == O_RDONLY && !(fi->flags & O_TRUNC) && !kill &&
+                       __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) == 0
+                   ? open_answer(s, ino)
+                   : -1;
+  if (answer >= 0) {
+    fi->fh = LOOP_FILE_FH_FIRST + (uint64_t)__atomic_fetch_add(&s->loop_open, 1, __ATOMIC_RELAXED);
+    fi->keep_cache = answer;
+    struct request *r = make(NULL, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); PUSH(r, fi->fh);
+    fuse_reply_open(req, fi);
+    enqueue(s, r);
+    return;
+  }
+  struct request *r = make(req, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); PUSH(r, kill);
+  enqueue(s, r);
 }
 static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_READ); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
@@ -477,9 +547,46 @@ static void ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 static void ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_FSYNC); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, datasync); enqueue(sess(req), r);
 }
+/* Directory handles the loop numbers itself (ll_opendir): above every handle JS numbers. */
+#define LOOP_DIR_FH_FIRST (1ULL << 40)
+/* The relatime rule's "a day old" (relatime.ts) less a minute: the loop's clock and the daemon's
+   may differ a little, and where it matters JS decides. */
+#define RELATIME_LOOP_AGE_SEC (24 * 60 * 60 - 60)
+
+/* Whether a readdir of a directory with these attributes (14 numbers) certainly leaves its
+   atime alone (relatime.ts atimeDue is false): atime newer than mtime and ctime and less than
+   a day old. */
+static int atime_not_due(const double *a) {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  int after_mtime = a[8] > a[10] || (a[8] == a[10] && a[9] > a[11]);
+  int after_ctime = a[8] > a[12] || (a[8] == a[12] && a[9] > a[13]);
+  return after_mtime && after_ctime && (double)now.tv_sec - a[8] < RELATIME_LOOP_AGE_SEC;
+}
+
 static void ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  (void)fi;
-  struct request *r = make(req, OP_OPENDIR); PUSH(r, ino); enqueue(sess(req), r);
+  /* JS answers an opendir with a new handle, keeping the kernel's listing (FOPEN_CACHE_DIR and
+     FOPEN_KEEP_CACHE) unless a readdir would be due to update atime. For a directory whose
+     attributes the loop holds (exactly what JS would answer: see attr_cache) and whose atime is
+     certainly not due, the loop answers the same itself, with a handle of its own numbering,
+     and hands the opendir to JS as it is (it takes the listing that handle reads), in order,
+     before any readdir of it. */
+  struct session *s = sess(req);
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  int keeps = 0;
+  pthread_mutex_lock(&s->attrs->lock);
+  if (slot->ino == ino && ino != 0 && S_ISDIR((mode_t)slot->attr[1])) keeps = atime_not_due(slot->attr);
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!keeps) {
+    struct request *r = make(req, OP_OPENDIR); PUSH(r, ino); enqueue(s, r);
+    return;
+  }
+  fi->fh = LOOP_DIR_FH_FIRST + (uint64_t)__atomic_fetch_add(&s->loop_opendir, 1, __ATOMIC_RELAXED);
+  fi->keep_cache = 1;
+  fi->cache_readdir = 1;
+  struct request *r = make(NULL, OP_OPENDIR); PUSH(r, ino); PUSH(r, fi->fh);
+  fuse_reply_open(req, fi);
+  enqueue(s, r);
 }
 static void ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_READDIR); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
@@ -490,7 +597,11 @@ static void ll_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
   enqueue(sess(req), r);
 }
 static void ll_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
-  struct request *r = make(req, OP_RELEASEDIR); PUSH(r, ino); PUSH(r, fi->fh); enqueue(sess(req), r);
+  /* As a release: the kernel sends it in the background after the directory's last close and
+     does not look at the answer, so it is answered here and handed to JS as it is, in order. */
+  struct session *s = sess(req);
+  fuse_reply_err(req, 0);
+  struct request *r = make(NULL, OP_RELEASEDIR); PUSH(r, ino); PUSH(r, fi->fh); enqueue(s, r);
 }
 static void ll_fsyncdir(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi) {
   /* JS commits the mirror: answering here would claim durability nobody provided. */
@@ -575,6 +686,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   int early = r->op == OP_WRITE_EARLY || r->op == OP_WRITE_RUN;
   if (env == NULL) {
     if (early) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    if (removes_name(r->op)) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) {
       struct session *s = fuse_req_userdata(r->req);
       fuse_reply_err(r->req, EIO);
@@ -604,6 +716,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     }
     argv[argc++] = buf;
   }
+  int removal = removes_name(r->op);
   free(r->s1); free(r->s2); free(r);
   napi_value undefined, result;
   napi_get_undefined(env, &undefined);
@@ -613,6 +726,8 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     fprintf(stderr, "computerd fuse3: a request handler threw\n");
   }
   if (early) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  /* The handler changed the names and dropped the attributes it changes before it returned. */
+  if (removal) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
 }
 
 /* fuse_session_loop, except that a request may keep its receive buffer (big writes). */
@@ -887,6 +1002,26 @@ static napi_value js_drop_attr(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* setPagesSeen(session, ino, mtimeMs, size): what the kernel's page cache of `ino` now holds
+   (page-cache.ts); a NaN mtimeMs: unknown (the loop then leaves the file's opens to JS). */
+static napi_value js_set_pages_seen(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  struct session *s = session_arg(env, info, 4, argv);
+  if (!s) return NULL;
+  fuse_ino_t ino = (fuse_ino_t)num(env, argv[1]);
+  double mtime_ms = num(env, argv[2]);
+  pthread_mutex_lock(&s->attrs->lock);
+  if (mtime_ms == mtime_ms) {
+    s->attrs->seen[ino % ATTR_SLOTS].ino = ino;
+    s->attrs->seen[ino % ATTR_SLOTS].mtime_ms = mtime_ms;
+    s->attrs->seen[ino % ATTR_SLOTS].size = num(env, argv[3]);
+  } else if (s->attrs->seen[ino % ATTR_SLOTS].ino == ino) {
+    s->attrs->seen[ino % ATTR_SLOTS].ino = 0;
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+  return NULL;
+}
+
 /* clearAttrs(session): forgets every inode's attributes (remote changes). */
 static napi_value js_clear_attrs(napi_env env, napi_callback_info info) {
   napi_value argv[1];
@@ -1091,20 +1226,22 @@ static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
 }
 
 /* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs, writes joined into
-   runs, lookup misses] the loop answered without JS. */
+   runs, lookup misses, opendirs, opens] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 5 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 7 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
   counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
   counts[3] = s ? (double)__atomic_load_n(&s->run.joined, __ATOMIC_RELAXED) : 0;
   counts[4] = s ? (double)__atomic_load_n(&s->names.answered, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 5, buffer, 0, &array));
+  counts[5] = s ? (double)__atomic_load_n(&s->loop_opendir, __ATOMIC_RELAXED) : 0;
+  counts[6] = s ? (double)__atomic_load_n(&s->loop_open, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 7, buffer, 0, &array));
   return array;
 }
 
@@ -1454,6 +1591,7 @@ NAPI_MODULE_INIT() {
     {"notifyInvalRange", NULL, js_notify_range, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setNoCapabilities", NULL, js_set_no_caps, NULL, NULL, NULL, napi_enumerable, NULL},
     {"loopAnswers", NULL, js_loop_answers, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"setPagesSeen", NULL, js_set_pages_seen, NULL, NULL, NULL, napi_enumerable, NULL},
     {"receiveBuffers", NULL, js_receive_buffers, NULL, NULL, NULL, napi_enumerable, NULL},
     {"grantWrites", NULL, js_grant_writes, NULL, NULL, NULL, napi_enumerable, NULL},
     {"revokeWrites", NULL, js_revoke_writes, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -222,8 +222,9 @@ export type Call = (op: number, caller: { uid: number; gid: number }, ...args: (
 export function caller(listener: RequestListener, replies: Reply[]): Call {
   const req = {} as RequestHandle;
   return (op, who, ...args) => {
-    // The loop answers a release itself and hands it over without a request (native/fuse3.c).
-    if (op === OP.release) {
+    // The loop answers a release and a releasedir itself and hands them over without a request
+    // (native/fuse3.c).
+    if (op === OP.release || op === OP.releasedir) {
       listener(op, null, who.uid, who.gid, 1, 0o022, ...args);
       return { kind: "none" };
     }

@@ -34,8 +34,11 @@ export class Context {
   private depth = 0;
   private opRev: number | undefined;
   private lastClock: Timespec = { sec: 0, nsec: 0 };
-  /** Directories whose entries the current (or last) operation changed, as it left them. */
-  readonly touchedDirectories = new Map<number, NodeRow>();
+  /**
+   * Nodes whose attributes the current (or last) operation changed besides what it returns, as
+   * it left them: directories whose entries changed, and a file whose link count moved.
+   */
+  readonly touchedNodes = new Map<number, NodeRow>();
   /** Told when an operation takes a new revision (see Vfs.onRevision). */
   readonly revisionListeners = new Set<(rev: number) => void>();
 
@@ -62,7 +65,7 @@ export class Context {
   /** Runs one operation atomically; the first change it records assigns it a new revision. */
   mutate<T>(fn: () => T): T {
     return this.store.sql.transaction(() => {
-      if (this.depth === 0) this.touchedDirectories.clear();
+      if (this.depth === 0) this.touchedNodes.clear();
       this.depth++;
       try {
         return fn();

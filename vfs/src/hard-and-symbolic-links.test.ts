@@ -23,6 +23,28 @@ describe("link", () => {
     expect(vfs.readText("/d/b")).toBe("two!");
   });
 
+  vfsTest(
+    "a link, an unlink and a rename over a name hand back the file's new row while other names keep it",
+    (vfs) => {
+      vfs.mkdir("/d");
+      vfs.writeFile("/a", "one");
+      const touchedFile = () => vfs.touchedNodes().filter((stat) => stat.type !== "dir");
+      vfs.link("/a", "/d/b");
+      expect(touchedFile()).toEqual([vfs.lstat("/a")]);
+      vfs.link("/a", "/c");
+      expect(touchedFile()).toEqual([vfs.lstat("/a")]);
+      vfs.unlink("/c");
+      expect(touchedFile()).toEqual([vfs.lstat("/a")]);
+      vfs.writeFile("/x", "new");
+      vfs.rename("/x", "/d/b");
+      expect(touchedFile()).toEqual([vfs.lstat("/a")]);
+      expect(vfs.lstat("/a").nlink).toBe(1);
+      // The last name: the file is gone, nothing to hand back.
+      vfs.unlink("/a");
+      expect(touchedFile()).toEqual([]);
+    },
+  );
+
   vfsTest("links a symlink itself and special files", (vfs) => {
     vfs.writeFile("/t", "x");
     vfs.symlink("t", "/l");

@@ -31,7 +31,7 @@ function removeChild(ctx: Context, at: Location, isDir: boolean): void {
 /** Marks a directory's entries as changed (mtime/ctime), adjusting its nlink by the subdirectories gained or lost. */
 export function touchParent(ctx: Context, parent: number, nlinkDelta: number): void {
   const now = ctx.clock();
-  // The directory's new row comes back with the update (Vfs.touchedDirectories).
+  // The directory's new row comes back with the update (Vfs.touchedNodes).
   const [row] = ctx.store.sql.exec<NodeRow>(
     `UPDATE nodes SET nlink = nlink + ?, mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? WHERE ino = ? RETURNING ${NODE_COLUMNS}`,
     nlinkDelta,
@@ -41,7 +41,7 @@ export function touchParent(ctx: Context, parent: number, nlinkDelta: number): v
     now.nsec,
     parent,
   );
-  if (row) ctx.touchedDirectories.set(row.ino, row);
+  if (row) ctx.touchedNodes.set(row.ino, row);
 }
 
 function checkMode(mode: number, syscall: string, path: string): number {
@@ -228,7 +228,10 @@ export function link(ctx: Context, existing: string, newPath: string): void {
     checkName(dst.name, "link", newPath);
     addChild(ctx, dst, src.node.ino, false);
     const now = ctx.clock();
-    ctx.store.updateNode(src.node.ino, { nlink: src.node.nlink + 1, ctime_s: now.sec, ctime_ns: now.nsec });
+    const changed = { nlink: src.node.nlink + 1, ctime_s: now.sec, ctime_ns: now.nsec };
+    ctx.store.updateNode(src.node.ino, changed);
+    // The file's new row (Vfs.touchedNodes): a cache of its attributes need not read it again.
+    ctx.touchedNodes.set(src.node.ino, { ...src.node, ...changed });
     recordNames(ctx, src.node.ino);
   });
 }

@@ -36,7 +36,10 @@ export function dropLink(ctx: Context, ino: number): number {
   if (!node) return 0;
   if (node.type !== "dir" && node.nlink > 1) {
     const now = ctx.clock();
-    ctx.store.updateNode(ino, { nlink: node.nlink - 1, ctime_s: now.sec, ctime_ns: now.nsec });
+    const changed = { nlink: node.nlink - 1, ctime_s: now.sec, ctime_ns: now.nsec };
+    ctx.store.updateNode(ino, changed);
+    // The surviving file's new row (Vfs.touchedNodes).
+    ctx.touchedNodes.set(ino, { ...node, ...changed });
     return 0;
   }
   ctx.store.deleteNode(ino);

@@ -369,12 +369,14 @@ export class Vfs {
     return row && toStat(row);
   }
   /**
-   * The directories whose entries the last operation changed (a name added, removed or moved),
-   * with their attributes as it left them: a caller that caches attributes refreshes them
-   * without reading them again. Only valid right after that operation succeeded.
+   * The nodes whose attributes the last operation changed besides what it returns, with their
+   * attributes as it left them: the directories whose entries changed (a name added, removed or
+   * moved) and a file whose link count a link, unlink or rename moved while other names keep it.
+   * A caller that caches attributes refreshes them without reading them again. Only valid right
+   * after that operation succeeded.
    */
-  touchedDirectories(): Stat[] {
-    return [...this.ctx.touchedDirectories.values()].map(toStat);
+  touchedNodes(): Stat[] {
+    return [...this.ctx.touchedNodes.values()].map(toStat);
   }
   /** Inode attributes of an existing path, for callers that already resolved it. */
   inode(path: string): Stat {

@@ -143,6 +143,7 @@ export async function mountFuse3(
     clearAttrs: () => {},
     dropAttr: () => {},
     continueWrites: () => {},
+    pagesSeen: () => {},
     holdNames: () => {},
     holdsNames: () => false,
     addName: () => {},
@@ -165,6 +166,7 @@ export async function mountFuse3(
       clearAttrs: () => kernel.clearAttrs(),
       dropAttr: (ino) => kernel.dropAttr(ino),
       continueWrites: (ino, fh, next) => kernel.continueWrites(ino, fh, next),
+      pagesSeen: (ino, seen) => kernel.pagesSeen(ino, seen),
       holdNames: (ino, names, timeout) => kernel.holdNames(ino, names, timeout),
       holdsNames: (ino) => kernel.holdsNames(ino),
       addName: (ino, name) => kernel.addName(ino, name),
@@ -184,6 +186,7 @@ export async function mountFuse3(
     clearAttrs: () => addon.clearAttrs(session),
     dropAttr: (ino) => addon.dropAttr(session, ino),
     continueWrites: (ino, fh, next) => addon.armWriteRun(session, ino, fh, next),
+    pagesSeen: (ino, seen) => addon.setPagesSeen(session, ino, seen?.mtimeMs ?? Number.NaN, seen?.size ?? 0),
     holdNames: (ino, names, timeout) => addon.holdNames(session, ino, names, timeout),
     holdsNames: (ino) => addon.holdsNames(session, ino),
     addName: (ino, name) => addon.addName(session, ino, name),
@@ -222,6 +225,14 @@ export async function mountFuse3(
   Object.defineProperty(counters, "lookup (loop)", {
     enumerable: true,
     get: () => addon.loopAnswers(session)[4],
+  });
+  Object.defineProperty(counters, "opendir (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session)[5],
+  });
+  Object.defineProperty(counters, "open (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session)[6],
   });
   await raiseReadahead(mountPoint).catch(() => {});
   return {

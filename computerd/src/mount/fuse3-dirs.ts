@@ -37,6 +37,8 @@ export interface DirContext {
   attrTimeout: number;
   /** The entries' attributes as sent (14 numbers each): the loop answers getattrs with them. */
   answered(attrs: Float64Array, count: number): void;
+  /** The loop answers getattrs of `ino` with its attributes as cached now (after an atime moved). */
+  refresh(ino: number): void;
 }
 
 /** The open directories of one mount. */
@@ -57,6 +59,34 @@ export class DirHandles {
    * reach us, so then the kept listing goes.
    */
   opendir(req: RequestHandle, ino: number, path: string): void {
+    const fh = this.next++;
+    this.open.set(fh, this.take(ino, path));
+    this.ctx.addon.replyOpen(req, fh, !this.ctx.fs.accessDue(ino, path), true);
+  }
+
+  /**
+   * An opendir the FUSE loop answered itself with handle `fh` (native/fuse3.c ll_opendir: the
+   * directory's attributes were the loop's and its atime not due, so the answer was this
+   * class's). Takes the listing that handle reads; a directory removed before this reached us
+   * (its rmdir was still queued when the loop answered) lists nothing but "." and "..", as the
+   * kernel then refuses to read it anyway.
+   */
+  opened(ino: number, fh: number): void {
+    const path = this.ctx.nodes.pathOf(ino);
+    let listing: DirListing | undefined;
+    try {
+      listing = path === undefined ? undefined : this.take(ino, path);
+    } catch {
+      listing = undefined;
+    }
+    this.open.set(
+      fh,
+      listing ?? { names: [".", ".."], inos: [ino, ino], modes: [TYPE_BITS.dir, TYPE_BITS.dir] },
+    );
+  }
+
+  /** The listing an opendir of `ino` at `path` takes: "." and ".." first, hidden files left out. */
+  private take(ino: number, path: string): DirListing {
     const { fs, orphans } = this.ctx;
     const parentIno = path === "/" ? ROOT_INO : fs.stat(splitParent(path).parent).ino;
     const listing = { names: [".", ".."], inos: [ino, parentIno], modes: [TYPE_BITS.dir, TYPE_BITS.dir] };
@@ -66,9 +96,12 @@ export class DirHandles {
       listing.inos.push(dentry.ino);
       listing.modes.push(TYPE_BITS[dentry.type]);
     }
-    const fh = this.next++;
-    this.open.set(fh, listing);
-    this.ctx.addon.replyOpen(req, fh, !fs.accessDue(ino, path), true);
+    return listing;
+  }
+
+  /** Records a listing's access (relatime); a moved atime goes to the loop's table at once. */
+  private accessed(ino: number): void {
+    if (this.ctx.fs.accessed(ino, this.ctx.nodes.pathOf(ino) ?? "")) this.ctx.refresh(ino);
   }
 
   private listing(fh: number, ino: number): DirListing {
@@ -80,7 +113,7 @@ export class DirHandles {
   /** readdir: names, inodes and types from `offset` on (the addon packs what fits). */
   readdir(req: RequestHandle, ino: number, fh: number, size: number, offset: number): void {
     const listing = this.listing(fh, ino);
-    this.ctx.fs.accessed(ino, this.ctx.nodes.pathOf(ino) ?? "");
+    this.accessed(ino);
     this.ctx.addon.replyDir(req, size, offset, listing.names, listing.inos, listing.modes);
   }
 
@@ -92,7 +125,7 @@ export class DirHandles {
   readdirplus(req: RequestHandle, ino: number, fh: number, size: number, offset: number): void {
     const { fs, nodes, addon } = this.ctx;
     const listing = this.listing(fh, ino);
-    fs.accessed(ino, nodes.pathOf(ino) ?? "");
+    this.accessed(ino);
     let end = offset;
     for (let used = 0; end < listing.names.length; end++) {
       used += direntPlusSize(listing.names[end] as string);

@@ -94,6 +94,18 @@ describe("the FUSE loop's attributes", () => {
     expectExact();
   });
 
+  it("holds a file's attributes after a link and after an unlink of a name while another keeps it", () => {
+    // git writes each object to a temporary name, links it to its own and unlinks the temporary.
+    const d = lookup(ROOT_INO, "d");
+    const f = lookup(d, "f");
+    t.call(OP.link, ROOT, f, ROOT_INO, "g");
+    expect(held.get(f)?.[2]).toBe(2);
+    expectExact();
+    t.call(OP.unlink, ROOT, d, "f");
+    expect(held.get(f)?.[2]).toBe(1);
+    expectExact();
+  });
+
   it("holds a file's new size once a write is answered, and after the close that stores it", () => {
     const d = lookup(ROOT_INO, "d");
     const created = t.call(OP.create, ROOT, d, 0o644, 0o101, "new");

@@ -176,9 +176,16 @@ export interface Fuse3Addon {
   dropAttr(session: SessionHandle, ino: number): void;
   /**
    * Requests the loop answered without the listener: [capability probes, flushes, getattrs,
-   * writes joined into runs, lookup misses].
+   * writes joined into runs, lookup misses, opendirs, read-only opens] (the last two are handed
+   * to the listener without a request, uncounted there).
    */
   loopAnswers(session: SessionHandle): Float64Array;
+  /**
+   * What the kernel's page cache of `ino` holds now (page-cache.ts: the mtime in ms and the size
+   * it last saw); NaN for `mtimeMs`: unknown. The loop answers a read-only open only of a file
+   * whose attributes it holds with that mtime and size.
+   */
+  setPagesSeen(session: SessionHandle, ino: number, mtimeMs: number, size: number): void;
   /**
    * The loop answers the lookup misses of directory `ino`, whose names `names` are, until
    * dropNames or clearNames (native/loop-names.h); `negativeTimeout` is the misses' lifetime.

@@ -216,3 +216,62 @@ describe("fuse3 rename flags", () => {
     expect(contents()).toEqual(["A", "B"]);
   });
 });
+
+describe("fuse3 handlers of directory handles the loop answered (native/fuse3.c)", () => {
+  const LOOP_FH = 2 ** 40;
+
+  it("a releasedir handed over without a request closes the handle; an opendir handed over opens it", () => {
+    mirror.vfs.mkdir("/d");
+    mirror.vfs.writeFile("/d/f", "x");
+    const listener = testListener(recordingAddon(replies), fs);
+    const call = caller(listener, replies);
+    const d = call(OP.lookup, ROOT, ROOT_INO, "d").ino ?? 0;
+    const opened = call(OP.opendir, ROOT, d, 0).fh ?? 0;
+    expect(call(OP.readdir, ROOT, d, opened, 4096, 0)).toMatchObject({
+      kind: "dir",
+      names: [".", "..", "f"],
+    });
+    listener(OP.releasedir, null, 0, 0, 1, 0o022, d, opened);
+    expect(call(OP.readdir, ROOT, d, opened, 4096, 0)).toEqual({ kind: "err", errno: 22 });
+    // The loop's own handle: the listing is taken when the opendir reaches the listener.
+    const before = replies.length;
+    listener(OP.opendir, null, 0, 0, 1, 0o022, d, LOOP_FH);
+    expect(replies.length).toBe(before);
+    expect(call(OP.readdir, ROOT, d, LOOP_FH, 4096, 0)).toMatchObject({
+      kind: "dir",
+      names: [".", "..", "f"],
+    });
+    listener(OP.releasedir, null, 0, 0, 1, 0o022, d, LOOP_FH);
+    expect(call(OP.readdir, ROOT, d, LOOP_FH, 4096, 0)).toEqual({ kind: "err", errno: 22 });
+  });
+
+  it("an opendir handed over for a directory removed meanwhile lists only . and ..", () => {
+    mirror.vfs.mkdir("/d");
+    const listener = testListener(recordingAddon(replies), fs);
+    const call = caller(listener, replies);
+    const d = call(OP.lookup, ROOT, ROOT_INO, "d").ino ?? 0;
+    expect(call(OP.rmdir, ROOT, ROOT_INO, "d")).toEqual({ kind: "err", errno: 0 });
+    listener(OP.opendir, null, 0, 0, 1, 0o022, d, LOOP_FH + 1);
+    expect(call(OP.readdir, ROOT, d, LOOP_FH + 1, 4096, 0)).toMatchObject({
+      kind: "dir",
+      names: [".", ".."],
+    });
+  });
+
+  it("a read-only open handed over registers the loop's handle: the file stays while it is open", () => {
+    mirror.vfs.writeFile("/f", "kept");
+    const listener = testListener(recordingAddon(replies), fs);
+    const call = caller(listener, replies);
+    const f = call(OP.lookup, ROOT, ROOT_INO, "f").ino ?? 0;
+    const fh = 2 ** 41;
+    listener(OP.open, null, 0, 0, 1, 0o022, f, 0, fh);
+    expect(call(OP.unlink, ROOT, ROOT_INO, "f")).toEqual({ kind: "err", errno: 0 });
+    expect(call(OP.getattr, ROOT, f, fh)).toMatchObject({ kind: "attr", ino: f });
+    expect(fs.files.inoOf(fh)).toBe(f);
+    const hidden = mirror.vfs.readdir("/").entries.find((entry) => entry.name.startsWith(".fuse_hidden"));
+    expect(hidden?.ino).toBe(f);
+    expect(mirror.vfs.readText(`/${hidden?.name}`)).toBe("kept");
+    listener(OP.release, null, 0, 0, 1, 0o022, f, fh);
+    expect(fs.files.inoOf(fh)).toBeUndefined();
+  });
+});

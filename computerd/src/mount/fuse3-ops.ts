@@ -22,7 +22,7 @@ import { setattr } from "./fuse3-setattr.ts";
 import { handleXattr } from "./fuse3-xattrs.ts";
 import type { LocalFs } from "./local-fs.ts";
 import type { OwnerMap } from "./owner-map.ts";
-import { PageCachePolicy } from "./page-cache.ts";
+import { PageCachePolicy, type SeenListener } from "./page-cache.ts";
 import { whenChunksReady } from "./remote-chunks.ts";
 
 /** Kernel cache lifetimes (seconds), page-cache policy and owner map, as in FuseTuning. */
@@ -61,6 +61,8 @@ export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks {
   dropFirstPage?(ino: number): Promise<boolean>;
   /** The loop may answer the writes through `fh` of `ino` that continue at `next` (answered-writes.ts). */
   continueWrites?(ino: number, fh: number, next: number): void;
+  /** What the kernel's page cache of `ino` holds now (page-cache.ts): the loop answers opens that keep it. */
+  pagesSeen?: SeenListener;
 }
 
 export { CAPABILITY_XATTR } from "./fuse3-xattrs.ts";
@@ -88,7 +90,7 @@ export function fuse3Listener(
   let scratch = Buffer.alloc(1 << 20);
   const orphans = new Orphans();
   removeStaleOrphans(fs);
-  const pageCache = new PageCachePolicy(timeouts.pageCache);
+  const pageCache = new PageCachePolicy(timeouts.pageCache, kernel.pagesSeen);
   // What a getattr answers changes only through LocalFs, which says so before the reply.
   const loopAttrs = new LoopAttributes(kernel, timeouts.attrTimeout);
   // Misses the loop can prove (every name a request adds is told before its answer).
@@ -122,6 +124,7 @@ export function fuse3Listener(
     entryTimeout: timeouts.entryTimeout,
     attrTimeout: timeouts.attrTimeout,
     answered: (attrs, count) => loopAttrs.answered(attrs, count),
+    refresh: (ino) => refresh(ino),
   });
   function pathOf(ino: number): string {
     const path = nodes.pathOf(ino);
@@ -189,6 +192,21 @@ export function fuse3Listener(
     const dropped = changed ? attributesChanged(ino) : undefined;
     if (dropped) void dropped.then(reply, reply);
     else reply();
+  }
+
+  /**
+   * A read-only open the loop answered with handle `fh`, keeping the page cache: the file's
+   * attributes were the loop's, the kernel's pages of their size and mtime, and a read not due to
+   * move atime, so JS would have answered the same. Registers the handle as an open would.
+   */
+  function opened(ino: number, flags: number, fh: number): void {
+    fs.openAnswered(ino, flags, fh);
+    orphans.opened(ino);
+    const path = nodes.pathOf(ino);
+    const stat = path === undefined ? undefined : fs.lookup(path);
+    // The attributes the loop answered with, unless a change behind the mount came between
+    // (which notified the kernel).
+    if (stat?.ino === ino) pageCache.opened(stat, fh, flags);
   }
 
   function handle(
@@ -284,6 +302,9 @@ export function fuse3Listener(
           return;
         } else fs.unlink(path);
         nodes.unlinked(stat.ino, n(0), s(1));
+        // A file other names keep (git links each object, then unlinks its temporary name): the
+        // kernel dropped its attributes and asks again; the loop answers with the vfs's new row.
+        if (stat.type !== "dir" && stat.nlink > 1) refresh(stat.ino);
         changedIn(n(0));
         addon.replyErr(req, 0);
         return;
@@ -375,7 +396,8 @@ export function fuse3Listener(
         if (scratch.length < size) scratch = Buffer.alloc(size);
         const path = nodes.pathOf(ino) ?? "";
         const count = fs.read(fh, path, scratch, offset, size);
-        fs.accessed(ino, path);
+        // A moved atime goes to the loop's table at once: its next getattr and open need no JS.
+        if (fs.accessed(ino, path)) refresh(ino);
         addon.replyBuf(req, scratch, count);
         return;
       }
@@ -432,10 +454,6 @@ export function fuse3Listener(
       case OP.readdirplus:
         dirHandles.readdirplus(req, n(0), n(1), n(2), n(3));
         return;
-      case OP.releasedir:
-        dirHandles.releasedir(n(1));
-        addon.replyErr(req, 0);
-        return;
       case OP.statfs: {
         const st = fs.statfs();
         addon.replyStatfs(
@@ -451,6 +469,16 @@ export function fuse3Listener(
 
   const listener: RequestListener = (op, req, uid, gid, pid, _umask, ...args) => {
     const name = OP_NAMES[op] ?? `op${op}`;
+    if (op === OP.open && !req) {
+      // Answered by the loop (native/fuse3.c ll_open, counted there): the handle it numbered.
+      opened(args[0] as number, args[1] as number, args[2] as number);
+      return;
+    }
+    if (op === OP.opendir && !req) {
+      // Answered by the loop (native/fuse3.c ll_opendir, counted there): the listing its handle reads.
+      dirHandles.opened(args[0] as number, args[1] as number);
+      return;
+    }
     counters[name] = (counters[name] ?? 0) + 1;
     if (op === OP.forget) {
       nodes.forget(args[0] as number, args[1] as number);
@@ -474,6 +502,11 @@ export function fuse3Listener(
       fs.release(fh);
       released(ino);
       refresh(ino);
+      return;
+    }
+    if (op === OP.releasedir) {
+      // Answered by the loop, as a release (native/fuse3.c ll_releasedir).
+      dirHandles.releasedir(args[1] as number);
       return;
     }
     if (op === OP.write_early || op === OP.write_run) {

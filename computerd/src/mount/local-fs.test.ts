@@ -62,6 +62,29 @@ describe("LocalFs", () => {
     }
   });
 
+  it("keeps a hard-linked file's attributes as a link, an unlink or a rename over one of its names left them", () => {
+    fs.release(writeNew("/f", "x"));
+    fs.flushAll();
+    const statements = () => mirror.sql.counters.statements;
+    const changes: (() => void)[] = [
+      () => fs.link("/f", "/g"),
+      () => fs.link("/f", "/h"),
+      () => fs.unlink("/g"),
+      () => {
+        fs.release(writeNew("/x", "y"));
+        fs.rename("/x", "/h");
+      },
+    ];
+    for (const change of changes) {
+      change();
+      const before = statements();
+      const stat = fs.stat("/f");
+      expect(statements(), `after ${String(change)}`).toBe(before);
+      expect(stat).toEqual(mirror.vfs.lstat("/f"));
+    }
+    expect(fs.stat("/f").nlink).toBe(1);
+  });
+
   it("serves writes from memory, reports the dirty size, and stores a file shortly after its last close", async () => {
     const fh = writeNew("/a", "hello");
     expect(fs.stat("/a").size).toBe(5);

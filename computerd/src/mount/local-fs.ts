@@ -142,11 +142,12 @@ export class LocalFs {
 
   /**
    * After a change of names at `paths`: their parents' attributes as the vfs left them (it
-   * answers them with the change, so the getattr that follows reads no row), else dropped.
+   * answers them with the change, so the getattr that follows reads no row), else dropped; the
+   * same for a hard-linked file whose link count the change moved.
    */
   private parentsChanged(...paths: string[]): void {
     for (const path of paths) this.meta.dropStatOf(splitParent(path).parent);
-    for (const stat of this.vfs.touchedDirectories()) this.meta.setStat(stat);
+    for (const stat of this.vfs.touchedNodes()) this.meta.setStat(stat);
   }
 
   /** Creates an empty regular file and opens it; returns the handle. */
@@ -163,6 +164,11 @@ export class LocalFs {
     const fh = this.files.open(stat.ino, flags);
     if (flags & O_TRUNC && stat.size > 0) this.truncate(path, 0, fh);
     return fh;
+  }
+
+  /** A read-only open of `ino` the FUSE loop answered with a handle of its own numbering, `fh`. */
+  openAnswered(ino: number, flags: number, fh: number): void {
+    this.files.open(ino, flags, fh);
   }
 
   read(fh: number, path: string, target: Uint8Array, offset: number, length: number): number {

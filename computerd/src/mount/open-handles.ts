@@ -8,9 +8,12 @@ export class OpenHandles {
   private readonly openCount = new Map<number, number>();
   private nextFh = 1;
 
-  /** Registers an open file; returns its handle number. */
-  open(ino: number, flags: number): number {
-    const fh = this.nextFh++;
+  /**
+   * Registers an open file; returns its handle number: `given` (numbered by the FUSE loop, from
+   * 2^41 on, never one of these) or the next of its own.
+   */
+  open(ino: number, flags: number, given?: number): number {
+    const fh = given ?? this.nextFh++;
     if (this.nextFh > 0x7fffffff) this.nextFh = 1;
     this.handles.set(fh, { ino, flags });
     this.openCount.set(ino, (this.openCount.get(ino) ?? 0) + 1);

@@ -12,10 +12,18 @@ import type { Stat } from "@computer/vfs";
 const O_ACCMODE = 0o3;
 const O_RDONLY = 0;
 
+/** mtime to the millisecond: the part of a file's times that moves with its content. */
+function mtimeMs(stat: Stat): number {
+  return stat.mtime.sec * 1000 + Math.floor(stat.mtime.nsec / 1e6);
+}
+
 /** The part of a file's attributes that moves with its content. */
 function versionOf(stat: Stat): string {
-  return `${stat.mtime.sec * 1000 + Math.floor(stat.mtime.nsec / 1e6)}:${stat.size}`;
+  return `${mtimeMs(stat)}:${stat.size}`;
 }
+
+/** Told whenever what the kernel's cache of a file holds changes (undefined: nothing known). */
+export type SeenListener = (ino: number, seen: { mtimeMs: number; size: number } | undefined) => void;
 
 /** The page-cache policy of one mount: "auto" as above, or "keep" (always keep). */
 export class PageCachePolicy {
@@ -24,22 +32,32 @@ export class PageCachePolicy {
   /** Handles that may write, with their inode: their changes reach the kernel's cache. */
   private readonly writers = new Map<number, number>();
 
-  constructor(mode: "auto" | "keep") {
+  /** The FUSE loop's copy (it answers read-only opens that keep the cache: native/fuse3.c ll_open). */
+  private readonly onSeen: SeenListener;
+
+  constructor(mode: "auto" | "keep", onSeen: SeenListener = () => {}) {
     this.always = mode === "keep";
+    this.onSeen = onSeen;
   }
 
   /** An open of `stat` with `flags` got handle `fh`: answers whether the kernel keeps its cache. */
   opened(stat: Stat, fh: number, flags: number): boolean {
     const version = versionOf(stat);
     const keep = this.always || this.seen.get(stat.ino) === version;
-    this.seen.set(stat.ino, version);
+    this.see(stat, version);
     if ((flags & O_ACCMODE) !== O_RDONLY) this.writers.set(fh, stat.ino);
     return keep;
   }
 
   /** The kernel made a change to the file itself (a setattr, a copy into it): `stat` is what it saw. */
   changedByKernel(stat: Stat): void {
-    if (this.seen.has(stat.ino)) this.seen.set(stat.ino, versionOf(stat));
+    if (this.seen.has(stat.ino)) this.see(stat, versionOf(stat));
+  }
+
+  private see(stat: Stat, version: string): void {
+    // Told every time, not only when it moved: the loop's copy is a table a collision may evict.
+    this.seen.set(stat.ino, version);
+    this.onSeen(stat.ino, { mtimeMs: mtimeMs(stat), size: stat.size });
   }
 
   /** True when `fh` may have written (a close of it ends a change the kernel made). */
@@ -53,6 +71,6 @@ export class PageCachePolicy {
 
   /** The inode is gone from the kernel (forgotten): nothing of it is cached any more. */
   forgotten(ino: number): void {
-    this.seen.delete(ino);
+    if (this.seen.delete(ino)) this.onSeen(ino, undefined);
   }
 }

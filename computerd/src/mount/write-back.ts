@@ -90,8 +90,8 @@ export class WriteBack {
   }
 
   /** Registers an open file; returns its handle number (never 0). */
-  open(ino: number, flags: number): number {
-    return this.handles.open(ino, flags);
+  open(ino: number, flags: number, fh?: number): number {
+    return this.handles.open(ino, flags, fh);
   }
 
   /** The inode behind a handle. */
