@@ -85,6 +85,7 @@ export function unexpectedAddon(): Fuse3Addon {
     setNoSetid: unexpected,
     killPriv: unexpected,
     loopAnswers: unexpected,
+    setPagesSeen: unexpected,
     setFlushWanted: unexpected,
     cacheAttrs: unexpected,
     clearAttrs: unexpected,

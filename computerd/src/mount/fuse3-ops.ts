@@ -14,6 +14,7 @@ import { DirHandles } from "./fuse3-dirs.ts";
 import { killPrivileges } from "./fuse3-kill-priv.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type LoopNameHooks, LoopNames } from "./fuse3-loop-names.ts";
+import { loopOpened } from "./fuse3-loop-opens.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
 import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
@@ -61,7 +62,7 @@ export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks {
   dropFirstPage?(ino: number): Promise<boolean>;
   /** The loop may answer the writes through `fh` of `ino` that continue at `next` (answered-writes.ts). */
   continueWrites?(ino: number, fh: number, next: number): void;
-  /** What the kernel's page cache of `ino` holds now (page-cache.ts): the loop answers opens that keep it. */
+  /** What the kernel's pages of a file are of (page-cache.ts): the loop answers opens with it. */
   pagesSeen?: SeenListener;
 }
 
@@ -186,27 +187,13 @@ export function fuse3Listener(
     if (stat?.type === "dir" && stat.ino === ino) answer(stat);
   }
   const xattrs = { addon, fs, pathOf, capabilityStored: () => kernel.capabilityStored?.() };
+  const loopOpens = { fs, nodes, orphans, pageCache, dirHandles };
 
   /** Answers once the kernel dropped its attributes of `ino` if they `changed` behind it (atime, setuid). */
   function afterDropped(ino: number, changed: boolean, reply: () => void): void {
     const dropped = changed ? attributesChanged(ino) : undefined;
     if (dropped) void dropped.then(reply, reply);
     else reply();
-  }
-
-  /**
-   * A read-only open the loop answered with handle `fh`, keeping the page cache: the file's
-   * attributes were the loop's, the kernel's pages of their size and mtime, and a read not due to
-   * move atime, so JS would have answered the same. Registers the handle as an open would.
-   */
-  function opened(ino: number, flags: number, fh: number): void {
-    fs.openAnswered(ino, flags, fh);
-    orphans.opened(ino);
-    const path = nodes.pathOf(ino);
-    const stat = path === undefined ? undefined : fs.lookup(path);
-    // The attributes the loop answered with, unless a change behind the mount came between
-    // (which notified the kernel).
-    if (stat?.ino === ino) pageCache.opened(stat, fh, flags);
   }
 
   function handle(
@@ -302,8 +289,7 @@ export function fuse3Listener(
           return;
         } else fs.unlink(path);
         nodes.unlinked(stat.ino, n(0), s(1));
-        // A file other names keep (git links each object, then unlinks its temporary name): the
-        // kernel dropped its attributes and asks again; the loop answers with the vfs's new row.
+        // A file other names keep (git's objects): the loop answers the kernel's next getattr.
         if (stat.type !== "dir" && stat.nlink > 1) refresh(stat.ino);
         changedIn(n(0));
         addon.replyErr(req, 0);
@@ -396,8 +382,7 @@ export function fuse3Listener(
         if (scratch.length < size) scratch = Buffer.alloc(size);
         const path = nodes.pathOf(ino) ?? "";
         const count = fs.read(fh, path, scratch, offset, size);
-        // A moved atime goes to the loop's table at once: its next getattr and open need no JS.
-        if (fs.accessed(ino, path)) refresh(ino);
+        if (fs.accessed(ino, path)) refresh(ino); // a moved atime: the loop's next getattr and open
         addon.replyBuf(req, scratch, count);
         return;
       }
@@ -469,17 +454,9 @@ export function fuse3Listener(
 
   const listener: RequestListener = (op, req, uid, gid, pid, _umask, ...args) => {
     const name = OP_NAMES[op] ?? `op${op}`;
-    if (op === OP.open && !req) {
-      // Answered by the loop (native/fuse3.c ll_open, counted there): the handle it numbered.
-      opened(args[0] as number, args[1] as number, args[2] as number);
-      return;
-    }
-    if (op === OP.opendir && !req) {
-      // Answered by the loop (native/fuse3.c ll_opendir, counted there): the listing its handle reads.
-      dirHandles.opened(args[0] as number, args[1] as number);
-      return;
-    }
-    counters[name] = (counters[name] ?? 0) + 1;
+    // Opens the loop answered are counted there (native/fuse3.c); a releasedir here, as a release.
+    if (req || (op !== OP.open && op !== OP.opendir)) counters[name] = (counters[name] ?? 0) + 1;
+    if (!req && loopOpened(loopOpens, op, args)) return;
     if (op === OP.forget) {
       nodes.forget(args[0] as number, args[1] as number);
       if (!nodes.has(args[0] as number)) {
@@ -489,10 +466,7 @@ export function fuse3Listener(
       }
       return;
     }
-    if (op === OP.exit) {
-      onExit();
-      return;
-    }
+    if (op === OP.exit) return onExit();
     if (op === OP.release) {
       // Answered by the loop (native/fuse3.c ll_release); the loop answers closes too, so the
       // page cache learns here what the kernel's writes left.
@@ -502,11 +476,6 @@ export function fuse3Listener(
       fs.release(fh);
       released(ino);
       refresh(ino);
-      return;
-    }
-    if (op === OP.releasedir) {
-      // Answered by the loop, as a release (native/fuse3.c ll_releasedir).
-      dirHandles.releasedir(args[1] as number);
       return;
     }
     if (op === OP.write_early || op === OP.write_run) {
