@@ -12,6 +12,7 @@ import { WebSocketServer, type WebSocket as WsSocket } from "ws";
 import { type TestDaemon, testDaemon } from "../../test/server-harness.ts";
 import type { Link } from "./dial-back-link.ts";
 import { linkUrl } from "./dial-back-link.ts";
+import { unreadableOnTheWay } from "./frame-mask.ts";
 
 /** The DO's side of the wire, as far as these tests need it. */
 class FakeDo extends RpcTarget {
@@ -60,6 +61,38 @@ interface Connection {
   closed: Promise<void>;
   /** Messages computerd sent, by kind. */
   received: { binary: number; text: number };
+  /** The masking key of each frame computerd sent, as read off the socket. */
+  maskKeys: number[][];
+}
+
+/**
+ * Collects the masking key of every client frame in the raw bytes of `socket` (RFC 6455 5.2:
+ * opcode byte, mask bit and length, extended length, key, payload).
+ */
+function collectMaskKeys(socket: NodeJS.ReadableStream, keys: number[][]): void {
+  let pending = Buffer.alloc(0);
+  socket.on("data", (data: Buffer) => {
+    pending = Buffer.concat([pending, data]);
+    for (;;) {
+      if (pending.length < 2) return;
+      const masked = ((pending[1] ?? 0) & 0x80) !== 0;
+      let length = (pending[1] ?? 0) & 0x7f;
+      let offset = 2;
+      if (length === 126) {
+        if (pending.length < 4) return;
+        length = pending.readUInt16BE(2);
+        offset = 4;
+      } else if (length === 127) {
+        if (pending.length < 10) return;
+        length = Number(pending.readBigUInt64BE(2));
+        offset = 10;
+      }
+      const keyLength = masked ? 4 : 0;
+      if (pending.length < offset + keyLength + length) return;
+      keys.push(masked ? [...pending.subarray(offset, offset + 4)] : []);
+      pending = pending.subarray(offset + keyLength + length);
+    }
+  });
 }
 
 let server: Server;
@@ -79,6 +112,8 @@ beforeAll(async () => {
       socket.end("HTTP/1.1 401 Unauthorized\r\n\r\n");
       return;
     }
+    const maskKeys: number[][] = [];
+    collectMaskKeys(socket, maskKeys);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()));
       const received = { binary: 0, text: 0 };
@@ -95,7 +130,7 @@ beforeAll(async () => {
           ).getRemoteMain()
         : newWebSocketRpcSession<DaemonApi>(ws as unknown as WebSocket, target);
       const authorization = req.headers.authorization;
-      connections.push({ socket: ws, authorization, wire, daemon: stub, target, closed, received });
+      connections.push({ socket: ws, authorization, wire, daemon: stub, target, closed, received, maskKeys });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -197,6 +232,29 @@ describe("POST /connect", () => {
       const { binary, text } = connection.received;
       expect({ frames, binary, text: text >= 1 }).toEqual({ frames, binary: frames ? 2 : 0, text: true });
     }
+  });
+
+  test("to a DO on this machine, frames go with a zero masking key (ws sends the bytes as they are)", async () => {
+    framesDo = true;
+    await connect({ base });
+    const connection = connections.at(-1);
+    const remote = links.at(-1)?.remote;
+    if (!connection || !remote) throw new Error("no connection");
+    await remote.putBlobs([{ hash: "z", data: new Uint8Array(1 << 20).fill(7) }]);
+    expect(connection.target.blobs.get("z")?.every((b) => b === 7)).toBe(true);
+    expect(connection.maskKeys.length).toBeGreaterThan(0);
+    // Still masked frames as the RFC wants of a client, with a key that changes nothing.
+    expect(new Set(connection.maskKeys.map((key) => key.join(",")))).toEqual(new Set(["0,0,0,0"]));
+  });
+
+  test("masking is skipped only where no proxy can read the frames: TLS or loopback", () => {
+    expect(unreadableOnTheWay("ws://127.0.0.1:8787/x")).toBe(true);
+    expect(unreadableOnTheWay("ws://localhost/x")).toBe(true);
+    expect(unreadableOnTheWay("ws://[::1]:1/x")).toBe(true);
+    expect(unreadableOnTheWay("wss://computer.example/x")).toBe(true);
+    expect(unreadableOnTheWay("ws://computer.example/x")).toBe(false);
+    expect(unreadableOnTheWay("ws://10.0.0.2/x")).toBe(false);
+    expect(unreadableOnTheWay("ws://127.0.0.1.example/x")).toBe(false);
   });
 
   test("a new connect replaces the previous link", async () => {

@@ -8,6 +8,7 @@
 import { type DoSyncApi, WIRE_FRAMES, WIRE_HEADER, WireTransport } from "@computer/vfs/sync";
 import { RpcSession, type RpcStub, type RpcTarget } from "capnweb";
 import { WebSocket as WsClient } from "ws";
+import { frameMaskOptions } from "./frame-mask.ts";
 
 /** One open link. */
 export interface Link {
@@ -75,6 +76,8 @@ export class LinkManager {
       // Frames: chunk bytes beside the JSON, not base64 inside it (vfs/src/sync/wire-transport.ts).
       headers: { authorization: `Bearer ${this.#options.secret}`, [WIRE_HEADER]: WIRE_FRAMES },
       perMessageDeflate: false,
+      // No XOR copy of every byte sent where masking protects nothing (frame-mask.ts).
+      ...frameMaskOptions(url),
     }) as unknown as WebSocket;
     const closed = new Promise<void>((resolve) =>
       socket.addEventListener("close", () => resolve(), { once: true }),
