@@ -164,7 +164,10 @@ export class MirrorSync implements DaemonSync {
   /**
    * One bounded background upload (the Uploader's) of the changes at least `settleMs` old;
    * resolves true when more may be waiting, "settling" when newer changes wait for the next.
-   * Without a link there is nothing to do: the next connect uploads.
+   * A send-ahead that sent chunks also answers true: the command is likely still writing that
+   * file, and the next round takes what it stored meanwhile instead of pausing for the interval
+   * (the DO would sit idle then, and the fence would carry what piled up). Without a link there
+   * is nothing to do: the next connect uploads.
    */
   async uploadSome(): Promise<UploadOutcome> {
     const upload = this.#upload;
@@ -175,14 +178,16 @@ export class MirrorSync implements DaemonSync {
     const batches = this.#options.uploadBatches ?? 4;
     if ((await this.#drain(upload, batches, untilRev)) >= batches) return true;
     if (untilRev >= rev) return false;
-    await this.#sendAhead(upload, untilRev);
-    return "settling";
+    return (await this.#sendAhead(upload, untilRev)) > 0 ? true : "settling";
   }
 
-  /** Sends the stored chunks of large files changed after `untilRev` (still being written) ahead. */
-  async #sendAhead(upload: Upload, untilRev: number): Promise<void> {
+  /**
+   * Sends the stored chunks of large files changed after `untilRev` (still being written) ahead;
+   * answers how many it looked at that had not gone yet.
+   */
+  async #sendAhead(upload: Upload, untilRev: number): Promise<number> {
     const hashes = this.#ahead.after(untilRev);
-    if (hashes.length === 0) return;
+    if (hashes.length === 0) return 0;
     const sending = upload.sync.sendAhead(hashes);
     this.#sendingAhead = sending;
     try {
@@ -191,6 +196,7 @@ export class MirrorSync implements DaemonSync {
     } finally {
       if (this.#sendingAhead === sending) this.#sendingAhead = undefined;
     }
+    return hashes.length;
   }
 
   hello(hello: SyncHello): SyncHello {
