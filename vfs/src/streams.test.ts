@@ -3,6 +3,7 @@ import { describe, expect, vfsTest } from "../test/backend.ts";
 import { expectFails, expectFailsAsync } from "../test/snapshot.ts";
 import { bytes, text } from "../test/tree.ts";
 import { CHUNK_SIZE } from "./limits.ts";
+import { STORE_GROUP_CHUNKS } from "./streams.ts";
 
 function pattern(length: number, seed = 0): Uint8Array {
   const out = new Uint8Array(length);
@@ -108,6 +109,31 @@ describe("writeStream", () => {
       expect(vfs.stat("/none").size).toBe(0);
     },
     30_000,
+  );
+
+  vfsTest(
+    "stores a body's chunks a group at a time, with no wait for the body between a group's chunks",
+    async (vfs, { sql }) => {
+      // A Durable Object commits whenever its code waits for I/O: the blobs stored by the time
+      // the source is asked for more are always whole groups (one commit per group, not per chunk).
+      const blobs = () => sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM blobs")[0]?.n ?? 0;
+      const chunks = 2 * STORE_GROUP_CHUNKS + 1;
+      const data = pattern(chunks * CHUNK_SIZE, 3);
+      // Each chunk stamped with its index, so no two dedupe into one blob.
+      for (let c = 0; c < chunks; c++) data[c * CHUNK_SIZE] = c + 1;
+      const seen = new Set<number>();
+      async function* watched(): AsyncGenerator<Uint8Array> {
+        for (let offset = 0; offset < data.length; offset += CHUNK_SIZE / 2) {
+          seen.add(blobs());
+          yield data.slice(offset, offset + CHUNK_SIZE / 2);
+        }
+      }
+      await vfs.writeStream("/grouped", watched());
+      expect(vfs.readFile("/grouped")).toEqual(data);
+      expect(blobs()).toBe(chunks);
+      expect([...seen]).toEqual([0, STORE_GROUP_CHUNKS, 2 * STORE_GROUP_CHUNKS]);
+    },
+    60_000,
   );
 
   vfsTest("replaces an existing file atomically when the body ends", async (vfs) => {

@@ -1,8 +1,8 @@
 /**
- * Streaming reads and writes. A write stream hashes and stores each full chunk
- * as it arrives (so a 1 GiB body never sits in memory; a byte stream is read straight into
- * the chunk's buffer) and swaps the file's chunk list in one transaction at the end; a read
- * stream pulls one chunk at a time.
+ * Streaming reads and writes. A write stream hashes and stores full chunks as they arrive, a
+ * group of STORE_GROUP_CHUNKS at a time (so a 1 GiB body never sits in memory; a byte stream is
+ * read straight into the group's buffer) and swaps the file's chunk list in one transaction at
+ * the end; a read stream pulls one chunk at a time.
  */
 
 import { checkOffset, openForWrite, readRange, replaceContent, storeChunk } from "./content.ts";
@@ -31,14 +31,34 @@ function byobReader(source: ReadableStream<Uint8Array>): ReadableStreamBYOBReade
 }
 
 /**
- * The bytes of a byte stream in whole chunks, read straight into each chunk's buffer: workerd
- * hands a request body over in 4 KiB pieces, and one JS read per piece cost more than storing
- * the chunks (25,600 reads per 100 MiB); `readAtLeast` fills a chunk in one call.
+ * Chunks read from a body before they are hashed and stored, all in one synchronous step: a
+ * Durable Object commits its writes whenever its code waits for I/O, so a PUT that stored each
+ * chunk between two body reads paid a commit (a WAL fsync) per MiB. Two, not more: a larger
+ * transaction outgrows SQLite's page cache in the DO (~2 MiB) and spills, reading and writing
+ * pages again (strace of one 100 MiB PUT: 2 chunks 174 → 126 fsyncs with the same 77,500 page
+ * writes and 25,800 reads; 8 chunks 51 fsyncs but +10% writes and +33% reads; docs/BENCH.md).
  */
-async function* byobChunks(reader: ReadableStreamBYOBReader): AsyncGenerator<Uint8Array> {
+export const STORE_GROUP_CHUNKS = 2;
+const GROUP_BYTES = STORE_GROUP_CHUNKS * CHUNK_SIZE;
+
+/** `bytes` as whole chunks (views, no copies; the last one may be shorter). */
+function chunkViews(bytes: Uint8Array): Uint8Array[] {
+  const views: Uint8Array[] = [];
+  for (let offset = 0; offset < bytes.length; offset += CHUNK_SIZE) {
+    views.push(bytes.subarray(offset, Math.min(bytes.length, offset + CHUNK_SIZE)));
+  }
+  return views;
+}
+
+/**
+ * The bytes of a byte stream in groups of whole chunks, read straight into the group's buffer:
+ * workerd hands a request body over in 4 KiB pieces, and one JS read per piece cost more than
+ * storing the chunks (25,600 reads per 100 MiB); `readAtLeast` fills a group in one call.
+ */
+async function* byobGroups(reader: ReadableStreamBYOBReader): AsyncGenerator<Uint8Array[]> {
   const atLeast = (reader as Partial<ReadAtLeast>).readAtLeast?.bind(reader);
   try {
-    let buffer = new ArrayBuffer(CHUNK_SIZE);
+    let buffer = new ArrayBuffer(GROUP_BYTES);
     let filled = 0;
     for (;;) {
       const view = new Uint8Array(buffer, filled);
@@ -47,10 +67,10 @@ async function* byobChunks(reader: ReadableStreamBYOBReader): AsyncGenerator<Uin
         buffer = value.buffer as ArrayBuffer;
         filled += value.byteLength;
       }
-      if (filled === CHUNK_SIZE || done) {
-        if (filled > 0) yield new Uint8Array(buffer, 0, filled);
+      if (filled === GROUP_BYTES || done) {
+        if (filled > 0) yield chunkViews(new Uint8Array(buffer, 0, filled));
         if (done) return;
-        buffer = new ArrayBuffer(CHUNK_SIZE);
+        buffer = new ArrayBuffer(GROUP_BYTES);
         filled = 0;
       }
     }
@@ -59,8 +79,9 @@ async function* byobChunks(reader: ReadableStreamBYOBReader): AsyncGenerator<Uin
   }
 }
 
-/** Any source regrouped into whole chunks (the last one may be shorter). */
-async function* pieces(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** Any source regrouped into groups of whole chunks (the last chunk may be shorter). */
+async function* pieceGroups(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array[]> {
+  let group: Uint8Array[] = [];
   let pending = new Uint8Array(CHUNK_SIZE);
   let filled = 0;
   for await (const piece of source) {
@@ -71,13 +92,18 @@ async function* pieces(source: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8A
       filled += take;
       offset += take;
       if (filled === CHUNK_SIZE) {
-        yield pending;
+        group.push(pending);
         pending = new Uint8Array(CHUNK_SIZE);
         filled = 0;
+        if (group.length === STORE_GROUP_CHUNKS) {
+          yield group;
+          group = [];
+        }
       }
     }
   }
-  if (filled > 0) yield pending.subarray(0, filled);
+  if (filled > 0) group.push(pending.subarray(0, filled));
+  if (group.length > 0) yield group;
 }
 
 /**
@@ -101,11 +127,11 @@ export async function* byteChunks(source: ByteSource): AsyncGenerator<Uint8Array
   }
 }
 
-/** `source` as whole chunks. A ReadableStream is async-iterable too, but read as a stream (BYOB). */
-function chunksOf(source: ByteSource): AsyncIterable<Uint8Array> {
-  if (!("getReader" in source)) return pieces(source);
+/** `source` as groups of whole chunks. A ReadableStream is async-iterable too, but read as a stream (BYOB). */
+function chunkGroupsOf(source: ByteSource): AsyncIterable<Uint8Array[]> {
+  if (!("getReader" in source)) return pieceGroups(source);
   const reader = byobReader(source);
-  return reader ? byobChunks(reader) : pieces(byteChunks(source));
+  return reader ? byobGroups(reader) : pieceGroups(byteChunks(source));
 }
 
 /** Checks what can be checked before consuming a body, so a doomed write fails fast. */
@@ -138,14 +164,18 @@ export async function writeStream(
   const budget = quota === undefined ? Number.POSITIVE_INFINITY : quota - (ctx.store.metaValue("used") ?? 0);
   const chunks: { hash: string; size: number }[] = [];
   let size = 0;
-  for await (const chunk of chunksOf(source)) {
-    size += chunk.length;
+  for await (const group of chunkGroupsOf(source)) {
+    for (const chunk of group) size += chunk.length;
     // An existing file's bytes are freed on replace, so only fail early when even that cannot
     // help (its size is looked up only then: a path walk per chunk was 3% of a PUT).
     if (quota !== undefined && size > budget && size > budget + existingAllocated(ctx, path)) {
       throw new FsError("ENOSPC", "write", path);
     }
-    chunks.push({ hash: ctx.store.sql.transaction(() => storeChunk(ctx, chunk)), size: chunk.length });
+    // The group's chunks in one step, with no wait between them (one commit of the DO's).
+    const stored = ctx.store.sql.transaction(() =>
+      group.map((chunk) => ({ hash: storeChunk(ctx, chunk), size: chunk.length })),
+    );
+    chunks.push(...stored);
   }
   return ctx.mutate(() => {
     const loc = openForWrite(ctx, path, options, "write");
