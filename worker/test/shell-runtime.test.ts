@@ -4,6 +4,7 @@
  * loop times out and the computer keeps working, the loop cap), curl only with egress, git,
  * and the RPC round trips a script costs on a large tree.
  */
+import { packTar } from "modern-tar";
 import { describe, expect, it } from "vitest";
 import { api, createComputer, fsOp, readText, writeFile } from "./helpers.ts";
 import { runOk, runOn } from "./runtime-helpers.ts";
@@ -68,6 +69,81 @@ describe("shell runtime: commands on the computer's files", () => {
       const copy = new Uint8Array(await (await api(`/v1/computers/${id}/files/${name}`)).arrayBuffer());
       expect(copy, name).toEqual(bytes);
     }
+  });
+
+  it("tar: create (gzip too), list, extract elsewhere (-C, --strip-components), through a pipe", async () => {
+    const id = await createComputer();
+    const bytes = new Uint8Array(100_000);
+    crypto.getRandomValues(bytes.subarray(0, 65_536));
+    crypto.getRandomValues(bytes.subarray(65_536));
+    await writeFile(id, "src/bin.dat", bytes);
+    await writeFile(id, "src/deep/note.txt", "hello\n");
+    const result = await runOk(
+      id,
+      "shell",
+      "ln -s deep/note.txt src/link && chmod 750 src/deep/note.txt && tar czf src.tgz src && " +
+        "tar tzf src.tgz && gunzip < src.tgz | tar tf - src/deep && mkdir out && tar xzf src.tgz -C out && " +
+        "tar -x -f src.tgz -C out --strip-components=1 && mkdir out/piped && tar cf - src | tar xf - -C out/piped && " +
+        "cat out/src/link out/deep/note.txt && stat -c %a out/src/deep/note.txt && readlink out/piped/src/link",
+    );
+    expect(result.stdout).toBe(
+      [
+        "src/",
+        "src/bin.dat",
+        "src/deep/",
+        "src/deep/note.txt",
+        "src/link",
+        "src/deep/",
+        "src/deep/note.txt",
+        "hello",
+        "hello",
+        "750",
+        "deep/note.txt",
+        "",
+      ].join("\n"),
+    );
+    for (const name of ["out/src/bin.dat", "out/bin.dat", "out/piped/src/bin.dat"]) {
+      const copy = new Uint8Array(await (await api(`/v1/computers/${id}/files/${name}`)).arrayBuffer());
+      expect(copy, name).toEqual(bytes);
+    }
+    const missing = await runOn(id, "shell", "tar xf none.tar");
+    expect(missing).toMatchObject({ status: "failed", exitCode: 2 });
+    expect(missing.stderr).toContain("tar: none.tar: Cannot open: No such file or directory");
+    const absent = await runOn(id, "shell", "tar xf src.tgz nothing/here");
+    expect(absent).toMatchObject({ status: "failed", exitCode: 2 });
+    expect(absent.stderr).toContain("tar: nothing/here: Not found in archive");
+  });
+
+  it("tar extracts nothing outside its directory: a member with '..' is skipped with an error", async () => {
+    const id = await createComputer();
+    const archive = await packTar([
+      { header: { name: "../evil.txt", size: 4 }, body: "evil" },
+      { header: { name: "/abs.txt", size: 3 }, body: "abs" },
+      { header: { name: "ok.txt", size: 2 }, body: "ok" },
+    ]);
+    await writeFile(id, "sub/x.tar", archive as Uint8Array<ArrayBuffer>);
+    const result = await runOn(id, "shell", "cd sub && tar xf x.tar; echo $?; cat ok.txt abs.txt; ls ..");
+    expect(result.stdout).toBe("2\nokabssub\n");
+    expect(result.stderr).toContain("tar: ../evil.txt: Member name contains '..'");
+    expect(result.stderr).toContain("tar: Removing leading `/' from member names");
+  });
+
+  it("html-to-markdown converts HTML (the isolate has no DOM: turndown parses with domino)", async () => {
+    const id = await createComputer();
+    await writeFile(
+      id,
+      "page.html",
+      "<html><head><style>p{}</style></head><body><h1>Title</h1><p>Some <b>bold</b> and a " +
+        '<a href="https://example.test/">link</a>.</p><ul><li>one</li><li>two</li></ul><script>x()</script></body></html>',
+    );
+    const result = await runOk(
+      id,
+      "shell",
+      "html-to-markdown page.html && echo '<h2>piped</h2>' | html-to-markdown",
+    );
+    expect(result.stdout).toBe(
+      "# Title\n\nSome **bold** and a [link](https://example.test/).\n\n-   one\n-   two\n## piped\n",
+    );
   });
 
   it("stdin feeds a read loop, cwd must exist", async () => {

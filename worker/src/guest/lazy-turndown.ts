@@ -5,7 +5,9 @@
  * for a DOM by throwing twice (`new undefined()`, then `document`); each error's stack has a
  * frame in the bundle's top level, whose source positions V8 then collects by parsing the whole
  * 1.3 MB module again: ~20 ms of CPU in every new shell isolate (docs/BENCH.md, "Shell cold
- * start"). Here turndown's code runs only inside html-to-markdown, behaving as before.
+ * start"). Here turndown's code runs only inside html-to-markdown. The turndown required is its
+ * Node build, which parses HTML with domino (an isolate has no `document` for the browser
+ * build's parser): lazy-guest-modules.ts.
  */
 
 /** The converter just-bash constructs (`new TurndownService(options)`), whatever its methods. */

@@ -7,7 +7,7 @@
  * the DO pulled the kill switch.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { SecureFetch } from "just-bash";
+import type { LazyCommand, SecureFetch } from "just-bash";
 import { Bash, InMemoryFs } from "just-bash/browser";
 import type {
   GuestCapabilities,
@@ -30,6 +30,18 @@ const WORKSPACE = "/workspace";
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Bytes a script may hold as output in memory before just-bash stops it. */
 const MAX_BUFFERED_OUTPUT = 64 * 1024 * 1024;
+
+/**
+ * `tar` (tar-command.ts), evaluated at its first run: modern-tar builds an Error at its module's
+ * top level, and an Error made while the bundle's top level runs has that top level on its
+ * stack, whose source positions V8 collects by parsing the whole bundle again (~50 ms of CPU in
+ * every new shell isolate, docs/BENCH.md "Shell cold start"). The bundler turns the dynamic
+ * import into a lazily run init of the module.
+ */
+const TAR: LazyCommand = {
+  name: "tar",
+  load: async () => (await import("./tar-command.ts")).tarCommand(),
+};
 
 /** curl's fetch: plain `fetch`, so the Dynamic Worker's globalOutbound (egress policy) decides. */
 const guestFetch: SecureFetch = async (url, options = {}) => {
@@ -56,6 +68,19 @@ const guestFetch: SecureFetch = async (url, options = {}) => {
   };
 };
 
+/**
+ * The spare's warm-up (`warm`): what every run needs compiled (just-bash's parser and
+ * interpreter, on `true`) and gzip's node:zlib loaded (lazy-zlib.ts), so a computer's first gzip
+ * does not pay for it. Its output goes nowhere (the scratch tree has no output device).
+ */
+const WARM_SCRIPT = "true && printf warm | gzip | gunzip > /dev/null";
+/**
+ * The warm-up's limits: just-bash's default output cap (256 MiB) is past what workerd's zlib
+ * takes as a buffer's largest output (128 MiB), so gzip failed under it ("options.maxOutputLength
+ * is out of range"); a run's cap is MAX_BUFFERED_OUTPUT.
+ */
+const WARM_LIMITS = { maxOutputSize: MAX_BUFFERED_OUTPUT };
+
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -76,9 +101,11 @@ export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint
    */
   async warm(): Promise<void> {
     const fs = new ShellFs([{ mountPoint: WORKSPACE, filesystem: new InMemoryFs() }]);
-    const bash = new Bash({ fs, cwd: WORKSPACE, env: { HOME: "/home/user" } });
+    const bash = new Bash({ fs, cwd: WORKSPACE, env: { HOME: "/home/user" }, executionLimits: WARM_LIMITS });
     bash.registerTransformPlugin(new StreamPlugin());
-    await bash.exec("true", { cwd: WORKSPACE, rawScript: true });
+    const result = await bash.exec(WARM_SCRIPT, { cwd: WORKSPACE, rawScript: true });
+    // A warm-up that fails is no spare (shell-spares.ts drops it): never a silent half warm-up.
+    if (result.exitCode !== 0) throw new Error(`warm-up failed (${result.exitCode}): ${result.stderr}`);
   }
 
   async run(request: ShellRequest, caps: GuestCapabilities): Promise<GuestOutcome> {
@@ -102,7 +129,7 @@ export class ShellGuest extends WorkerEntrypoint implements ShellGuestEntrypoint
       fs,
       cwd: request.cwd,
       env: { HOME: "/home/user", ...request.env },
-      customCommands: serviceCommands(caps.services),
+      customCommands: [...serviceCommands(caps.services), TAR],
       ...(request.network ? { fetch: guestFetch } : {}),
       executionLimits: {
         maxExecutionTimeMs: request.limits.timeoutMs,
