@@ -70,14 +70,14 @@ const guestFetch: SecureFetch = async (url, options = {}) => {
 
 /**
  * The spare's warm-up (`warm`): what every run needs compiled (just-bash's parser and
- * interpreter, on `true`) and gzip's node:zlib loaded (lazy-zlib.ts), so a computer's first gzip
- * does not pay for it. Its output goes nowhere (the scratch tree has no output device).
+ * interpreter, on `true`). A gzip round trip in it (node:zlib loaded ahead for a computer's
+ * first gzip) was measured and not kept: +30 ms of CPU in every warm-up (docs/BENCH.md).
  */
-const WARM_SCRIPT = "true && printf warm | gzip | gunzip > /dev/null";
+const WARM_SCRIPT = "true";
 /**
- * The warm-up's limits: just-bash's default output cap (256 MiB) is past what workerd's zlib
- * takes as a buffer's largest output (128 MiB), so gzip failed under it ("options.maxOutputLength
- * is out of range"); a run's cap is MAX_BUFFERED_OUTPUT.
+ * The warm-up runs under a run's output cap: just-bash's default (256 MiB) is past the largest
+ * output workerd's zlib takes for a buffer (128 MiB), so gzip failed in the scratch tree
+ * ("options.maxOutputLength is out of range").
  */
 const WARM_LIMITS = { maxOutputSize: MAX_BUFFERED_OUTPUT };
 
