@@ -6,10 +6,9 @@
  * finished, and the run's own thread hands it over when nothing else comes; the quota still ends in a short write, then ENOSPC.
  */
 
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { CHUNK_SIZE } from "@computer/vfs";
 import { expect, it, vi } from "vitest";
+import { holdingOpen } from "./holding-open.ts";
 import { describeFreshMount } from "./mounted-mirror.ts";
 import { py } from "./python.ts";
 
@@ -29,31 +28,6 @@ function streamBytes(count: number): Buffer {
   return Buffer.concat(
     Array.from({ length: count }, (_, i) => Buffer.alloc(SIZES[i % SIZES.length] as number, i % 251)),
   );
-}
-
-/** A process that made writeStream(10) to `path` and holds the file open until `close()`. */
-async function holdingOpen(path: string): Promise<{ close(): Promise<void> }> {
-  const writer = spawn(
-    "python3",
-    [
-      "-c",
-      `import os, sys
-fd = os.open("${path}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-${writeStream(10)}
-print("written", flush=True)
-sys.stdin.read()
-os.close(fd)`,
-    ],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const [line] = (await once(writer.stdout, "data")) as [Buffer];
-  expect(line.toString().trim()).toBe("written");
-  return {
-    async close() {
-      writer.stdin.end();
-      await once(writer, "exit");
-    },
-  };
 }
 
 describeFreshMount("write runs through the mount", { prefix: "computerd-runs-" }, (m) => {
@@ -122,7 +96,7 @@ os.close(b)`);
   });
 
   it("the fence takes the run of a writer that still holds the file open", async () => {
-    const writer = await holdingOpen(`${m.mnt}/open`);
+    const writer = await holdingOpen(`${m.mnt}/open`, writeStream(10));
     await m.mount.flushAll();
     expect(Buffer.from(m.mirror.vfs.readFile("/open")).equals(streamBytes(10))).toBe(true);
     await writer.close();
@@ -131,7 +105,7 @@ os.close(b)`);
   it("a run the writer leaves unfinished reaches JS on its own, with no request or fence", async () => {
     const handed = () => m.mount.counters.write_run ?? 0;
     const before = handed();
-    const writer = await holdingOpen(`${m.mnt}/idle`);
+    const writer = await holdingOpen(`${m.mnt}/idle`, writeStream(10));
     // Ten writes stay inside the first page, so only the run's own flusher can hand them over.
     await vi.waitFor(() => expect(handed()).toBeGreaterThan(before), { timeout: 10_000, interval: 20 });
     await writer.close();

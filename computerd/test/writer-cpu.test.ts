@@ -4,10 +4,9 @@
  * cross-CPU wake-up. It pins itself while it answers the stream and lets go at the release.
  */
 
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { expect, it, vi } from "vitest";
+import { holdingOpen } from "./holding-open.ts";
 import { describeFreshMount } from "./mounted-mirror.ts";
 
 /** The CPU lists this process's threads may run on, by thread id. */
@@ -43,27 +42,15 @@ describeFreshMount("the loop on the writer's CPU", { prefix: "computerd-writer-c
       const pinnedThreads = () => [...threadCpus().values()].filter((list) => list === cpu).length;
       expect(pinnedThreads()).toBe(0);
       // 1,000 writes of 4 KiB from a process on `cpu`, the file held open afterwards.
-      const writer = spawn(
-        "python3",
-        [
-          "-c",
-          `import os, sys
-os.sched_setaffinity(0, {${cpu}})
-fd = os.open("${m.mnt}/stream", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-for i in range(1000):
-    assert os.write(fd, b"x" * 4096) == 4096
-print("written", flush=True)
-sys.stdin.read()
-os.close(fd)`,
-        ],
-        { stdio: ["pipe", "pipe", "inherit"] },
+      const writer = await holdingOpen(
+        `${m.mnt}/stream`,
+        `for i in range(1000):
+    assert os.write(fd, b"x" * 4096) == 4096`,
+        `os.sched_setaffinity(0, {${cpu}})`,
       );
-      const [line] = (await once(writer.stdout, "data")) as [Buffer];
-      expect(line.toString().trim()).toBe("written");
       expect(m.mount.counters["write (loop)"]).toBeGreaterThanOrEqual(1000);
       expect(pinnedThreads()).toBe(1);
-      writer.stdin.end();
-      await once(writer, "exit");
+      await writer.close();
       // The kernel sends the release after the close, in the background.
       await vi.waitFor(() => expect(pinnedThreads()).toBe(0), { timeout: 10_000, interval: 20 });
       await m.mount.flushAll();
