@@ -1,7 +1,7 @@
 /**
  * vitest project "computerd-fuse": the FUSE conformance suite (test/*.test.ts).
  * It mounts real filesystems, so files run one at a time; it skips only when
- * /dev/fuse is absent.
+ * /dev/fuse is absent, and refuses to start over a stale addon (test/addon-fresh.ts).
  */
 
 import { sourceConditionPlugin } from "@computer/sdk/source-condition";
@@ -14,6 +14,8 @@ export default defineConfig({
     root: import.meta.dirname,
     environment: "node",
     include: ["test/**/*.test.ts"],
+    // A stale addon fails the suite at once, naming the sources it predates (addon-fresh.ts).
+    globalSetup: ["test/addon-fresh.ts"],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000,
