@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import { CHUNK_SIZE } from "@computer/vfs";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { testConfig } from "../../test/server-harness.ts";
 import { FakeDo, tree } from "../../test/stand-in-do.ts";
 import type { Config } from "../config.ts";
@@ -212,9 +212,17 @@ describe("MirrorSync", () => {
     await sync.uploadSome();
     mount.fs.write(fh, "/big.bin", page(5), 5 * CHUNK_SIZE);
     await expect.poll(storedPages, { timeout: 10_000 }).toBe(6);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    // Chunks went ahead: the next round follows at once (true), not after the interval.
-    expect(await sync.uploadSome()).toBe(true);
+    // Chunks went ahead once that sample has settled: the round answers true (the next follows
+    // at once), not false (done) or "settling" after the interval.
+    let outcome: Awaited<ReturnType<typeof sync.uploadSome>> = "settling";
+    await vi.waitFor(
+      async () => {
+        outcome = await sync.uploadSome();
+        expect(outcome).not.toBe("settling");
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(outcome).toBe(true);
     const hash = (i: number) => createHash("sha256").update(page(i)).digest("hex");
     for (let i = 0; i < 6; i++) expect(fake.vfs.getBlob(hash(i)), `page ${i}`).toBeDefined();
     expect(fake.vfs.exists("/big.bin")).toBe(false);
