@@ -24,7 +24,8 @@ export function newerSources(addon = FUSE3_ADDON_PATH, dir = NATIVE_DIR): string
     .sort();
 }
 
-export default function setup(): void {
+/** vitest calls a globalSetup module's named `setup` before the project's first test file. */
+export function setup(): void {
   const newer = newerSources();
   if (newer.length > 0) {
     throw new Error(
