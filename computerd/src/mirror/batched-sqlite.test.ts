@@ -52,7 +52,7 @@ describe("the WAL", () => {
     const file = join(dir, "db.sqlite");
     const wal = () => statSync(`${file}-wal`).size;
     try {
-      const sql = batchedSqlite(new DatabaseSync(file), { walAutocheckpointPages: 1024 });
+      const sql = batchedSqlite(new DatabaseSync(file), { walAutocheckpointBytes: 1024 * 4096 });
       sql.exec("CREATE TABLE t (v BLOB)");
       sql.transaction(() => {
         for (let i = 0; i < 64; i++) sql.exec("INSERT INTO t VALUES (?)", new Uint8Array(1 << 20));

@@ -24,8 +24,8 @@ export interface BatchPolicy {
    * checkpoints do). OFF trades crash safety of the mirror for speed.
    */
   synchronous: "NORMAL" | "OFF";
-  /** WAL size in pages that triggers a checkpoint (default 16384, 64 MiB). */
-  walAutocheckpointPages: number;
+  /** WAL size in bytes that triggers a checkpoint (default 64 MiB; SQLite counts it in pages). */
+  walAutocheckpointBytes: number;
 }
 
 /** A SqlLike with an explicit commit point. */
@@ -69,12 +69,12 @@ export function batchedSqlite(db: DatabaseLike, policy: Partial<BatchPolicy> = {
   db.exec("PRAGMA journal_mode = WAL");
   db.exec(`PRAGMA synchronous = ${policy.synchronous ?? "NORMAL"}`);
   // Checkpoints fsync the database; fewer, larger ones keep 1 MiB blob writes cheap.
-  const walPages = policy.walAutocheckpointPages ?? 16384;
-  db.exec(`PRAGMA wal_autocheckpoint = ${walPages}`);
+  const walBytes = policy.walAutocheckpointBytes ?? 64 << 20;
+  const [page] = db.prepare("PRAGMA page_size").all() as { page_size: number }[];
+  db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.floor(walBytes / (page?.page_size ?? 4096)))}`);
   // A WAL grown past that by one big transaction (a 1 GiB file) is cut back to it when it is
   // next reused, instead of keeping its largest size on disk for good.
-  const [page] = db.prepare("PRAGMA page_size").all() as { page_size: number }[];
-  db.exec(`PRAGMA journal_size_limit = ${walPages * (page?.page_size ?? 4096)}`);
+  db.exec(`PRAGMA journal_size_limit = ${walBytes}`);
 
   function prepared(query: string): Statement {
     let statement = statements.get(query);

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openNodeVfs } from "@computer/vfs/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { errorCode } from "../../test/error-code.ts";
-import { type Mirror, openMirror } from "./open-mirror.ts";
+import { MIRROR_FILE, MIRROR_PAGE_BYTES, type Mirror, openMirror } from "./open-mirror.ts";
 
 let dir: string;
 let mirror: Mirror;
@@ -58,5 +59,29 @@ describe("the mirror's directories cached by name", () => {
     vfs.rename("/x/b", "/x/c");
     vfs.writeFile("/x/g", "3");
     expect(vfs.changes("0").changes.map((c) => c.path)).toContain("/x/c/f");
+  });
+});
+
+describe("the mirror's SQLite page", () => {
+  const pageSize = (m: Mirror) => m.sql.exec<{ page_size: number }>("PRAGMA page_size")[0]?.page_size;
+
+  it("is 16 KiB in a new mirror (a 1 MiB chunk is 64 pages, not 256)", () => {
+    const { vfs, sql } = open();
+    expect(MIRROR_PAGE_BYTES).toBe(16384);
+    expect(pageSize(mirror)).toBe(MIRROR_PAGE_BYTES);
+    vfs.writeFile("/big", new Uint8Array(3 << 20).fill(7));
+    sql.commit();
+    expect(vfs.readFile("/big")).toEqual(new Uint8Array(3 << 20).fill(7));
+  });
+
+  it("stays what it was in a mirror made before, whose files open as they were", () => {
+    dir = mkdtempSync(join(tmpdir(), "computerd-mirror-"));
+    openNodeVfs(join(dir, MIRROR_FILE)).writeFile("/kept", "made before");
+    mirror = openMirror(dir);
+    expect(pageSize(mirror)).toBe(4096);
+    expect(mirror.vfs.readText("/kept")).toBe("made before");
+    mirror.vfs.writeFile("/new", "written after");
+    mirror.sql.commit();
+    expect(mirror.vfs.readText("/new")).toBe("written after");
   });
 });
