@@ -1,8 +1,9 @@
 /**
  * The trusted services a shell/js exec may call (GuestServicesApi, guest-wire.ts), run in the
  * DO next to the vfs: git (worker/src/git: isomorphic-git over the computer's files, clone only
- * through the egress policy) and artifacts (publish a file or directory, through the
- * `ArtifactPublisher` the DO plugs in). An RpcTarget per exec, revoked when the exec ends.
+ * through the egress policy), artifacts (publish a file or directory, through the
+ * `ArtifactPublisher` the DO plugs in) and the shell's html-to-markdown conversion
+ * (html-to-markdown.ts). An RpcTarget per exec, revoked when the exec ends.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Vfs } from "@computer/vfs";
@@ -16,7 +17,9 @@ import {
   type GuestCallResult,
   type GuestCommandResult,
   type GuestServicesApi,
+  type HtmlToMarkdownRequest,
 } from "./guest-wire.ts";
+import { htmlToMarkdown } from "./html-to-markdown.ts";
 
 /** What `computer:artifacts` and the shell's `publish` ask for. */
 export interface PublishRequest {
@@ -132,6 +135,11 @@ export class GuestServicesTarget extends RpcTarget implements GuestServicesApi {
     } finally {
       this.#deps.changed();
     }
+  }
+
+  async htmlToMarkdown(request: HtmlToMarkdownRequest): Promise<GuestCallResult> {
+    this.#check();
+    return htmlToMarkdown(request);
   }
 
   /** `options` with a relative `path` made absolute from the exec's cwd. */

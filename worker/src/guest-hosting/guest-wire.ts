@@ -123,6 +123,31 @@ export interface GuestServicesApi {
   git(method: string, options: unknown): Promise<GuestCallResult>;
   /** `computer:artifacts`: `publish({ path, name?, version?, ttlSeconds? })` → the published artifact. */
   artifacts(method: string, options: unknown): Promise<GuestCallResult>;
+  /**
+   * The shell's `html-to-markdown`: converts `request.html` with turndown in the DO's isolate
+   * (html-to-markdown.ts), so that turndown is no part of every new shell isolate. The value is
+   * the Markdown as turndown returns it; EFBIG past `maxOutputBytes`, EINVAL for bad options.
+   */
+  htmlToMarkdown(request: HtmlToMarkdownRequest): Promise<GuestCallResult>;
+}
+
+/** turndown's options just-bash's html-to-markdown sets (its `-b`, `-c`, `-r`, `--heading-style`). */
+export interface HtmlToMarkdownOptions {
+  bulletListMarker?: string;
+  codeBlockStyle?: string;
+  fence?: string;
+  hr?: string;
+  headingStyle?: string;
+}
+
+/** One conversion of the shell's `html-to-markdown`. */
+export interface HtmlToMarkdownRequest {
+  html: string;
+  options: HtmlToMarkdownOptions;
+  /** Tags dropped with their content (`script`, `style`, `footer`). */
+  remove: string[];
+  /** Largest Markdown the guest takes, in UTF-8 bytes. */
+  maxOutputBytes: number;
 }
 
 /** A guest's handle to stop the exec it runs (an RpcTarget in the guest, handed to the DO). */

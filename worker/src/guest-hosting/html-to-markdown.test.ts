@@ -1,0 +1,58 @@
+/**
+ * The DO's side of html-to-markdown: a guest's request is checked before turndown sees it, and
+ * the Markdown is held to the guest's output limit.
+ */
+import { describe, expect, it } from "vitest";
+import { HTML_MAX_LENGTH, htmlToMarkdown } from "./html-to-markdown.ts";
+
+const request = {
+  html: "<h1>T</h1><p>a <b>b</b></p>",
+  options: { headingStyle: "atx" },
+  remove: [],
+  maxOutputBytes: 1024,
+};
+
+describe("htmlToMarkdown (the DO's conversion)", () => {
+  it("converts with turndown's Node build (domino parses: a Worker has no DOM)", async () => {
+    expect(await htmlToMarkdown(request)).toEqual({ ok: true, value: "# T\n\na **b**" });
+    const removed = await htmlToMarkdown({
+      ...request,
+      html: "<p>x</p><script>y()</script>",
+      remove: ["script"],
+    });
+    expect(removed).toEqual({ ok: true, value: "x" });
+  });
+
+  it("refuses options turndown would take from no command: EINVAL", async () => {
+    for (const options of [
+      { bulletListMarker: "x" },
+      { headingStyle: "none" },
+      { rules: "x" },
+      { hr: 3 },
+      { blankReplacement: () => "" },
+    ]) {
+      const result = await htmlToMarkdown({ ...request, options } as never);
+      expect(result, JSON.stringify(Object.keys(options))).toMatchObject({
+        ok: false,
+        error: { code: "EINVAL" },
+      });
+    }
+    for (const bad of [{ remove: ["a b"] }, { remove: "script" }, { html: 5 }, { maxOutputBytes: -1 }]) {
+      const result = await htmlToMarkdown({ ...request, ...bad } as never);
+      expect(result, JSON.stringify(bad)).toMatchObject({ ok: false, error: { code: "EINVAL" } });
+    }
+  });
+
+  it("holds input and output to their limits: E2BIG, EFBIG", async () => {
+    const huge = await htmlToMarkdown({ ...request, html: "x".repeat(HTML_MAX_LENGTH + 1) });
+    expect(huge).toMatchObject({ ok: false, error: { code: "E2BIG" } });
+    // "# T\n\na **b**" is 12 bytes; with the guest's newline 13.
+    expect(await htmlToMarkdown({ ...request, maxOutputBytes: 13 })).toMatchObject({ ok: true });
+    expect(await htmlToMarkdown({ ...request, maxOutputBytes: 12 })).toMatchObject({
+      ok: false,
+      error: { code: "EFBIG" },
+    });
+    const wide = await htmlToMarkdown({ ...request, html: "<p>é</p>", maxOutputBytes: 2 });
+    expect(wide).toMatchObject({ ok: false, error: { code: "EFBIG" } });
+  });
+});
