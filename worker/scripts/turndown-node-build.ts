@@ -1,13 +1,11 @@
 /**
- * The esbuild plugin of the DO's turndown module (build-guests.ts, dist/host/turndown.host.js,
- * which src/guest-hosting/html-to-markdown.ts imports at the first conversion): `turndown`
- * resolves to the turndown just-bash itself depends on, in its Node build. The browser build,
- * which a Worker's `browser` condition would pick, parses HTML with the page's `document`, which
- * a Worker does not have ("document is not defined"); the Node build parses it with domino,
- * turndown's own DOM dependency, in plain JavaScript. turndown's `browser` field maps domino
- * away, so the plugin resolves turndown's import of it by hand. A module built here, rather
- * than an import the Worker's bundlers resolve (wrangler's esbuild, the tests' Vite), so both
- * run the same turndown.
+ * The esbuild plugin of the html-to-markdown converter's guest (build-guests.ts,
+ * src/guest/turndown-guest.ts): `turndown` resolves to the turndown just-bash itself depends on,
+ * in its Node build. The browser build, which the guest's `browser` condition would pick, parses
+ * HTML with the page's `document`, which a Worker does not have ("document is not defined"); the
+ * Node build parses it with domino, turndown's own DOM dependency, in plain JavaScript.
+ * turndown's `browser` field maps domino away, so the plugin resolves turndown's import of it by
+ * hand.
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";

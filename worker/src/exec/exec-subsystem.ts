@@ -17,6 +17,7 @@ import { retryPendingSync, type SyncRetryDeps, schedulePendingSync } from "../co
 import { globalOutboundFor } from "../egress/egress-gateway.ts";
 import { type ArtifactPublisher, GuestServicesTarget } from "../guest-hosting/guest-services.ts";
 import { GuestSession } from "../guest-hosting/guest-session.ts";
+import { turndownConverter } from "../guest-hosting/html-to-markdown.ts";
 import { JsRuntime, type JsRuntimeDeps } from "../guest-hosting/js-runtime.ts";
 import { type KeptShellIsolate, ShellRuntime } from "../guest-hosting/shell-runtime.ts";
 import { shellSpares } from "../guest-hosting/shell-spares.ts";
@@ -142,6 +143,8 @@ export class ExecSubsystem {
       cwd: request.cwd,
       changed,
       artifacts: this.#artifacts,
+      converter: () =>
+        turndownConverter(host.env.LOADER, host.ctx.storage.kv.get<KeptShellIsolate>(SHELL_ISOLATE_KEY)?.id),
     });
     return new GuestSession({ vfs: () => host.vfs(), changed, services }, sink);
   }

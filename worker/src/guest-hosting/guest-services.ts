@@ -2,8 +2,9 @@
  * The trusted services a shell/js exec may call (GuestServicesApi, guest-wire.ts), run in the
  * DO next to the vfs: git (worker/src/git: isomorphic-git over the computer's files, clone only
  * through the egress policy), artifacts (publish a file or directory, through the
- * `ArtifactPublisher` the DO plugs in) and the shell's html-to-markdown conversion
- * (html-to-markdown.ts). An RpcTarget per exec, revoked when the exec ends.
+ * `ArtifactPublisher` the DO plugs in) and the shell's html-to-markdown (the request checked
+ * here, converted in a Dynamic Worker: html-to-markdown.ts). An RpcTarget per exec, revoked
+ * when the exec ends.
  */
 import { RpcTarget } from "cloudflare:workers";
 import type { Vfs } from "@computer/vfs";
@@ -19,7 +20,7 @@ import {
   type GuestServicesApi,
   type HtmlToMarkdownRequest,
 } from "./guest-wire.ts";
-import { htmlToMarkdown } from "./html-to-markdown.ts";
+import { type Converter, htmlToMarkdown } from "./html-to-markdown.ts";
 
 /** What `computer:artifacts` and the shell's `publish` ask for. */
 export interface PublishRequest {
@@ -50,6 +51,8 @@ export interface GuestServicesDeps {
   changed(): void;
   /** Absent while artifacts are not available in this deployment. */
   artifacts?: ArtifactPublisher;
+  /** The computer's html-to-markdown converter (html-to-markdown.ts), loaded when first called. */
+  converter(): Converter;
 }
 
 /** The git methods a guest may call: what `computer:git` exports (and nothing else of ComputerGit). */
@@ -139,7 +142,7 @@ export class GuestServicesTarget extends RpcTarget implements GuestServicesApi {
 
   async htmlToMarkdown(request: HtmlToMarkdownRequest): Promise<GuestCallResult> {
     this.#check();
-    return htmlToMarkdown(request);
+    return htmlToMarkdown(request, () => this.#deps.converter());
   }
 
   /** `options` with a relative `path` made absolute from the exec's cwd. */

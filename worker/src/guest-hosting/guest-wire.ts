@@ -124,9 +124,10 @@ export interface GuestServicesApi {
   /** `computer:artifacts`: `publish({ path, name?, version?, ttlSeconds? })` → the published artifact. */
   artifacts(method: string, options: unknown): Promise<GuestCallResult>;
   /**
-   * The shell's `html-to-markdown`: converts `request.html` with turndown in the DO's isolate
-   * (html-to-markdown.ts), so that turndown is no part of every new shell isolate. The value is
-   * the Markdown as turndown returns it; EFBIG past `maxOutputBytes`, EINVAL for bad options.
+   * The shell's `html-to-markdown`: the DO checks the request and converts `request.html` with
+   * turndown in a Dynamic Worker of its own (html-to-markdown.ts), so that turndown is no part
+   * of every new shell isolate. The value is the Markdown, trimmed; EFBIG past
+   * `maxOutputBytes`, E2BIG for input past the shell's limits, EINVAL for bad options.
    */
   htmlToMarkdown(request: HtmlToMarkdownRequest): Promise<GuestCallResult>;
 }
@@ -148,6 +149,12 @@ export interface HtmlToMarkdownRequest {
   remove: string[];
   /** Largest Markdown the guest takes, in UTF-8 bytes. */
   maxOutputBytes: number;
+}
+
+/** The html-to-markdown converter's Dynamic Worker (turndown-guest.ts), called by the DO. */
+export interface TurndownGuestEntrypoint {
+  /** The Markdown of `html` under turndown's `options`, `remove`'s tags dropped, trimmed. */
+  convert(html: string, options: Record<string, string>, remove: string[]): string;
 }
 
 /** A guest's handle to stop the exec it runs (an RpcTarget in the guest, handed to the DO). */

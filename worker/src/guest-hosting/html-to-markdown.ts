@@ -1,14 +1,29 @@
 /**
- * The shell's `html-to-markdown` conversion, run in the DO's isolate for the guest
+ * The shell's `html-to-markdown` conversion, asked of the DO by the shell guest
  * (GuestServicesApi.htmlToMarkdown): just-bash's command in the guest reads the input and
- * checks its options and limits (src/guest/host-turndown.ts), and turndown runs here, once
- * compiled per Worker isolate instead of in every new shell isolate (docs/BENCH.md,
- * "html-to-markdown in the DO"). turndown and domino are evaluated at the first conversion,
- * not at the Worker's start. The request comes from a guest: everything in it is checked.
+ * checks its options and limits (src/guest/host-turndown.ts); the DO checks the request (it
+ * comes from a guest) and has turndown convert it in the converter's Dynamic Worker
+ * (src/guest/turndown-guest.ts), which a computer loads at its first conversion. So turndown and
+ * domino are compiled neither in every new shell isolate nor at the Worker's own start, where
+ * workerd compiles every module of the isolate, imported or not (docs/BENCH.md,
+ * "html-to-markdown in the DO").
  */
+import type { TurndownGuest } from "../guest/turndown-guest.ts";
+import {
+  GUEST_COMPATIBILITY_DATE,
+  GUEST_COMPATIBILITY_FLAGS,
+  TURNDOWN_GUEST,
+  turndownGuestVersion,
+} from "./guest-code.ts";
 import type { GuestCallResult, HtmlToMarkdownRequest } from "./guest-wire.ts";
 
-type Turndown = typeof import("../../dist/host/turndown.host.js").default;
+/** The converter as the DO calls it (TurndownGuestEntrypoint over RPC). */
+export interface Converter {
+  convert(html: string, options: Record<string, string>, remove: string[]): Promise<string>;
+}
+
+/** CPU one conversion may use. */
+const CONVERT_CPU_MS = 30_000;
 
 /**
  * The largest input the DO converts, in UTF-16 code units: what just-bash's command lets
@@ -29,13 +44,6 @@ const OPTIONS: Record<string, readonly string[] | undefined> = {
   headingStyle: ["atx", "setext"],
   hr: undefined,
 };
-
-let turndown: Promise<Turndown> | undefined;
-
-function loadTurndown(): Promise<Turndown> {
-  turndown ??= import("../../dist/host/turndown.host.js").then((module) => module.default);
-  return turndown;
-}
 
 function invalid(message: string): GuestCallResult {
   return { ok: false, error: { code: "EINVAL", message } };
@@ -60,8 +68,34 @@ function checkedTags(tags: unknown): string[] | undefined {
   return tags.every((tag) => typeof tag === "string" && /^[a-z][a-z0-9-]*$/i.test(tag)) ? tags : undefined;
 }
 
-/** Converts one request: the Markdown, trimmed, or an error with its code. */
-export async function htmlToMarkdown(request: HtmlToMarkdownRequest): Promise<GuestCallResult> {
+/**
+ * The converter's Dynamic Worker of the computer whose shell runs under loader id `shellId`
+ * (its kept shell isolate, shell-runtime.ts): a computer's conversions share one, cached by the
+ * loader while in use, and never another computer's (the id is random per computer and goes
+ * with it). Without a shell id (a js exec), a fresh one per call.
+ */
+export function turndownConverter(loader: WorkerLoader, shellId: string | undefined): Converter {
+  const code = (): WorkerLoaderWorkerCode => ({
+    compatibilityDate: GUEST_COMPATIBILITY_DATE,
+    compatibilityFlags: GUEST_COMPATIBILITY_FLAGS,
+    mainModule: "turndown.js",
+    modules: { "turndown.js": TURNDOWN_GUEST },
+    globalOutbound: null,
+  });
+  const worker =
+    shellId === undefined
+      ? loader.load(code())
+      : loader.get(`turndown:${turndownGuestVersion()}:${shellId}`, code);
+  return worker.getEntrypoint<TurndownGuest>("TurndownGuest", {
+    limits: { cpuMs: CONVERT_CPU_MS },
+  }) as Converter;
+}
+
+/** Converts one request with `converter`: the Markdown, trimmed, or an error with its code. */
+export async function htmlToMarkdown(
+  request: HtmlToMarkdownRequest,
+  converter: () => Converter,
+): Promise<GuestCallResult> {
   const { html, maxOutputBytes } = request ?? {};
   if (typeof html !== "string") return invalid("html must be a string");
   if (html.length > HTML_MAX_LENGTH)
@@ -74,10 +108,9 @@ export async function htmlToMarkdown(request: HtmlToMarkdownRequest): Promise<Gu
   if (typeof options === "string") return invalid(options);
   const remove = checkedTags(request.remove);
   if (remove === undefined) return invalid("remove must be a list of tag names");
-  const Converter = await loadTurndown();
   let markdown: string;
   try {
-    markdown = new Converter(options).remove(remove).turndown(html).trim();
+    markdown = await converter().convert(html, options, remove);
   } catch (err) {
     return { ok: false, error: { code: "EIO", message: err instanceof Error ? err.message : String(err) } };
   }
