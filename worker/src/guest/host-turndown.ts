@@ -1,11 +1,11 @@
 /**
  * What just-bash's html-to-markdown gets for its `turndown` import in the shell guest
  * (scripts/lazy-guest-modules.ts points it here): a converter that converts nothing and records
- * what it was asked, so that the DO converts it instead (shell-commands.ts runs just-bash's own
- * command, then hands the recorded conversion to `services.htmlToMarkdown`). turndown and the
- * DOM it parses with (domino, 260 KB) are then no part of the shell bundle, which V8 compiles
- * whole in every new shell isolate, a new computer's first shell exec included: ~11 ms of CPU
- * each (docs/BENCH.md, "html-to-markdown in the DO").
+ * what it was asked, so that the DO has it converted instead (shell-commands.ts runs just-bash's
+ * own command, then hands the recorded conversion to `services.htmlToMarkdown`). turndown and
+ * the DOM it parses with (domino, ~250 KB) are then no part of the shell bundle, which V8
+ * compiles whole in every new shell isolate, a new computer's first shell exec included: 5–11 ms
+ * of CPU each (docs/BENCH.md, "html-to-markdown in the DO").
  *
  * just-bash's command keeps everything else: its options, reading stdin or the file, its errors
  * and its input limits. It calls the converter synchronously (`new TurndownService(options)`,
