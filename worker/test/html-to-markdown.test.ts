@@ -63,8 +63,12 @@ describe("shell runtime: html-to-markdown", () => {
 
   it("execs converting at once in one computer's isolate each get their own Markdown", async () => {
     const id = await createComputer();
+    for (const tag of ["a", "b"])
+      for (let i = 1; i <= 5; i++) await writeFile(id, `${tag}${i}.html`, `<p>${tag}${i}</p>`);
     await runOk(id, "shell", "true");
-    const script = (tag: string) => `for i in 1 2 3 4 5; do echo "<p>${tag}$i</p>" | html-to-markdown; done`;
+    // A file is read over the DO's RPC inside just-bash's command, before it converts: the two
+    // execs' commands interleave there.
+    const script = (tag: string) => `for i in 1 2 3 4 5; do html-to-markdown ${tag}$i.html; done`;
     const [a, b] = await Promise.all([runOk(id, "shell", script("a")), runOk(id, "shell", script("b"))]);
     expect(a.stdout).toBe("a1\na2\na3\na4\na5\n");
     expect(b.stdout).toBe("b1\nb2\nb3\nb4\nb5\n");
