@@ -34,6 +34,9 @@ describe("htmlToMarkdown (the DO's conversion)", () => {
       converter,
     );
     expect(removed).toEqual({ ok: true, value: "x" });
+    // Without a kept shell isolate (a js exec): a fresh converter for the call.
+    const fresh = await htmlToMarkdown(request, () => turndownConverter(env.LOADER, undefined));
+    expect(fresh).toEqual({ ok: true, value: "# T\n\na **b**" });
   });
 
   it("refuses options turndown would take from no command: EINVAL", async () => {
