@@ -123,6 +123,8 @@ struct session {
   int recv_taken;
   /* Usable size of the receive buffers libfuse allocates for this session (0: none seen yet). */
   size_t recv_size;
+  /* Raised by cancelStores: a store into the page cache started before stops at its next chunk (atomic). */
+  long stores_cancelled;
 };
 
 /* Interrupts the loop thread's read of /dev/fuse on unmount (0: no signal was free). */
@@ -1317,12 +1319,15 @@ static napi_value js_reply_entry(napi_env env, napi_callback_info info) {
 
 /* replyCreate(req, attr, entryTimeout, attrTimeout, fh) */
 static napi_value js_reply_create(napi_env env, napi_callback_info info) {
-  ARGS(5);
+  ARGS(6);
   struct fuse_entry_param e;
   fill_entry(env, argv + 1, &e);
   struct fuse_file_info fi;
   memset(&fi, 0, sizeof fi);
   fi.fh = (uint64_t)num(env, argv[4]);
+  bool direct = false;
+  if (argc >= 6) napi_get_value_bool(env, argv[5], &direct);
+  fi.direct_io = direct;
   return ret_int(env, fuse_reply_create(req, &e, &fi));
 }
 
@@ -1337,19 +1342,21 @@ static napi_value js_reply_attr(napi_env env, napi_callback_info info) {
 /* replyOpen(req, fh, keepCache[, cacheDir]) — cacheDir (opendir only): the kernel keeps the
    listing it reads in its own cache (FOPEN_CACHE_DIR), kept across opens with keepCache. */
 static napi_value js_reply_open(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   fuse_req_t req = get_req(env, argv[0]);
   struct session *req_session = fuse_req_userdata(req);
   struct fuse_file_info fi;
   memset(&fi, 0, sizeof fi);
   fi.fh = (uint64_t)num(env, argv[1]);
-  bool keep = false, cache_dir = false;
+  bool keep = false, cache_dir = false, direct = false;
   napi_get_value_bool(env, argv[2], &keep);
   if (argc >= 4) napi_get_value_bool(env, argv[3], &cache_dir);
+  if (argc >= 5) napi_get_value_bool(env, argv[4], &direct);
   fi.keep_cache = keep;
   fi.cache_readdir = cache_dir;
+  fi.direct_io = direct;
   return ret_int(env, fuse_reply_open(req, &fi));
 }
 
@@ -1556,6 +1563,97 @@ static napi_value js_notify_inode(napi_env env, napi_callback_info info) { retur
 static napi_value js_notify_entry(napi_env env, napi_callback_info info) { return notify(env, info, 1); }
 static napi_value js_notify_range(napi_env env, napi_callback_info info) { return notify(env, info, 2); }
 
+/*
+ * Puts bytes into the kernel's page cache of a file (FUSE_NOTIFY_STORE), on the thread pool: the
+ * pages a write-only handle's writes bypassed (they went straight from the writer's buffer to
+ * the daemon, FOPEN_DIRECT_IO). One notification per chunk, in order; each chunk's buffer is
+ * referenced until the work is done (JS changes none of them meanwhile: direct-writes.ts).
+ */
+struct store {
+  struct session *s;
+  fuse_ino_t ino;
+  off_t offset;
+  long generation; /* stores_cancelled when it was queued */
+  uint32_t count;
+  napi_ref *refs;
+  char **data;
+  size_t *lens;
+  int result;
+  napi_deferred deferred;
+  napi_async_work work;
+};
+
+static void store_execute(napi_env env, void *data) {
+  (void)env;
+  struct store *st = data;
+  if (!st->s->se || !st->s->running) { st->result = -ENOTCONN; return; }
+  off_t off = st->offset;
+  for (uint32_t i = 0; i < st->count && st->result == 0; i++) {
+    if (__atomic_load_n(&st->s->stores_cancelled, __ATOMIC_ACQUIRE) != st->generation) break;
+    if (st->lens[i] == 0) continue;
+    struct fuse_bufvec buf = FUSE_BUFVEC_INIT(st->lens[i]);
+    buf.buf[0].mem = st->data[i];
+    st->result = fuse_lowlevel_notify_store(st->s->se, st->ino, off, &buf, 0);
+    off += (off_t)st->lens[i];
+  }
+}
+
+static void store_complete(napi_env env, napi_status status, void *data) {
+  (void)status;
+  struct store *st = data;
+  for (uint32_t i = 0; i < st->count; i++) napi_delete_reference(env, st->refs[i]);
+  napi_value v;
+  napi_create_int32(env, st->result, &v);
+  napi_resolve_deferred(env, st->deferred, v);
+  napi_delete_async_work(env, st->work);
+  free(st->refs); free(st->data); free(st->lens); free(st);
+}
+
+/* notifyStore(session, ino, offset, chunks: Uint8Array[]) -> Promise<errno result>: the chunks
+   are the file's bytes from `offset` on. */
+/* cancelStores(session): every store on its way stops before its next chunk (what it stored is
+   current: nothing changed the file meanwhile). */
+static napi_value js_cancel_stores(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  struct session *s = get_session(env, argv[0]);
+  if (s) __atomic_add_fetch(&s->stores_cancelled, 1, __ATOMIC_ACQ_REL);
+  return NULL;
+}
+
+static napi_value js_notify_store(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  struct store *st = calloc(1, sizeof *st);
+  st->s = get_session(env, argv[0]);
+  st->ino = (fuse_ino_t)num(env, argv[1]);
+  st->offset = (off_t)num(env, argv[2]);
+  st->generation = __atomic_load_n(&st->s->stores_cancelled, __ATOMIC_ACQUIRE);
+  CHECK(napi_get_array_length(env, argv[3], &st->count));
+  st->refs = calloc(st->count ? st->count : 1, sizeof *st->refs);
+  st->data = calloc(st->count ? st->count : 1, sizeof *st->data);
+  st->lens = calloc(st->count ? st->count : 1, sizeof *st->lens);
+  for (uint32_t i = 0; i < st->count; i++) {
+    napi_value chunk;
+    CHECK(napi_get_element(env, argv[3], i, &chunk));
+    napi_typedarray_type type;
+    napi_value ab;
+    size_t offset = 0;
+    void *base = NULL;
+    CHECK(napi_get_typedarray_info(env, chunk, &type, &st->lens[i], &base, &ab, &offset));
+    st->data[i] = base;
+    CHECK(napi_create_reference(env, chunk, 1, &st->refs[i]));
+  }
+  napi_value promise, name;
+  CHECK(napi_create_promise(env, &st->deferred, &promise));
+  napi_create_string_utf8(env, "computerd-fuse3-store", NAPI_AUTO_LENGTH, &name);
+  CHECK(napi_create_async_work(env, NULL, name, store_execute, store_complete, st, &st->work));
+  CHECK(napi_queue_async_work(env, st->work));
+  return promise;
+}
+
 NAPI_MODULE_INIT() {
   /* A real-time signal nobody handles yet, without SA_RESTART, so a read it hits fails with EINTR. */
   for (int sig = SIGRTMIN + 8; !wake_signal && sig <= SIGRTMAX - 8; sig++) {
@@ -1593,6 +1691,8 @@ NAPI_MODULE_INIT() {
     {"loopAnswers", NULL, js_loop_answers, NULL, NULL, NULL, napi_enumerable, NULL},
     {"setPagesSeen", NULL, js_set_pages_seen, NULL, NULL, NULL, napi_enumerable, NULL},
     {"receiveBuffers", NULL, js_receive_buffers, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"notifyStore", NULL, js_notify_store, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"cancelStores", NULL, js_cancel_stores, NULL, NULL, NULL, napi_enumerable, NULL},
     {"grantWrites", NULL, js_grant_writes, NULL, NULL, NULL, napi_enumerable, NULL},
     {"revokeWrites", NULL, js_revoke_writes, NULL, NULL, NULL, napi_enumerable, NULL},
     {"earlyWrites", NULL, js_early_writes, NULL, NULL, NULL, napi_enumerable, NULL},

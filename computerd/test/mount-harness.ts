@@ -81,6 +81,8 @@ export function unexpectedAddon(): Fuse3Addon {
     notifyInvalInode: unexpected,
     notifyInvalEntry: unexpected,
     notifyInvalRange: unexpected,
+    notifyStore: unexpected,
+    cancelStores: unexpected,
     setNoCapabilities: unexpected,
     setNoSetid: unexpected,
     killPriv: unexpected,

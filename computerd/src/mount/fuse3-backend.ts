@@ -43,6 +43,11 @@ export interface FuseTuning {
    * size is only seen after a hard invalidation.
    */
   pageCache: "auto" | "keep";
+  /**
+   * Write-only handles bypass the page cache, which gets their file's bytes after their release
+   * (direct-writes.ts). Default: on where the kernel keeps that coherent (Linux >= 6.6).
+   */
+  directWrites?: boolean;
   /** Let users other than the daemon's use the mount (default: when running as root). */
   allowOther: boolean;
   /** libfuse debug output on stderr. */
@@ -149,8 +154,10 @@ export async function mountFuse3(
     addName: () => {},
     dropNames: () => {},
     clearNames: () => {},
+    storePages: async () => 0,
+    cancelStores: () => {},
   };
-  const { listener, nodes, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
+  const { listener, nodes, clearLoopAttributes, answeredWritesBuffered, pagesStored } = fuse3Listener(
     addon,
     fs,
     log,
@@ -172,6 +179,8 @@ export async function mountFuse3(
       addName: (ino, name) => kernel.addName(ino, name),
       dropNames: (ino) => kernel.dropNames(ino),
       clearNames: () => kernel.clearNames(),
+      storePages: (ino, offset, chunks) => kernel.storePages(ino, offset, chunks),
+      cancelStores: () => kernel.cancelStores(),
     },
   );
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
@@ -192,6 +201,9 @@ export async function mountFuse3(
     addName: (ino, name) => addon.addName(session, ino, name),
     dropNames: (ino) => addon.dropNames(session, ino),
     clearNames: () => addon.clearNames(session),
+    storePages: (ino, offset, chunks) =>
+      mounted ? track(addon.notifyStore(session, ino, offset, chunks)) : Promise.resolve(0),
+    cancelStores: () => addon.cancelStores(session),
   };
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
@@ -240,6 +252,10 @@ export async function mountFuse3(
     counters,
     async invalidateKernel(paths) {
       if (!mounted) return;
+      // After the bytes on their way into the kernel's page cache (stopped at their next chunk), or
+      // it would keep them over the change.
+      addon.cancelStores(session);
+      await pagesStored();
       // Remote changes: no attributes the loop answers with may outlive them (LocalFs's
       // invalidate cleared them already; this says so where it matters), and a file may have
       // chunks still at the Durable Object now, which a run must not write over unseen.

@@ -99,13 +99,16 @@ export interface Fuse3Addon {
     entryTimeout: number,
     attrTimeout: number,
     fh: number,
+    /** The handle's reads and writes bypass the page cache (FOPEN_DIRECT_IO): direct-writes.ts. */
+    direct?: boolean,
   ): number;
   replyAttr(req: RequestHandle, attr: Float64Array, attrTimeout: number): number;
   /**
    * `cacheDir` (opendir only): the kernel caches the listing it reads (FOPEN_CACHE_DIR) and,
-   * with `keepCache`, keeps it across opens until the directory changes.
+   * with `keepCache`, keeps it across opens until the directory changes. `direct`: as for
+   * replyCreate.
    */
-  replyOpen(req: RequestHandle, fh: number, keepCache: boolean, cacheDir?: boolean): number;
+  replyOpen(req: RequestHandle, fh: number, keepCache: boolean, cacheDir?: boolean, direct?: boolean): number;
   replyBuf(req: RequestHandle, data: Uint8Array, length: number): number;
   replyWrite(req: RequestHandle, count: number): number;
   replyReadlink(req: RequestHandle, target: string): number;
@@ -142,6 +145,18 @@ export interface Fuse3Addon {
    * length) (length 0: to the end; offset -1: attributes only).
    */
   notifyInvalRange(session: SessionHandle, ino: number, offset: number, length: number): Promise<number>;
+  /**
+   * Puts `chunks` (the file's bytes from `offset` on, in order) into the kernel's page cache of
+   * `ino` (FUSE_NOTIFY_STORE), on the thread pool; the chunks must not change until it settles.
+   */
+  notifyStore(
+    session: SessionHandle,
+    ino: number,
+    offset: number,
+    chunks: readonly Uint8Array[],
+  ): Promise<number>;
+  /** Every notifyStore on its way stops before its next chunk (its promise then settles). */
+  cancelStores(session: SessionHandle): void;
   /**
    * Whether no file has a `security.capability` attribute: then the loop answers the kernel's
    * probe for it (before every write syscall) with ENODATA itself. Off at mount.

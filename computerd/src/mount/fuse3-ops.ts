@@ -8,6 +8,7 @@
  */
 import { FsError, NAME_MAX, type Stat } from "@computer/vfs";
 import { AnsweredWrites } from "./answered-writes.ts";
+import { DirectWrites, kernelKeepsDirectWritesCoherent } from "./direct-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
@@ -32,6 +33,8 @@ export interface Fuse3Timeouts {
   attrTimeout: number;
   negativeTimeout: number;
   pageCache: "auto" | "keep";
+  /** Write-only handles bypass the page cache (direct-writes.ts); default: where the kernel keeps that coherent. */
+  directWrites?: boolean;
   /**
    * Owner ids shown to the kernel instead of the vfs's (owner-map.ts): applied to every
    * attribute reply, to chown, and to the caller who becomes the owner of a new node.
@@ -47,8 +50,23 @@ const O_RDONLY = 0;
 const O_WRONLY = 0o1;
 const O_APPEND = 0o2000;
 
+/** The inode whose page-cache bytes a request may change (an open that may write or truncate), if any. */
+function changesPages(op: number, args: readonly unknown[]): number | undefined {
+  if (op === OP.open) {
+    const flags = args[1] as number;
+    return (flags & O_ACCMODE) !== O_RDONLY || flags & O_TRUNC ? (args[0] as number) : undefined;
+  }
+  if (op === OP.setattr || op === OP.write) return args[0] as number;
+  if (op === OP.copy_file_range) return args[3] as number;
+  return undefined;
+}
+
 /** What the handlers tell the kernel side (the backend, once the session exists). */
 export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks {
+  /** Puts a file's bytes (chunks from `offset` on) into the kernel's page cache (direct-writes.ts). */
+  storePages?(ino: number, offset: number, chunks: readonly Uint8Array[]): Promise<unknown>;
+  /** Stops every store into the page cache on its way at its next chunk. */
+  cancelStores?(): void;
   /**
    * The daemon changed attributes the kernel caches without knowing (an atime); settles once the
    * kernel has dropped them.
@@ -83,6 +101,8 @@ export function fuse3Listener(
   clearLoopAttributes: () => void;
   /** Settles once every write the loop answered is buffered. */
   answeredWritesBuffered: () => Promise<void>;
+  /** Settles once every store into the kernel's page cache on its way is done (direct-writes.ts). */
+  pagesStored: () => Promise<void>;
 } {
   const attributesChanged = kernel.attributesChanged ?? (() => undefined);
   const nodes = new NodeTable();
@@ -92,6 +112,11 @@ export function fuse3Listener(
   const orphans = new Orphans();
   removeStaleOrphans(fs);
   const pageCache = new PageCachePolicy(timeouts.pageCache, kernel.pagesSeen);
+  const storePages = kernel.storePages;
+  const directs = new DirectWrites(
+    storePages !== undefined && (timeouts.directWrites ?? kernelKeepsDirectWritesCoherent()),
+    (ino, offset, chunks) => storePages?.(ino, offset, chunks) ?? Promise.resolve(),
+  );
   // What a getattr answers changes only through LocalFs, which says so before the reply.
   const loopAttrs = new LoopAttributes(kernel, timeouts.attrTimeout);
   // Misses the loop can prove (every name a request adds is told before its answer).
@@ -349,7 +374,8 @@ export function fuse3Listener(
         changedIn(n(0));
         // Armed before the reply: the new file's first write may already be the loop's to answer.
         if ((n(2) & O_ACCMODE) !== O_RDONLY) answered.opened(stat.ino, fh, 0);
-        addon.replyCreate(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh);
+        const direct = directs.opened(stat.ino, fh, n(2), true);
+        addon.replyCreate(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout, fh, direct);
         return;
       }
       case OP.open: {
@@ -367,8 +393,9 @@ export function fuse3Listener(
         // update atime (relatime.ts), the cached first page goes (only it), so a read from the
         // start arrives; if that cannot be done, the whole cache goes.
         const due = keep && (n(1) & O_ACCMODE) !== O_WRONLY && fs.accessDue(stat.ino, path);
-        if (killed && !due) afterDropped(n(0), true, () => addon.replyOpen(req, fh, keep));
-        else if (!due) addon.replyOpen(req, fh, keep);
+        const direct = directs.opened(stat.ino, fh, n(1));
+        if (killed && !due) afterDropped(n(0), true, () => addon.replyOpen(req, fh, keep, false, direct));
+        else if (!due) addon.replyOpen(req, fh, keep, false, direct);
         else if (!kernel.dropFirstPage) addon.replyOpen(req, fh, false);
         else
           void kernel.dropFirstPage(stat.ino).then(
@@ -473,6 +500,7 @@ export function fuse3Listener(
       const [ino, fh] = args as [number, number];
       kernelWrote(ino, fh);
       pageCache.released(fh);
+      directs.released(fh, pageCache.writing(ino), () => fs.files.contentInMemory(ino));
       fs.release(fh);
       released(ino);
       refresh(ino);
@@ -487,12 +515,21 @@ export function fuse3Listener(
     if (!req) return;
     const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
     // Bytes still at the Durable Object: handled once the chunks it needs are here.
-    whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, pid, args));
+    const ready = () =>
+      whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, pid, args));
+    // A file whose bytes are on their way into the kernel's page cache changes only after them.
+    const changed = changesPages(op, args);
+    const storing = changed === undefined ? undefined : directs.storeOf(changed);
+    if (!storing) return ready();
+    // What it stored so far is current; the rest the kernel will read from us.
+    kernel.cancelStores?.();
+    void storing.then(ready);
   };
   return {
     listener,
     nodes,
     clearLoopAttributes: () => loopAttrs.clear(),
     answeredWritesBuffered: () => answered.buffered(),
+    pagesStored: () => directs.stored(),
   };
 }

@@ -69,6 +69,12 @@ export class PageCachePolicy {
     this.writers.delete(fh);
   }
 
+  /** True when a handle of `ino` that may write is open. */
+  writing(ino: number): boolean {
+    for (const of of this.writers.values()) if (of === ino) return true;
+    return false;
+  }
+
   /** The inode is gone from the kernel (forgotten): nothing of it is cached any more. */
   forgotten(ino: number): void {
     if (this.seen.delete(ino)) this.onSeen(ino, undefined);

@@ -235,6 +235,15 @@ export class WriteBack {
   }
 
   /**
+   * The current bytes of a file with buffered writes, chunk by chunk from offset 0 (dirty pages,
+   * cached chunks), or undefined unless memory holds all of them. Changes nothing.
+   */
+  contentInMemory(ino: number): Uint8Array[] | undefined {
+    const file = this.files.get(ino);
+    return file?.rangeContent(0, file.size, (i) => this.chunks.get(ino, i));
+  }
+
+  /**
    * copy_file_range without storing anything, when it can be done in memory: both offsets
    * chunk-aligned, the source buffered (its dirty pages and cached clean chunks hold the whole
    * range), and a partial last chunk only where it ends the target. The target's pages then
