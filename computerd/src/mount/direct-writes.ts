@@ -20,10 +20,23 @@
  * needs next).
  */
 import { release } from "node:os";
+import { OP } from "./fuse3-native.ts";
 
 const O_ACCMODE = 0o3;
+const O_RDONLY = 0;
 const O_WRONLY = 0o1;
 const O_TRUNC = 0o1000;
+
+/** The inode whose page-cache bytes a request may change (an open that may write or truncate), if any. */
+function changesPages(op: number, args: readonly unknown[]): number | undefined {
+  if (op === OP.open) {
+    const flags = args[1] as number;
+    return (flags & O_ACCMODE) !== O_RDONLY || flags & O_TRUNC ? (args[0] as number) : undefined;
+  }
+  if (op === OP.setattr || op === OP.write) return args[0] as number;
+  if (op === OP.copy_file_range) return args[3] as number;
+  return undefined;
+}
 
 /** Whether this kernel drops its cached pages of a range a direct write covers (Linux >= 6.6). */
 export function kernelKeepsDirectWritesCoherent(kernelRelease = release()): boolean {
@@ -44,14 +57,17 @@ export const STORE_FROM = 4096;
 export class DirectWrites {
   private readonly enabled: boolean;
   private readonly storePages: StorePages;
+  /** Stops every store on its way at its next chunk. */
+  private readonly cancel: () => void;
   /** Direct handles and their inodes. */
   private readonly handles = new Map<number, number>();
   /** Stores on their way, by inode. */
   private readonly storing = new Map<number, Promise<void>>();
 
-  constructor(enabled: boolean, storePages: StorePages) {
+  constructor(enabled: boolean, storePages: StorePages, cancel: () => void = () => {}) {
     this.enabled = enabled;
     this.storePages = storePages;
+    this.cancel = cancel;
   }
 
   /**
@@ -89,6 +105,22 @@ export class DirectWrites {
     });
   }
 
+  /**
+   * Handles request `op` (`args` as the FUSE loop hands them) now, or, when it could change the
+   * bytes of a file whose store is on its way, once the store has stopped: it stops at its next
+   * chunk, and what it stored is current (the rest the kernel reads from the daemon).
+   */
+  afterStore(op: number, args: readonly unknown[], handle: () => void): void {
+    const ino = changesPages(op, args);
+    const storing = ino === undefined ? undefined : this.storing.get(ino);
+    if (!storing) {
+      handle();
+      return;
+    }
+    this.cancel();
+    void storing.then(handle);
+  }
+
   /** Settles once the store into `ino`'s page cache is done, or undefined when none is on its way. */
   storeOf(ino: number): Promise<void> | undefined {
     return this.storing.get(ino);
@@ -99,3 +131,6 @@ export class DirectWrites {
     while (this.storing.size > 0) await Promise.all([...this.storing.values()]);
   }
 }
+
+/** No handle bypasses the page cache (a listener without a kernel to store into). */
+export const NO_DIRECT_WRITES = new DirectWrites(false, async () => {});

@@ -8,6 +8,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isFsError } from "@computer/vfs";
+import { DirectWrites, kernelKeepsDirectWritesCoherent, type StorePages } from "./direct-writes.ts";
 import type { ErrorLogger } from "./errno.ts";
 import { SETID_BITS } from "./fuse3-kill-priv.ts";
 import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
@@ -139,7 +140,14 @@ export async function mountFuse3(
     return notification;
   };
   // Set once the session exists: the listener is built before it.
-  let kernel: Required<KernelHooks> = {
+  let storeInto: StorePages = async () => 0;
+  let cancelStores = () => {};
+  const directs = new DirectWrites(
+    settings.directWrites ?? kernelKeepsDirectWritesCoherent(),
+    (ino, offset, chunks) => storeInto(ino, offset, chunks),
+    () => cancelStores(),
+  );
+  let kernel: Omit<Required<KernelHooks>, "directWrites"> = {
     attributesChanged: () => undefined,
     capabilityStored: () => {},
     setidStored: () => {},
@@ -154,10 +162,8 @@ export async function mountFuse3(
     addName: () => {},
     dropNames: () => {},
     clearNames: () => {},
-    storePages: async () => 0,
-    cancelStores: () => {},
   };
-  const { listener, nodes, clearLoopAttributes, answeredWritesBuffered, pagesStored } = fuse3Listener(
+  const { listener, nodes, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
     addon,
     fs,
     log,
@@ -179,8 +185,7 @@ export async function mountFuse3(
       addName: (ino, name) => kernel.addName(ino, name),
       dropNames: (ino) => kernel.dropNames(ino),
       clearNames: () => kernel.clearNames(),
-      storePages: (ino, offset, chunks) => kernel.storePages(ino, offset, chunks),
-      cancelStores: () => kernel.cancelStores(),
+      directWrites: directs,
     },
   );
   const session = addon.mount(mountPoint, fuse3OptionString(settings), listener);
@@ -201,10 +206,10 @@ export async function mountFuse3(
     addName: (ino, name) => addon.addName(session, ino, name),
     dropNames: (ino) => addon.dropNames(session, ino),
     clearNames: () => addon.clearNames(session),
-    storePages: (ino, offset, chunks) =>
-      mounted ? track(addon.notifyStore(session, ino, offset, chunks)) : Promise.resolve(0),
-    cancelStores: () => addon.cancelStores(session),
   };
+  storeInto = (ino, offset, chunks) =>
+    mounted ? track(addon.notifyStore(session, ino, offset, chunks)) : Promise.resolve(0);
+  cancelStores = () => addon.cancelStores(session);
   // The loop answers the capability probes while no file has one (checked again after remote changes).
   const checkCapabilities = () => addon.setNoCapabilities(session, !fs.vfs.xattrInUse(CAPABILITY_XATTR));
   checkCapabilities();
@@ -254,8 +259,8 @@ export async function mountFuse3(
       if (!mounted) return;
       // After the bytes on their way into the kernel's page cache (stopped at their next chunk), or
       // it would keep them over the change.
-      addon.cancelStores(session);
-      await pagesStored();
+      cancelStores();
+      await directs.stored();
       // Remote changes: no attributes the loop answers with may outlive them (LocalFs's
       // invalidate cleared them already; this says so where it matters), and a file may have
       // chunks still at the Durable Object now, which a run must not write over unseen.

@@ -8,7 +8,7 @@
  */
 import { FsError, NAME_MAX, type Stat } from "@computer/vfs";
 import { AnsweredWrites } from "./answered-writes.ts";
-import { DirectWrites, kernelKeepsDirectWritesCoherent } from "./direct-writes.ts";
+import { type DirectWrites, NO_DIRECT_WRITES } from "./direct-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
@@ -21,26 +21,13 @@ import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
 import { ownNew } from "./fuse3-own.ts";
 import { setattr } from "./fuse3-setattr.ts";
+import type { Fuse3Timeouts } from "./fuse3-timeouts.ts";
 import { handleXattr } from "./fuse3-xattrs.ts";
 import type { LocalFs } from "./local-fs.ts";
-import type { OwnerMap } from "./owner-map.ts";
 import { PageCachePolicy, type SeenListener } from "./page-cache.ts";
 import { whenChunksReady } from "./remote-chunks.ts";
 
-/** Kernel cache lifetimes (seconds), page-cache policy and owner map, as in FuseTuning. */
-export interface Fuse3Timeouts {
-  entryTimeout: number;
-  attrTimeout: number;
-  negativeTimeout: number;
-  pageCache: "auto" | "keep";
-  /** Write-only handles bypass the page cache (direct-writes.ts); default: where the kernel keeps that coherent. */
-  directWrites?: boolean;
-  /**
-   * Owner ids shown to the kernel instead of the vfs's (owner-map.ts): applied to every
-   * attribute reply, to chown, and to the caller who becomes the owner of a new node.
-   */
-  owners?: OwnerMap | undefined;
-}
+export type { Fuse3Timeouts };
 
 const RENAME_NOREPLACE = 1;
 const RENAME_EXCHANGE = 2;
@@ -50,23 +37,10 @@ const O_RDONLY = 0;
 const O_WRONLY = 0o1;
 const O_APPEND = 0o2000;
 
-/** The inode whose page-cache bytes a request may change (an open that may write or truncate), if any. */
-function changesPages(op: number, args: readonly unknown[]): number | undefined {
-  if (op === OP.open) {
-    const flags = args[1] as number;
-    return (flags & O_ACCMODE) !== O_RDONLY || flags & O_TRUNC ? (args[0] as number) : undefined;
-  }
-  if (op === OP.setattr || op === OP.write) return args[0] as number;
-  if (op === OP.copy_file_range) return args[3] as number;
-  return undefined;
-}
-
 /** What the handlers tell the kernel side (the backend, once the session exists). */
 export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks {
-  /** Puts a file's bytes (chunks from `offset` on) into the kernel's page cache (direct-writes.ts). */
-  storePages?(ino: number, offset: number, chunks: readonly Uint8Array[]): Promise<unknown>;
-  /** Stops every store into the page cache on its way at its next chunk. */
-  cancelStores?(): void;
+  /** Write-only handles that bypass the page cache, and the stores after them (direct-writes.ts). */
+  directWrites?: DirectWrites;
   /**
    * The daemon changed attributes the kernel caches without knowing (an atime); settles once the
    * kernel has dropped them.
@@ -101,8 +75,6 @@ export function fuse3Listener(
   clearLoopAttributes: () => void;
   /** Settles once every write the loop answered is buffered. */
   answeredWritesBuffered: () => Promise<void>;
-  /** Settles once every store into the kernel's page cache on its way is done (direct-writes.ts). */
-  pagesStored: () => Promise<void>;
 } {
   const attributesChanged = kernel.attributesChanged ?? (() => undefined);
   const nodes = new NodeTable();
@@ -112,11 +84,7 @@ export function fuse3Listener(
   const orphans = new Orphans();
   removeStaleOrphans(fs);
   const pageCache = new PageCachePolicy(timeouts.pageCache, kernel.pagesSeen);
-  const storePages = kernel.storePages;
-  const directs = new DirectWrites(
-    storePages !== undefined && (timeouts.directWrites ?? kernelKeepsDirectWritesCoherent()),
-    (ino, offset, chunks) => storePages?.(ino, offset, chunks) ?? Promise.resolve(),
-  );
+  const directs = kernel.directWrites ?? NO_DIRECT_WRITES;
   // What a getattr answers changes only through LocalFs, which says so before the reply.
   const loopAttrs = new LoopAttributes(kernel, timeouts.attrTimeout);
   // Misses the loop can prove (every name a request adds is told before its answer).
@@ -515,21 +483,15 @@ export function fuse3Listener(
     if (!req) return;
     const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
     // Bytes still at the Durable Object: handled once the chunks it needs are here.
-    const ready = () =>
-      whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, pid, args));
     // A file whose bytes are on their way into the kernel's page cache changes only after them.
-    const changed = changesPages(op, args);
-    const storing = changed === undefined ? undefined : directs.storeOf(changed);
-    if (!storing) return ready();
-    // What it stored so far is current; the rest the kernel will read from us.
-    kernel.cancelStores?.();
-    void storing.then(ready);
+    directs.afterStore(op, args, () =>
+      whenChunksReady(fs, op, args, pathOf, fail, () => handle(op, req, uid, gid, pid, args)),
+    );
   };
   return {
     listener,
     nodes,
     clearLoopAttributes: () => loopAttrs.clear(),
     answeredWritesBuffered: () => answered.buffered(),
-    pagesStored: () => directs.stored(),
   };
 }

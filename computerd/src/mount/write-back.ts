@@ -6,15 +6,7 @@
  * the vfs. As on a local disk, write() itself answers ENOSPC (quota) and EFBIG;
  * data a flush still cannot store is reported once and dropped, never kept.
  */
-import {
-  CHUNK_SIZE,
-  FILE_SIZE_MAX,
-  FsError,
-  fromMs,
-  type Stat,
-  type Timespec,
-  type Vfs,
-} from "@computer/vfs";
+import { CHUNK_SIZE, FILE_SIZE_MAX, FsError, type Stat, type Vfs } from "@computer/vfs";
 import type { ChunkCache } from "./chunk-cache.ts";
 import { type Digest, DirtyFile, threadPoolDigest } from "./dirty-file.ts";
 import type { WriteGrants } from "./early-writes.ts";
@@ -29,10 +21,9 @@ import { WriteRoom } from "./write-room.ts";
 
 export type { WriteBackOptions } from "./write-back-options.ts";
 
-/** The current time with sub-millisecond precision. */
-export function now(): Timespec {
-  return fromMs(performance.timeOrigin + performance.now());
-}
+import { now } from "./clock.ts";
+
+export { now };
 
 /** Handles, dirty files and clean chunks of one mount. */
 export class WriteBack {
@@ -234,10 +225,7 @@ export class WriteBack {
     this.room.refillEarly();
   }
 
-  /**
-   * The current bytes of a file with buffered writes, chunk by chunk from offset 0 (dirty pages,
-   * cached chunks), or undefined unless memory holds all of them. Changes nothing.
-   */
+  /** A file's buffered bytes by chunk from 0 (dirty pages, cached chunks); undefined unless all are in memory. */
   contentInMemory(ino: number): Uint8Array[] | undefined {
     const file = this.files.get(ino);
     return file?.rangeContent(0, file.size, (i) => this.chunks.get(ino, i));
