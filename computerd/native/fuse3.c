@@ -65,8 +65,10 @@ struct request {
  * only evicts). JS drops an inode before it answers any request that changes what a getattr of
  * it would answer, and drops them all for remote changes, so an entry is always what JS would
  * answer. An early write changes a file before JS has seen it (ll_write): the loop drops the
- * file's entry as it answers one, and takes none from JS while one is on its way (JS may have
- * computed them before it).
+ * file's entry as it answers one, and takes none of that file from JS while one is on its way
+ * (JS may have computed them before it). A write changes its own inode's attributes only, so
+ * every other inode's are taken meanwhile (a checkout's files stored while the next one's run is
+ * on its way).
  */
 #define ATTR_SLOTS 16384
 struct attr_slot {
@@ -81,6 +83,9 @@ struct attr_cache {
      size at its last open or its own change), told by JS whenever it changes. Direct-mapped
      like the slots; under the same lock. */
   struct { fuse_ino_t ino; double mtime_ms, size; } seen[ATTR_SLOTS];
+  /* Early writes and runs on their way to JS, by the slot of their inode (atomic): while one is,
+     cacheAttrs takes nothing for that slot. Counted by slot, so a collision only refuses more. */
+  int early[ATTR_SLOTS];
 };
 
 struct session {
@@ -287,6 +292,18 @@ static void attrs_drop(struct session *s, fuse_ino_t ino) {
   pthread_mutex_unlock(&s->attrs->lock);
 }
 
+/* An early write or run of `ino` is answered and on its way to JS (raised before its slot is
+   dropped, so an entry JS computed before the write is either dropped or refused) / JS has
+   handled it. */
+static void early_begin(struct session *s, fuse_ino_t ino) {
+  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  __atomic_add_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
+}
+static void early_end(struct session *s, fuse_ino_t ino) {
+  __atomic_sub_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
+  __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+}
+
 static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   struct session *s = sess(req);
   struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
@@ -431,9 +448,7 @@ static long long run_file_size_max(void *ctx) {
   return __atomic_load_n(&((struct session *)ctx)->file_size_max, __ATOMIC_ACQUIRE);
 }
 
-static void run_started(void *ctx) {
-  __atomic_add_fetch(&((struct session *)ctx)->early_pending, 1, __ATOMIC_ACQ_REL);
-}
+static void run_started(void *ctx, uint64_t ino) { early_begin(ctx, (fuse_ino_t)ino); }
 
 /* The run goes to JS answered already, like an early write: no request to reply to. */
 static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len) {
@@ -443,7 +458,7 @@ static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start,
   r->size = len;
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
     /* JS is going away: nobody would store it (as for a whole page answered early). */
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    early_end(s, (fuse_ino_t)ino);
     __atomic_add_fetch(&s->write_credit, (long long)len, __ATOMIC_ACQ_REL);
     free_request(r);
   } else {
@@ -502,11 +517,11 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
       r->count--; /* no kill bits: the loop answers only writes that need none (loop_may) */
       /* Pending first: an entry JS computed before this write is either dropped here or
          refused by cacheAttrs, which sees the write pending. */
-      __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+      early_begin(s, ino);
       attrs_drop(s, ino);
       if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
         /* JS is going away: nobody would store it, so it is not answered as written. */
-        __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+        early_end(s, ino);
         __atomic_add_fetch(&s->write_credit, (long long)size, __ATOMIC_ACQ_REL);
         free_request(r);
         fuse_reply_err(req, EIO);
@@ -686,8 +701,9 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   struct request *r = data;
   /* An early write counts as pending until the handler has returned (it buffered the page). */
   int early = r->op == OP_WRITE_EARLY || r->op == OP_WRITE_RUN;
+  fuse_ino_t early_ino = early ? (fuse_ino_t)r->n[0] : 0;
   if (env == NULL) {
-    if (early) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    if (early) early_end(s, early_ino);
     if (removes_name(r->op)) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) {
       struct session *s = fuse_req_userdata(r->req);
@@ -727,7 +743,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     napi_get_and_clear_last_exception(env, &err);
     fprintf(stderr, "computerd fuse3: a request handler threw\n");
   }
-  if (early) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (early) early_end(s, early_ino);
   /* The handler changed the names and dropped the attributes it changes before it returned. */
   if (removal) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
 }
@@ -966,8 +982,8 @@ static double num(napi_env env, napi_value v);
 /*
  * cacheAttrs(session, attrs, count, attrTimeout): the current attributes of `count` inodes (14
  * numbers each), exactly what a getattr of each would answer now. Entries with nlink 0 (a
- * hidden file, "." and ".." of a listing) are left out; none is taken while an early write is
- * on its way to JS.
+ * hidden file, "." and ".." of a listing) are left out, and so is an inode an early write or
+ * run is on its way to JS for (JS computed them before it).
  */
 static napi_value js_cache_attrs(napi_env env, napi_callback_info info) {
   napi_value argv[4];
@@ -980,16 +996,14 @@ static napi_value js_cache_attrs(napi_env env, napi_callback_info info) {
   if (!s || type != napi_float64_array || length < count * 14) return NULL;
   double timeout = num(env, argv[3]);
   pthread_mutex_lock(&s->attrs->lock);
-  if (__atomic_load_n(&s->early_pending, __ATOMIC_ACQUIRE) == 0) {
-    s->attrs->timeout = timeout;
-    for (size_t i = 0; i < count; i++) {
-      const double *a = (const double *)data + 14 * i;
-      fuse_ino_t ino = (fuse_ino_t)a[0];
-      if (ino == 0 || a[2] == 0) continue;
-      struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
-      slot->ino = ino;
-      memcpy(slot->attr, a, sizeof slot->attr);
-    }
+  s->attrs->timeout = timeout;
+  for (size_t i = 0; i < count; i++) {
+    const double *a = (const double *)data + 14 * i;
+    fuse_ino_t ino = (fuse_ino_t)a[0];
+    if (ino == 0 || a[2] == 0 || __atomic_load_n(&s->attrs->early[ino % ATTR_SLOTS], __ATOMIC_ACQUIRE) != 0) continue;
+    struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+    slot->ino = ino;
+    memcpy(slot->attr, a, sizeof slot->attr);
   }
   pthread_mutex_unlock(&s->attrs->lock);
   return NULL;

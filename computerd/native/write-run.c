@@ -139,7 +139,7 @@ static void append_locked(struct write_run *w, const char *data, size_t size, lo
     *fresh = NULL;
     w->start = off;
     w->generation++;
-    w->ops.started(w->ops.ctx);
+    w->ops.started(w->ops.ctx, w->ino);
     pthread_cond_signal(&w->begun);
   }
   memcpy(w->buf + (off - w->start), data, size);

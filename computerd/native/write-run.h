@@ -28,8 +28,8 @@ struct run_ops {
   int (*take_credit)(void *ctx, long long bytes);
   /* The largest file size: no run goes past it. */
   long long (*file_size_max)(void *ctx);
-  /* A run begins: it counts as an early write on its way until JS has handled it. */
-  void (*started)(void *ctx);
+  /* A run of `ino` begins: it counts as an early write on its way until JS has handled it. */
+  void (*started)(void *ctx, uint64_t ino);
   /* Hands the run's bytes [start, start + len) of `ino` to JS, queued after everything
      queued before; `buf` (RUN_PAGE bytes allocated) is the callee's from then on. */
   void (*hand_over)(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len);

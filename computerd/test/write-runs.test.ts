@@ -112,6 +112,29 @@ os.close(b)`);
     await m.mount.flushAll();
     expect(Buffer.from(m.mirror.vfs.readFile("/idle")).equals(streamBytes(10))).toBe(true);
   });
+
+  it("a file stored while another file's run is on its way keeps its attributes in the loop", async () => {
+    // A checkout: one file written and closed, the next one written at once. The first is
+    // stored (20 ms after its release) while the second's runs are on their way to JS; its
+    // attributes then reach the loop, which answers the stat after (the kernel dropped them at
+    // the write).
+    const writer = await holdingOpen(
+      `${m.mnt}/next`,
+      `import time
+end = time.monotonic() + 1
+while time.monotonic() < end:
+    os.write(fd, b"n" * 4096)
+    time.sleep(0.0002)`,
+      `with open("${m.mnt}/first", "wb") as f:
+    f.write(b"first")`,
+    );
+    await vi.waitFor(() => expect(m.mirror.vfs.readText("/first")).toBe("first"), { timeout: 10_000 });
+    const [jsBefore, loopBefore] = [m.mount.counters.getattr ?? 0, m.mount.counters["getattr (loop)"] ?? 0];
+    expect(await py(`print(os.stat("${m.mnt}/first").st_size)`)).toEqual(["5"]);
+    expect((m.mount.counters.getattr ?? 0) - jsBefore).toBe(0);
+    expect((m.mount.counters["getattr (loop)"] ?? 0) - loopBefore).toBeGreaterThan(0);
+    await writer.close();
+  });
 });
 
 const QUOTA = 2.25 * CHUNK_SIZE;
