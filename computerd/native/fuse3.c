@@ -581,25 +581,38 @@ static int atime_not_due(const double *a) {
   return after_mtime && after_ctime && (double)now.tv_sec - a[8] < RELATIME_LOOP_AGE_SEC;
 }
 
+/* Whether an access of an inode with these attributes is certainly due to update its atime
+   (relatime.ts atimeDue): atime not newer than mtime or ctime, whatever the clock says (a
+   directory just made or changed). atimeDue's one exception, an atime equal to its clock's now
+   to the nanosecond, is left aside: there the loop drops a listing JS would keep (one readdir
+   more, never a stale one). */
+static int atime_due(const double *a) {
+  int after_mtime = a[8] > a[10] || (a[8] == a[10] && a[9] > a[11]);
+  int after_ctime = a[8] > a[12] || (a[8] == a[12] && a[9] > a[13]);
+  return !after_mtime || !after_ctime;
+}
+
 static void ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   /* JS answers an opendir with a new handle, keeping the kernel's listing (FOPEN_CACHE_DIR and
      FOPEN_KEEP_CACHE) unless a readdir would be due to update atime. For a directory whose
      attributes the loop holds (exactly what JS would answer: see attr_cache) and whose atime is
-     certainly not due, the loop answers the same itself, with a handle of its own numbering,
-     and hands the opendir to JS as it is (it takes the listing that handle reads), in order,
-     before any readdir of it. */
+     certainly not due, or certainly due (then without keeping the listing: its readdir must
+     reach JS), the loop answers the same itself, with a handle of its own numbering, and hands
+     the opendir to JS as it is (it takes the listing that handle reads), in order, before any
+     readdir of it. */
   struct session *s = sess(req);
   struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
-  int keeps = 0;
+  int keeps = -1; /* 1 keep, 0 drop the kernel's listing, -1 JS decides */
   pthread_mutex_lock(&s->attrs->lock);
-  if (slot->ino == ino && ino != 0 && S_ISDIR((mode_t)slot->attr[1])) keeps = atime_not_due(slot->attr);
+  if (slot->ino == ino && ino != 0 && S_ISDIR((mode_t)slot->attr[1]))
+    keeps = atime_not_due(slot->attr) ? 1 : atime_due(slot->attr) ? 0 : -1;
   pthread_mutex_unlock(&s->attrs->lock);
-  if (!keeps) {
+  if (keeps < 0) {
     struct request *r = make(req, OP_OPENDIR); PUSH(r, ino); enqueue(s, r);
     return;
   }
   fi->fh = LOOP_DIR_FH_FIRST + (uint64_t)__atomic_fetch_add(&s->loop_opendir, 1, __ATOMIC_RELAXED);
-  fi->keep_cache = 1;
+  fi->keep_cache = keeps;
   fi->cache_readdir = 1;
   struct request *r = make(NULL, OP_OPENDIR); PUSH(r, ino); PUSH(r, fi->fh);
   fuse_reply_open(req, fi);
