@@ -69,8 +69,15 @@ void run_destroy(struct write_run *w) {
   free(w->buf);
   w->buf = NULL;
   w->len = 0;
-  w->armed = 0;
+  memset(w->streams, 0, sizeof w->streams);
   pthread_mutex_unlock(&w->lock);
+}
+
+/* The armed stream of `fh`, or NULL (lock held). */
+static struct run_stream *stream_of(struct write_run *w, uint64_t fh) {
+  for (int i = 0; i < RUN_STREAMS; i++)
+    if (w->streams[i].armed && w->streams[i].fh == fh) return &w->streams[i];
+  return NULL;
 }
 
 /* Hands the run over (lock held): queued while no other request can be queued before it. */
@@ -93,50 +100,49 @@ void run_arm(struct write_run *w, uint64_t ino, uint64_t fh, long long next) {
   pthread_mutex_lock(&w->lock);
   /* The write JS just took was queued after any run, so a run still here is another stream's. */
   if (w->len > 0 && (w->fh != fh || w->start + (long long)w->len != next)) flush_locked(w);
-  w->armed = 1;
-  w->ino = ino;
-  w->fh = fh;
-  w->next = next;
+  struct run_stream *st = stream_of(w, fh);
+  for (int i = 0; !st && i < RUN_STREAMS; i++)
+    if (!w->streams[i].armed) st = &w->streams[i];
+  if (!st) {
+    st = &w->streams[w->evict];
+    w->evict = (w->evict + 1) % RUN_STREAMS;
+  }
+  *st = (struct run_stream){.armed = 1, .ino = ino, .fh = fh, .next = next};
   pthread_mutex_unlock(&w->lock);
 }
 
-static void disarm_if(struct write_run *w, int match) {
-  if (!match) return;
+/* Disarms the streams `match` picks (all with match NULL), after handing the run over. */
+static void disarm_where(struct write_run *w, int (*match)(const struct run_stream *, uint64_t), uint64_t key) {
+  pthread_mutex_lock(&w->lock);
   flush_locked(w);
-  w->armed = 0;
-}
-
-void run_disarm_ino(struct write_run *w, uint64_t ino) {
-  pthread_mutex_lock(&w->lock);
-  disarm_if(w, w->armed && w->ino == ino);
+  for (int i = 0; i < RUN_STREAMS; i++)
+    if (w->streams[i].armed && (!match || match(&w->streams[i], key))) w->streams[i].armed = 0;
   pthread_mutex_unlock(&w->lock);
 }
+static int of_ino(const struct run_stream *st, uint64_t ino) { return st->ino == ino; }
+static int of_fh(const struct run_stream *st, uint64_t fh) { return st->fh == fh; }
 
-void run_disarm_fh(struct write_run *w, uint64_t fh) {
-  pthread_mutex_lock(&w->lock);
-  disarm_if(w, w->armed && w->fh == fh);
-  pthread_mutex_unlock(&w->lock);
-}
-
-void run_disarm(struct write_run *w) {
-  pthread_mutex_lock(&w->lock);
-  disarm_if(w, 1);
-  pthread_mutex_unlock(&w->lock);
-}
+void run_disarm_ino(struct write_run *w, uint64_t ino) { disarm_where(w, of_ino, ino); }
+void run_disarm_fh(struct write_run *w, uint64_t fh) { disarm_where(w, of_fh, fh); }
+void run_disarm(struct write_run *w) { disarm_where(w, NULL, 0); }
 
 void run_skip(struct write_run *w, uint64_t fh, long long off, size_t size) {
   pthread_mutex_lock(&w->lock);
   flush_locked(w);
-  if (w->armed && w->fh == fh && w->next == off) w->next = off + (long long)size;
+  struct run_stream *st = stream_of(w, fh);
+  if (st && st->next == off) st->next = off + (long long)size;
   pthread_mutex_unlock(&w->lock);
 }
 
-/* Copies `size` bytes at `off` into the run (lock held; they fit in the run's page). A new
-   run takes `fresh` as its buffer. */
-static void append_locked(struct write_run *w, const char *data, size_t size, long long off, char **fresh) {
+/* Copies `size` bytes at `off` through `st` into the run (lock held; they fit in the run's
+   page and continue it). A new run takes `fresh` as its buffer. */
+static void append_locked(struct write_run *w, const struct run_stream *st, const char *data, size_t size,
+                          long long off, char **fresh) {
   if (w->len == 0) {
     w->buf = *fresh;
     *fresh = NULL;
+    w->ino = st->ino;
+    w->fh = st->fh;
     w->start = off;
     w->generation++;
     w->ops.started(w->ops.ctx, w->ino);
@@ -152,11 +158,14 @@ int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, s
   pthread_mutex_lock(&w->lock);
   long long page_end = (off / RUN_PAGE + 1) * (long long)RUN_PAGE;
   int crosses = off + (long long)size > page_end;
-  int joins = w->armed && w->fh == fh && w->ino == ino && w->next == off && size > 0 && size <= RUN_PAGE &&
+  struct run_stream *st = stream_of(w, fh);
+  int joins = st && st->ino == ino && st->next == off && size > 0 && size <= RUN_PAGE &&
               off + (long long)size <= w->ops.file_size_max(w->ops.ctx);
+  /* The open run is another handle's (or ended before this write): it goes first. */
+  int other = w->len > 0 && (w->fh != fh || w->start + (long long)w->len != off);
   /* The buffers it needs first, so a write joins whole or not at all. */
   char *fresh[2] = {NULL, NULL};
-  if (joins && w->len == 0) joins = (fresh[0] = malloc(RUN_PAGE)) != NULL;
+  if (joins && (w->len == 0 || other)) joins = (fresh[0] = malloc(RUN_PAGE)) != NULL;
   if (joins && crosses) joins = (fresh[1] = malloc(RUN_PAGE)) != NULL;
   if (joins) joins = w->ops.take_credit(w->ops.ctx, (long long)size);
   if (!joins) {
@@ -166,11 +175,12 @@ int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, s
     pthread_mutex_unlock(&w->lock);
     return 0;
   }
+  if (other) flush_locked(w);
   /* A write past its page's end fills this run and starts the next. */
   size_t first = crosses ? (size_t)(page_end - off) : size;
-  append_locked(w, data, first, off, fresh[0] ? &fresh[0] : &fresh[1]);
-  if (crosses) append_locked(w, data + first, size - first, page_end, &fresh[1]);
-  w->next = off + (long long)size;
+  append_locked(w, st, data, first, off, fresh[0] ? &fresh[0] : &fresh[1]);
+  if (crosses) append_locked(w, st, data + first, size - first, page_end, &fresh[1]);
+  st->next = off + (long long)size;
   __atomic_add_fetch(&w->joined, 1, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&w->lock);
   return 1;

@@ -4,13 +4,16 @@
  * A command writing through a small buffer (`head -c`, a compiler, tar: 4–128 KiB per write)
  * costs one trip through the JS thread per write, ~10× the write itself. Once JS has taken a
  * write through a handle, it arms that handle at the offset where the write ended (run_arm);
- * the next writes through it that continue there are copied into the run, answered by the loop
+ * up to RUN_STREAMS handles are armed at once (npm's extraction writes several files in turn).
+ * The next writes through one that continue there are copied into the run, answered by the loop
  * within the quota's room JS set aside (the early writes' credit), and handed to JS as one
  * answered write when the run reaches the end of its page, or before any other request goes
  * to JS (one loop, one queue: JS always sees them in the order the kernel sent them), or when
  * JS asks (the sync fence), or RUN_WAIT_MS after it began (its own thread, asleep while no run
- * is open: a writer that stops without closing still reaches JS). A run never crosses a page (the write-back's 1 MiB chunk), so a
- * run that covers one whole becomes that page as it is.
+ * is open: a writer that stops without closing still reaches JS), or when a write through
+ * another armed handle begins a run of its own (one run is open at a time, so JS gets every
+ * handle's writes in the kernel's order). A run never crosses a page (the write-back's 1 MiB
+ * chunk), so a run that covers one whole becomes that page as it is.
  *
  * Thread-safe: the loop thread joins and hands over, the JS thread arms and flushes.
  */
@@ -41,6 +44,17 @@ struct run_ops {
 /* How long answered writes may wait for the next request before they go to JS anyway. */
 #define RUN_WAIT_MS 100
 
+/* Handles armed at once; arming one more forgets the one armed longest ago (its next write
+   goes to JS, which arms it again). */
+#define RUN_STREAMS 64
+
+/* An armed handle: its next write at `next` may join a run. */
+struct run_stream {
+  int armed;
+  uint64_t ino, fh;
+  long long next;
+};
+
 struct write_run {
   pthread_mutex_t lock;
   struct run_ops ops;
@@ -48,11 +62,11 @@ struct write_run {
   pthread_t flusher;
   pthread_cond_t begun;
   int stopping;
-  /* The armed handle: its next write at `next` may join. */
-  int armed;
+  /* The armed handles; `evict` is the slot the next arm takes when every slot is armed. */
+  struct run_stream streams[RUN_STREAMS];
+  int evict;
+  /* Answered bytes of `fh` (of `ino`) not handed over yet: [start, start + len), inside one page. */
   uint64_t ino, fh;
-  long long next;
-  /* Answered bytes not handed over yet: [start, start + len), inside one page. */
   char *buf;
   long long start;
   size_t len;
@@ -66,7 +80,7 @@ int run_init(struct write_run *w, struct run_ops ops);
 void run_destroy(struct write_run *w);
 /* JS took a write through `fh` of `ino` ending at `next`: the next writes there may join. */
 void run_arm(struct write_run *w, uint64_t ino, uint64_t fh, long long next);
-/* Stops joining writes of this inode (its size or sharing changed: JS decides again). */
+/* Stops joining writes of this inode through any handle (its size or sharing changed: JS decides again). */
 void run_disarm_ino(struct write_run *w, uint64_t ino);
 /* Stops joining writes through this handle (it is released). */
 void run_disarm_fh(struct write_run *w, uint64_t fh);
