@@ -112,7 +112,8 @@ void run_arm(struct write_run *w, uint64_t ino, uint64_t fh, long long next) {
 }
 
 /* Disarms the streams `match` picks (all with match NULL), after handing the run over. */
-static void disarm_where(struct write_run *w, int (*match)(const struct run_stream *, uint64_t), uint64_t key) {
+static void disarm_where(struct write_run *w, int (*match)(const struct run_stream *, uint64_t),
+                         uint64_t key) {
   pthread_mutex_lock(&w->lock);
   flush_locked(w);
   for (int i = 0; i < RUN_STREAMS; i++)

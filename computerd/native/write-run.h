@@ -88,11 +88,12 @@ void run_disarm_fh(struct write_run *w, uint64_t fh);
 void run_disarm(struct write_run *w);
 /* Hands the answered bytes over now (before another request reaches JS). */
 void run_flush(struct write_run *w);
-/* A whole-page write answered early continues the armed stream: hands the run over and moves
-   the stream past it. */
+/* A whole-page write answered early continues its handle's armed stream: hands the run over
+   and moves the stream past it. */
 void run_skip(struct write_run *w, uint64_t fh, long long off, size_t size);
-/* Joins a write if it continues the armed stream (and the room allows): 1 when the caller may
-   answer it as written; otherwise 0 and the run is handed over, so the write goes to JS next. */
+/* Joins a write if it continues its handle's armed stream (and the room allows): 1 when the
+   caller may answer it as written; otherwise 0 and the run is handed over, so the write goes to
+   JS next. */
 int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, size_t size, long long off);
 
 #endif
