@@ -6,6 +6,8 @@
  * finished, and the run's own thread hands it over when nothing else comes; the quota still ends in a short write, then ENOSPC.
  */
 
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { CHUNK_SIZE } from "@computer/vfs";
 import { expect, it, vi } from "vitest";
 import { holdingOpen } from "./holding-open.ts";
@@ -114,6 +116,40 @@ for fd in fds:
       expect(stored.length).toBe(size);
       expect(stored.every((byte) => byte === 65 + i)).toBe(true);
     }
+  });
+
+  it("a remote change disarms every armed handle: the next write through each goes to JS", async () => {
+    const writer = spawn(
+      "python3",
+      [
+        "-c",
+        `import os, sys
+fds = [os.open("${m.mnt}/armed%d" % i, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644) for i in range(3)]
+for fd in fds:
+    os.write(fd, b"1" * 100)
+print("armed", flush=True)
+sys.stdin.readline()
+for fd in fds:
+    os.write(fd, b"2" * 100)
+for fd in fds:
+    os.close(fd)
+print("done", flush=True)`,
+      ],
+      { stdio: ["pipe", "pipe", "inherit"] },
+    );
+    const lines = (async function* () {
+      for await (const chunk of writer.stdout) yield String(chunk).trim();
+    })();
+    expect((await lines.next()).value).toBe("armed");
+    const jsBefore = m.mount.counters.write ?? 0;
+    m.mirror.vfs.writeFile("/elsewhere", "remote\n");
+    await m.mount.invalidate(["/elsewhere"]);
+    writer.stdin.write("go\n");
+    expect((await lines.next()).value).toBe("done");
+    await once(writer, "exit");
+    expect((m.mount.counters.write ?? 0) - jsBefore).toBe(3);
+    await m.mount.flushAll();
+    for (let i = 0; i < 3; i++) expect(m.mirror.vfs.readText(`/armed${i}`)).toBe("1".repeat(100) + "2".repeat(100));
   });
 
   it("two handles overwriting each other's bytes in turn leave the last write's", async () => {
