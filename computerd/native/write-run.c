@@ -75,9 +75,8 @@ void run_destroy(struct write_run *w) {
 
 /* The armed stream of `fh`, or NULL (lock held). */
 static struct run_stream *stream_of(struct write_run *w, uint64_t fh) {
-  for (int i = 0; i < RUN_STREAMS; i++)
-    if (w->streams[i].armed && w->streams[i].fh == fh) return &w->streams[i];
-  return NULL;
+  struct run_stream *st = &w->streams[fh % RUN_STREAMS];
+  return st->armed && st->fh == fh ? st : NULL;
 }
 
 /* Hands the run over (lock held): queued while no other request can be queued before it. */
@@ -100,14 +99,7 @@ void run_arm(struct write_run *w, uint64_t ino, uint64_t fh, long long next) {
   pthread_mutex_lock(&w->lock);
   /* The write JS just took was queued after any run, so a run still here is another stream's. */
   if (w->len > 0 && (w->fh != fh || w->start + (long long)w->len != next)) flush_locked(w);
-  struct run_stream *st = stream_of(w, fh);
-  for (int i = 0; !st && i < RUN_STREAMS; i++)
-    if (!w->streams[i].armed) st = &w->streams[i];
-  if (!st) {
-    st = &w->streams[w->evict];
-    w->evict = (w->evict + 1) % RUN_STREAMS;
-  }
-  *st = (struct run_stream){.armed = 1, .ino = ino, .fh = fh, .next = next};
+  w->streams[fh % RUN_STREAMS] = (struct run_stream){.armed = 1, .ino = ino, .fh = fh, .next = next};
   pthread_mutex_unlock(&w->lock);
 }
 

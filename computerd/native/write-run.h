@@ -4,7 +4,8 @@
  * A command writing through a small buffer (`head -c`, a compiler, tar: 4–128 KiB per write)
  * costs one trip through the JS thread per write, ~10× the write itself. Once JS has taken a
  * write through a handle, it arms that handle at the offset where the write ended (run_arm);
- * up to RUN_STREAMS handles are armed at once (npm's extraction writes several files in turn).
+ * up to RUN_STREAMS handles are armed at once (npm's extraction writes hundreds of open files in
+ * turn).
  * The next writes through one that continue there are copied into the run, answered by the loop
  * within the quota's room JS set aside (the early writes' credit), and handed to JS as one
  * answered write when the run reaches the end of its page, or before any other request goes
@@ -44,9 +45,10 @@ struct run_ops {
 /* How long answered writes may wait for the next request before they go to JS anyway. */
 #define RUN_WAIT_MS 100
 
-/* Handles armed at once; arming one more forgets the one armed longest ago (its next write
-   goes to JS, which arms it again). */
-#define RUN_STREAMS 64
+/* Handles armed at once, by handle number (direct-mapped: JS numbers handles in turn, so the
+   last RUN_STREAMS opened never collide); a handle whose slot another takes is forgotten (its
+   next write goes to JS, which arms it again). */
+#define RUN_STREAMS 1024
 
 /* An armed handle: its next write at `next` may join a run. */
 struct run_stream {
@@ -62,9 +64,8 @@ struct write_run {
   pthread_t flusher;
   pthread_cond_t begun;
   int stopping;
-  /* The armed handles; `evict` is the slot the next arm takes when every slot is armed. */
+  /* The armed handles, at fh % RUN_STREAMS. */
   struct run_stream streams[RUN_STREAMS];
-  int evict;
   /* Answered bytes of `fh` (of `ino`) not handed over yet: [start, start + len), inside one page. */
   uint64_t ino, fh;
   char *buf;
