@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, vfsTest } from "../test/backend.ts";
 import { errorCode } from "../test/snapshot.ts";
+import { countStatements } from "../test/statements.ts";
 import type { NewNode } from "./create-nodes.ts";
 import type { SqlLike } from "./sql.ts";
 import { canonical, readState } from "./sync/state.ts";
@@ -172,20 +173,7 @@ describe("createNodes", () => {
   });
 
   vfsTest("statements per call do not grow with the nodes", (vfs, { sql }) => {
-    const counted = (fn: () => void): number => {
-      let n = 0;
-      const exec = sql.exec.bind(sql);
-      sql.exec = ((query: string, ...args: never[]) => {
-        n++;
-        return exec(query, ...args);
-      }) as SqlLike["exec"];
-      try {
-        fn();
-      } finally {
-        sql.exec = exec;
-      }
-      return n;
-    };
+    const counted = (fn: () => void) => countStatements(sql, fn);
     vfs.mkdir("/a");
     vfs.mkdir("/b");
     const blobs = vfs.putBlobs(Array.from({ length: 10 }, (_, i) => new Uint8Array([i])));

@@ -35,4 +35,5 @@ export type { TreePage, TreeRecord } from "./transfer.ts";
 // Every public type of the filesystem, by name (types.ts holds nothing else; docs/STYLE.md).
 export type * from "./types.ts";
 export { openVfs, Vfs } from "./vfs.ts";
+export type { FileContent } from "./write-files.ts";
 export type { XattrFlags } from "./xattrs.ts";

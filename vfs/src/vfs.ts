@@ -47,6 +47,7 @@ import type {
   Usage,
   WriteOptions,
 } from "./types.ts";
+import { type FileContent, writeFiles } from "./write-files.ts";
 import * as xattrs from "./xattrs.ts";
 
 /** Opens (creating and migrating as needed) the filesystem stored in `sql`. */
@@ -184,6 +185,13 @@ export class Vfs {
    */
   createNodes(nodes: readonly NewNode[]): Stat[] {
     return createNodes(this.ctx, nodes).map(toStat);
+  }
+  /**
+   * Replaces the whole content of many existing files in one operation (one revision), with a
+   * fixed number of statements besides one path walk per file; see write-files.ts.
+   */
+  writeFiles(files: readonly FileContent[]): Stat[] {
+    return writeFiles(this.ctx, files).map(toStat);
   }
   pwrite(path: string, offset: number, data: Uint8Array | string, options?: ContentOptions): Stat {
     return toStat(content.pwrite(this.ctx, path, offset, data, options));
