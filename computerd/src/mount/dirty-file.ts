@@ -427,6 +427,26 @@ export class DirtyFile {
     return out;
   }
 
+  /** All the bytes of a file that fits one chunk and keeps nothing of its stored content. */
+  private onePage(readStored: StoredReader): Uint8Array {
+    const page = this.pages.get(0);
+    const data = (page && this.pageBytes(0, page, readStored)) ?? new Uint8Array(0);
+    if (data.length >= this.size) return data;
+    const whole = new Uint8Array(this.size);
+    whole.set(data);
+    return whole;
+  }
+
+  /**
+   * The whole content of a file nothing is stored of yet, smaller than a chunk (a new small
+   * file: what its store writes at once, with no page hashed ahead), or undefined. Changes nothing.
+   */
+  newContent(readStored: StoredReader): Uint8Array | undefined {
+    if (!this.dirty || this.storedSize !== 0 || this.baseSize !== 0 || this.size >= CHUNK_SIZE)
+      return undefined;
+    return this.onePage(readStored);
+  }
+
   /**
    * Writes everything to the vfs: a file that fits one chunk and replaces its
    * stored content is one pwrite (new file) or one writeFile, otherwise a truncate to the still-current
@@ -437,15 +457,10 @@ export class DirtyFile {
     const written = new Map<number, Uint8Array>();
     if (!this.dirty) return written;
     if (this.baseSize === 0 && this.size <= CHUNK_SIZE) {
-      const page = this.pages.get(0);
-      let data = (page && this.pageBytes(0, page, readStored)) ?? new Uint8Array(0);
-      if (data.length < this.size) {
-        const whole = new Uint8Array(this.size);
-        whole.set(data);
-        data = whole;
-      }
+      const data = this.onePage(readStored);
       // writeFile would create a missing file; pwrite fails instead, so prefer it when nothing is stored.
-      if (this.storedSize === 0) target.pwrite(this.path, 0, data, this.mtime, DirtyFile.hashOf(page, data));
+      if (this.storedSize === 0)
+        target.pwrite(this.path, 0, data, this.mtime, DirtyFile.hashOf(this.pages.get(0), data));
       else target.writeFile(this.path, data, this.mtime);
       written.set(0, data);
     } else {

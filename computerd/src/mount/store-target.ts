@@ -2,9 +2,9 @@
  * Where the write-back stores (dirty-file.ts's FlushTarget) over the mirror's vfs: with the
  * time of the last write (stat shows the same mtime before and after a store), a whole page
  * with the hash computed ahead, and the attributes the vfs answered, so the write-back hands
- * them on instead of the meta cache reading the row again.
+ * them on instead of the meta cache reading the row again; new small files several at once.
  */
-import type { Stat, Timespec, Vfs } from "@computer/vfs";
+import type { FileContent, Stat, Timespec, Vfs } from "@computer/vfs";
 import type { KnownHashes } from "../mirror/known-hashes.ts";
 import type { FlushTarget } from "./dirty-file.ts";
 
@@ -29,6 +29,11 @@ export class StoreTarget implements FlushTarget {
 
   truncate(path: string, length: number, mtime: Timespec): void {
     this.last = this.vfs.truncate(path, length, { mtime });
+  }
+
+  /** Stores several files' whole content in one operation; answers their attributes, in order. */
+  writeFiles(files: readonly FileContent[]): Stat[] {
+    return this.vfs.writeFiles(files);
   }
 
   /** Before a store: forgets the attributes of the last one. */

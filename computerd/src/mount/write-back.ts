@@ -10,11 +10,12 @@ import { CHUNK_SIZE, FILE_SIZE_MAX, FsError, type Stat, type Vfs } from "@comput
 import type { ChunkCache } from "./chunk-cache.ts";
 import { type Digest, DirtyFile, threadPoolDigest } from "./dirty-file.ts";
 import type { WriteGrants } from "./early-writes.ts";
+import { KeptErrors } from "./kept-errors.ts";
 import { isUnder } from "./meta-cache.ts";
 import { OpenHandles } from "./open-handles.ts";
+import { type GroupStoreHost, storeClosed } from "./store-groups.ts";
 import { StoreTarget } from "./store-target.ts";
 import { StoredChunks } from "./stored-chunks.ts";
-import { NonEmptyWatch, WatchedMap } from "./watched-map.ts";
 import { type FlushedListener, NO_HOOKS, sameShown, type WriteBackHooks } from "./write-back-hooks.ts";
 import { WRITE_BACK_DEFAULTS, type WriteBackOptions } from "./write-back-options.ts";
 import { WriteRoom } from "./write-room.ts";
@@ -39,16 +40,10 @@ export class WriteBack {
   private dirtyBytes = 0;
   /** Sum of the dirty files' `growth`: what flushing everything would add to the vfs's used bytes. */
   private dirtyGrowth = 0;
-  /**
-   * Errors of flushes no syscall of the file was waiting for (the fence, background stores):
-   * the next fsync or close of the inode reports it, once, as Linux reports write-back errors.
-   */
-  private readonly errors = new WatchedMap<number, unknown>();
-  /**
-   * Whether a close may have work: an error kept for a file's next close (a close stores
-   * nothing). Told as soon as one is kept, so the FUSE loop answers every other close itself.
-   */
-  readonly closeWork = new NonEmptyWatch([this.errors]);
+  /** Errors of stores no syscall of the file was waiting for, kept for its next fsync or close. */
+  private readonly errors = new KeptErrors();
+  /** Whether a close may have work (kept-errors.ts): the FUSE loop answers every other close. */
+  readonly closeWork = this.errors.closeWork;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
   /** Completed pages waiting to be stored in the background: [ino, page index]. */
   private readonly fullPages: [number, number][] = [];
@@ -112,25 +107,7 @@ export class WriteBack {
    */
   closeHandle(fh: number): void {
     const ino = this.handles.inoOf(fh);
-    if (ino !== undefined) this.reportError(ino);
-  }
-
-  /** Throws (and forgets) a write-back error kept for the inode. */
-  private reportError(ino: number): void {
-    if (!this.errors.has(ino)) return;
-    const err = this.errors.get(ino);
-    this.errors.delete(ino);
-    throw err;
-  }
-
-  /** Flushes an inode; a failure is logged and kept for its next fsync or close. */
-  private flushOrKeepError(ino: number): void {
-    try {
-      this.flush(ino);
-    } catch (err) {
-      this.errors.set(ino, err);
-      this.options.log(`storing inode ${ino} failed; its unstored writes are dropped`, err);
-    }
+    if (ino !== undefined) this.errors.report(ino);
   }
 
   /** Size and times as stat should report them, with unflushed writes applied. */
@@ -219,7 +196,7 @@ export class WriteBack {
       if (this.write(ino, path, data, offset, size, true) < data.length)
         throw new FsError("ENOSPC", "write", path);
     } catch (err) {
-      if (ino !== undefined) this.errors.set(ino, err);
+      if (ino !== undefined) this.errors.keep(ino, err);
       this.options.log(`a write to ${path} answered early could not be buffered; it is dropped`, err);
     }
     this.room.refillEarly();
@@ -327,7 +304,7 @@ export class WriteBack {
         // Kept, the page would fail every later flush of the file: drop the file's unstored writes.
         this.discard(ino);
         this.hooks.changedByStore(ino);
-        this.errors.set(ino, err);
+        this.errors.keep(ino, err);
         this.options.log(`storing page ${idx} of inode ${ino} failed; its unstored writes are dropped`, err);
       }
     }
@@ -364,13 +341,11 @@ export class WriteBack {
    * afterwards (the vfs keeps what it stored), so no later flush trips over them again.
    */
   flush(ino: number): void {
-    this.reportError(ino);
+    this.errors.report(ino);
     const file = this.files.get(ino);
     if (!file) return;
     const shown = this.shown(ino);
-    this.files.delete(ino);
-    this.dirtyBytes -= file.bytes;
-    this.dirtyGrowth -= file.growth;
+    this.forget(ino, file);
     let written: Map<number, Uint8Array>;
     this.target.begin();
     try {
@@ -382,13 +357,26 @@ export class WriteBack {
       this.hooks.changedByStore(ino);
       throw err;
     }
+    this.storedNow(file, written, this.target.stored(ino), shown);
+  }
+
+  /** Drops the dirty state of `file` (being stored or discarded) from the totals. */
+  private forget(ino: number, file: DirtyFile): void {
+    this.files.delete(ino);
+    this.dirtyBytes -= file.bytes;
+    this.dirtyGrowth -= file.growth;
+  }
+
+  /** After `file` was stored (`written`: its chunks' bytes; `stat`: what the vfs answered). */
+  private storedNow(file: DirtyFile, written: Map<number, Uint8Array>, stat?: Stat, shown?: Stat): void {
+    const ino = file.ino;
     this.chunks.dropInode(ino);
     // What was just written is exactly what the vfs now stores: let it serve the next reads.
     for (const [idx, data] of written) {
       // A cached chunk shorter than CHUNK_SIZE means end of file, so only whole ones qualify.
       if (data.length === Math.min(CHUNK_SIZE, file.size - idx * CHUNK_SIZE)) this.chunks.set(ino, idx, data);
     }
-    this.onFlushed(ino, this.target.stored(ino));
+    this.onFlushed(ino, stat);
     this.compareShown(ino, shown);
   }
 
@@ -423,25 +411,39 @@ export class WriteBack {
     if (this.files.has(ino)) this.flushDirty(ino);
   }
 
-  /** Flushes an inode's dirty state, keeping an earlier error for its syscalls (not reporting it). */
+  /** Flushes an inode's dirty state; a failure (or an earlier error) is kept for its next fsync or close. */
   private flushDirty(ino: number): void {
-    const kept = this.errors.get(ino);
-    this.errors.delete(ino);
-    this.flushOrKeepError(ino);
-    if (kept !== undefined && !this.errors.has(ino)) this.errors.set(ino, kept);
+    this.errors.storing(
+      ino,
+      () => this.flush(ino),
+      (err) => this.options.log(`storing inode ${ino} failed; its unstored writes are dropped`, err),
+    );
   }
 
   private flushClosed(): void {
     this.idleTimer = undefined;
     const closed = [...this.files.keys()].filter((ino) => !this.isOpen(ino));
-    void this.hashAhead(closed).then(() => {
-      for (const ino of closed) {
-        if (this.isOpen(ino)) continue;
-        this.flushDirty(ino);
-        this.hooks.stored(ino);
-      }
-    });
+    void this.hashAhead(closed).then(() => storeClosed(closed, this.groupHost));
   }
+
+  /** The background store's side of the write-back (store-groups.ts). */
+  private readonly groupHost: GroupStoreHost = {
+    isOpen: (ino) => this.isOpen(ino),
+    file: (ino) => this.files.get(ino),
+    content: (file) =>
+      this.errors.has(file.ino) ? undefined : file.newContent(this.stored.reader(file.ino, file.path)),
+    shown: (ino) => this.shown(ino),
+    writeFiles: (files) => this.target.writeFiles(files),
+    stored: (file, data, stat, shown) => {
+      this.forget(file.ino, file);
+      this.storedNow(file, new Map([[0, data]]), stat, shown);
+      this.hooks.stored(file.ino);
+    },
+    alone: (ino) => {
+      this.flushDirty(ino);
+      this.hooks.stored(ino);
+    },
+  };
 
   /**
    * Hashes the whole pages of the given dirty files (default: all) on the thread pool, so the
@@ -463,12 +465,10 @@ export class WriteBack {
   discard(ino: number): void {
     const file = this.files.get(ino);
     if (file) {
-      this.dirtyBytes -= file.bytes;
-      this.dirtyGrowth -= file.growth;
-      this.files.delete(ino);
+      this.forget(ino, file);
       this.hooks.changed(ino);
     }
-    this.errors.delete(ino);
+    this.errors.drop(ino);
     this.chunks.dropInode(ino);
   }
 
