@@ -55,6 +55,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("mkdir" as const), path }) },
   { weight: 5, arbitrary: fc.record({ kind: fc.constant("writeFile" as const), path, data }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("pwrite" as const), path, offset, data }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("writeFiles" as const),
+      files: fc.array(fc.record({ path, data }), { minLength: 1, maxLength: 4 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("truncate" as const), path, length: offset }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("unlink" as const), path }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("rmdir" as const), path }) },
@@ -77,6 +84,9 @@ function run(vfs: Vfs, o: Op): FsErrorCode | undefined {
         break;
       case "pwrite":
         vfs.pwrite(o.path, o.offset, o.data);
+        break;
+      case "writeFiles":
+        vfs.writeFiles(o.files);
         break;
       case "truncate":
         vfs.truncate(o.path, o.length);

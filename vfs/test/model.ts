@@ -10,6 +10,7 @@ import { CHUNK_SIZE, SYMLOOP_MAX, WORKSPACE } from "../src/limits.ts";
 export type Op =
   | { kind: "mkdir"; path: string }
   | { kind: "writeFile"; path: string; data: Uint8Array }
+  | { kind: "writeFiles"; files: { path: string; data: Uint8Array }[] }
   | { kind: "pwrite"; path: string; offset: number; data: Uint8Array }
   | { kind: "truncate"; path: string; length: number }
   | { kind: "unlink"; path: string }
@@ -98,12 +99,19 @@ export class Model {
       }
       case "writeFile": {
         const loc = this.locate(op.path, true);
-        const file = loc.node ? this.regular(loc.node) : this.create(loc);
-        file.data = op.data.slice();
-        file.chunks = new Map();
-        for (let i = 0; i * CHUNK_SIZE < op.data.length; i++) {
-          file.chunks.set(i, Math.min(CHUNK_SIZE, op.data.length - i * CHUNK_SIZE));
-        }
+        this.replace(loc.node ? this.regular(loc.node) : this.create(loc), op.data);
+        return;
+      }
+      case "writeFiles": {
+        // All or nothing, checked in order: each an existing regular file, none twice.
+        const seen = new Set<FileNode>();
+        const files = op.files.map(({ path, data }) => {
+          const file = this.regular(this.existing(path, true));
+          if (seen.has(file)) throw new Fail("EINVAL");
+          seen.add(file);
+          return { file, data };
+        });
+        for (const { file, data } of files) this.replace(file, data);
         return;
       }
       case "pwrite":
@@ -205,6 +213,15 @@ export class Model {
     b.parent.entries.set(b.name, a.node);
     if (a.node.type === "dir") a.node.parent = b.parent;
     if (b.node.type === "dir") b.node.parent = a.parent;
+  }
+
+  /** The file holds exactly `data` now (writeFile). */
+  private replace(file: FileNode, data: Uint8Array): void {
+    file.data = data.slice();
+    file.chunks = new Map();
+    for (let i = 0; i * CHUNK_SIZE < data.length; i++) {
+      file.chunks.set(i, Math.min(CHUNK_SIZE, data.length - i * CHUNK_SIZE));
+    }
   }
 
   private pwrite(file: FileNode, offset: number, data: Uint8Array): void {
