@@ -1,8 +1,8 @@
 /**
  * Storing the whole content of many existing files in one operation, in a fixed number of
  * statements besides one path walk per file: the shape of the mount's background store, which
- * stores every small file closed in the last 20 ms together (a shell loop's `echo > f$i`, git's
- * objects, an extraction). Each file gets exactly the bytes given, as writeFile would, but the
+ * stores every small file closed in the last 20 ms together (a shell loop's `echo > f$i`, a
+ * checkout, an extraction). Each file gets exactly the bytes given, as writeFile would, but the
  * file must exist (as for pwrite): a store never brings back a file removed meanwhile.
  */
 import { storeChunk, toBytes } from "./content.ts";
