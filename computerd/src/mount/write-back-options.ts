@@ -9,6 +9,12 @@ export interface WriteBackOptions {
   idleFlushMs: number;
   /** Completed pages of open files are stored once writes pause this long (default 5 ms). */
   quietMs: number;
+  /**
+   * ... or, while writes go on, once this many wait (default: never, only on a pause). A synced
+   * workspace sets it: the uploader sends a file still being written only as far as it is
+   * stored, so pages held until the command ended went to the Durable Object in its fence.
+   */
+  streamPages: number;
   /** Memory for clean chunks (default 64 MiB). */
   chunkCacheBytes: number;
   /** Where failures of background flushes are reported. */
@@ -26,6 +32,7 @@ export const WRITE_BACK_DEFAULTS: WriteBackOptions = {
   maxDirtyBytes: 256 << 20,
   idleFlushMs: 20,
   quietMs: 5,
+  streamPages: Number.POSITIVE_INFINITY,
   chunkCacheBytes: 64 << 20,
   log: (message, err) => console.error(`computerd: ${message}`, err),
 };

@@ -156,6 +156,35 @@ describe("WriteBack when a flush is refused", () => {
   });
 });
 
+describe("WriteBack's background stores while writes stream", () => {
+  /** Writes `pages` whole pages of a new file in a row, with no pause between them. */
+  function stream(writeBack: WriteBack, pages: number): number {
+    const [ino] = open("/s");
+    for (let i = 0; i < pages; i++) {
+      writeBack.write(ino, "/s", new Uint8Array(CHUNK_SIZE).fill(i + 1), i * CHUNK_SIZE, () => 0);
+    }
+    return ino;
+  }
+  const ticks = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it("with streamPages, completed pages are stored while the writes go on (no pause)", async () => {
+    wb = new WriteBack(vfs, () => {}, { quietMs: 600_000, streamPages: 2, log: () => {} });
+    stream(wb, 3);
+    await expect.poll(() => vfs.stat("/s").size, { timeout: 5000, interval: 5 }).toBe(3 * CHUNK_SIZE);
+    expect(vfs.readFile("/s").subarray(2 * CHUNK_SIZE, 2 * CHUNK_SIZE + 4)).toEqual(new Uint8Array(4).fill(3));
+  });
+
+  it("without it (a bare mount), nothing is stored until the writes pause", async () => {
+    wb = new WriteBack(vfs, () => {}, { quietMs: 600_000, log: () => {} });
+    const ino = stream(wb, 3);
+    await ticks(20);
+    expect(vfs.stat("/s").size).toBe(0);
+    expect(wb.hasDirty(ino)).toBe(true);
+  });
+});
+
 describe("WriteBack's closes (the addon answers closes without JS while no error waits for one)", () => {
   it("a close stores nothing; the last release stores the file in the background, with every file closed meanwhile", async () => {
     const stored: number[] = [];

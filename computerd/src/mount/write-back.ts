@@ -250,19 +250,22 @@ export class WriteBack {
   }
 
   /**
-   * Queues a completed page. Storing it (hash + SQL) waits until writes pause for
-   * `quietMs`: during a stream the JS thread is better spent answering the next write.
+   * Queues a completed page. Its store (hash + SQL) waits until writes pause for `quietMs` (the
+   * JS thread answers the stream's writes first) or `streamPages` wait (synced: see the option).
    */
   private queuePage(ino: number, idx: number): void {
     this.fullPages.push([ino, idx]);
     if (this.quietTimer !== undefined) clearTimeout(this.quietTimer);
-    this.quietTimer = setTimeout(() => {
-      this.quietTimer = undefined;
-      if (!this.draining) {
-        this.draining = true;
-        this.drainPages();
-      }
-    }, this.options.quietMs);
+    this.quietTimer = undefined;
+    if (this.fullPages.length >= this.options.streamPages) setImmediate(() => this.startDrain());
+    else this.quietTimer = setTimeout(() => this.startDrain(true), this.options.quietMs);
+  }
+
+  private startDrain(quiet = false): void {
+    if (quiet) this.quietTimer = undefined;
+    if (this.draining) return;
+    this.draining = true;
+    this.drainPages();
   }
 
   /**

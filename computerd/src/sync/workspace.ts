@@ -91,6 +91,13 @@ export function ownerMapFor(
   return swapOwners(VFS_OWNER, kernel);
 }
 
+/**
+ * Completed pages of a file being written that the write-back stores without waiting for a
+ * pause in its writes (write-back-options.ts): the DO then gets a stream's bytes within a few
+ * MiB of the writer instead of the rest in the fence (docs/BENCH.md, "Moving bytes, sixth round").
+ */
+export const STREAM_PAGES = 4;
+
 /** Opens the mirror, mounts it (clearing a stale mount first) and wires the sync engine. */
 export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Promise<Workspace> {
   const mirror = openMirror(config.stateDir, { owner: VFS_OWNER });
@@ -102,6 +109,8 @@ export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Prom
       mirror,
       mountPoint: config.mountPoint,
       log: hooks.log,
+      // The uploader sends a file being written as far as it is stored (ahead-hashes.ts).
+      localFs: { streamPages: STREAM_PAGES },
       ...(owners ? { fuse: { owners } } : {}),
     });
   } catch (err) {
