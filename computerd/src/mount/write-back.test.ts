@@ -173,7 +173,9 @@ describe("WriteBack's background stores while writes stream", () => {
     wb = new WriteBack(vfs, () => {}, { quietMs: 600_000, streamPages: 2, log: () => {} });
     stream(wb, 3);
     await expect.poll(() => vfs.stat("/s").size, { timeout: 5000, interval: 5 }).toBe(3 * CHUNK_SIZE);
-    expect(vfs.readFile("/s").subarray(2 * CHUNK_SIZE, 2 * CHUNK_SIZE + 4)).toEqual(new Uint8Array(4).fill(3));
+    expect(vfs.readFile("/s").subarray(2 * CHUNK_SIZE, 2 * CHUNK_SIZE + 4)).toEqual(
+      new Uint8Array(4).fill(3),
+    );
   });
 
   it("without it (a bare mount), nothing is stored until the writes pause", async () => {
