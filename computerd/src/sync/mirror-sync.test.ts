@@ -232,6 +232,27 @@ describe("MirrorSync", () => {
     expect(tree(fake.vfs)).toEqual(tree(mirror.vfs));
   }, 30_000);
 
+  test("a large file written without a pause is stored as it goes, so its chunks can go ahead", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    const { mount, mirror } = daemon.workspace;
+    const storedPages = () =>
+      (mirror.vfs.changes("0").changes.find((c) => c.path === "/stream.bin")?.chunks ?? []).length;
+    const { fh } = mount.fs.create("/stream.bin", 0o644);
+    // Each write follows the last at once (the event loop turns, no 5 ms pause): a bare mount
+    // would store nothing until the writes stop.
+    let written = 0;
+    while (storedPages() < 4 && written < 64) {
+      mount.fs.write(fh, "/stream.bin", new Uint8Array(CHUNK_SIZE).fill(written + 1), written * CHUNK_SIZE);
+      written++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(storedPages()).toBeGreaterThanOrEqual(4);
+    expect(written).toBeLessThan(64);
+    mount.fs.flush(fh);
+    mount.fs.release(fh);
+  });
+
   test("no link: the fence rejects (the DO leaves the sync pending); the next link uploads", async () => {
     const fake = await fakeDo();
     const daemon = await start(fake);
