@@ -96,7 +96,7 @@ export function ownerMapFor(
  * pause in its writes (write-back-options.ts): the DO then gets a stream's bytes within a few
  * MiB of the writer instead of the rest in the fence (docs/BENCH.md, "Moving bytes, sixth round").
  */
-export const STREAM_PAGES = 4;
+const STREAM_PAGES = 4;
 
 /** Opens the mirror, mounts it (clearing a stale mount first) and wires the sync engine. */
 export async function openWorkspace(config: Config, hooks: WorkspaceHooks): Promise<Workspace> {
