@@ -5,7 +5,7 @@
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
 import { execRows } from "./json-rows.ts";
-import { locate, recordInode, recordNames, resolveExisting } from "./resolve.ts";
+import { locate, recordInode, recordNames, recordPaths, resolveExisting } from "./resolve.ts";
 import { type NodeRow, toStat } from "./store.ts";
 import { resolveTime } from "./time.ts";
 import type { DirEntry, ReaddirOptions, ReaddirPage, Stat, TimeArg, Timespec } from "./types.ts";
@@ -146,12 +146,7 @@ export function utimesInodes(ctx: Context, items: readonly InodeTimes[]): void {
       if (node.type !== "dir" && node.nlink > 1) recordNames(ctx, item.ino);
       else paths.push(item.path);
     }
-    execRows(
-      ctx,
-      "INSERT INTO changes (path, rev, deleted) SELECT value, ?, 0 FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = 0",
-      paths,
-      ctx.rev(),
-    );
+    recordPaths(ctx, paths);
   });
 }
 

@@ -12,7 +12,7 @@ import { FsError } from "./errors.ts";
 import { execRows, ROWS_PER_STATEMENT } from "./json-rows.ts";
 import { CHUNK_SIZE, PATH_MAX, ROOT_INO } from "./limits.ts";
 import { byteLength, checkName, childPath, normalizePath } from "./paths.ts";
-import { locate } from "./resolve.ts";
+import { locate, recordPaths } from "./resolve.ts";
 import type { SqlValue } from "./sql.ts";
 import { NODE_COLUMNS, type NodeRow } from "./store.ts";
 import { resolveTime } from "./time.ts";
@@ -246,12 +246,7 @@ export function createNodes(ctx: Context, nodes: readonly NewNode[]): NodeRow[] 
       );
       for (const t of touched.values()) changed.push(t.path);
     }
-    execRows(
-      ctx,
-      "INSERT INTO changes (path, rev, deleted) SELECT value, ?, 0 FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = 0",
-      changed,
-      ctx.rev(),
-    );
+    recordPaths(ctx, changed);
     ctx.charge(allocated, "write", paths[0] as string);
     return rows;
   });

@@ -5,6 +5,7 @@
  */
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
+import { execRows } from "./json-rows.ts";
 import { ROOT_INO, SYMLOOP_MAX, WORKSPACE } from "./limits.ts";
 import { childPath, splitPath } from "./paths.ts";
 import type { NodeRow } from "./store.ts";
@@ -137,6 +138,16 @@ export function directoryPath(ctx: Context, ino: number): string {
 export function recordInode(ctx: Context, node: NodeRow, path: string): void {
   if (node.type !== "dir" && node.nlink > 1) recordNames(ctx, node.ino);
   else ctx.changed(path);
+}
+
+/** Records in the feed that each of `paths` changed, a batch of them per statement. */
+export function recordPaths(ctx: Context, paths: readonly string[]): void {
+  execRows(
+    ctx,
+    "INSERT INTO changes (path, rev, deleted) SELECT value, ?, 0 FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = 0",
+    paths,
+    ctx.rev(),
+  );
 }
 
 /** Records every name inode `ino` has now (e.g. the survivors after one of its links went away). */

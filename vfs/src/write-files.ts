@@ -11,7 +11,7 @@ import { storeBlobs } from "./create-nodes.ts";
 import { FsError } from "./errors.ts";
 import { execRows } from "./json-rows.ts";
 import { CHUNK_SIZE, FILE_SIZE_MAX } from "./limits.ts";
-import { recordInode, resolveExisting } from "./resolve.ts";
+import { recordInode, recordPaths, resolveExisting } from "./resolve.ts";
 import type { NodeRow } from "./store.ts";
 import { resolveTime } from "./time.ts";
 import type { Timespec } from "./types.ts";
@@ -108,12 +108,7 @@ export function writeFiles(ctx: Context, files: readonly FileContent[]): NodeRow
       if (row.nlink > 1) recordInode(ctx, row, path);
       else paths.push(path);
     });
-    execRows(
-      ctx,
-      "INSERT INTO changes (path, rev, deleted) SELECT value, ?, 0 FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = 0",
-      paths,
-      ctx.rev(),
-    );
+    recordPaths(ctx, paths);
     return rows;
   });
 }
