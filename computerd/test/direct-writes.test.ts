@@ -28,7 +28,7 @@ def cached(path):
     stat = _Stat()
     assert _libc.syscall(451, fd, ctypes.byref(_Range(0, 0)), ctypes.byref(stat), 0) == 0, os.strerror(ctypes.get_errno())
     os.close(fd)
-    return (stat.cache + stat.evicted) * 4096`;
+    return (stat.cache + stat.evicted) * os.sysconf("SC_PAGESIZE")`;
 
 /** `cached(path)` (above) from a separate process. */
 async function resident(path: string): Promise<number> {
