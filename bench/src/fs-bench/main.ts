@@ -5,10 +5,11 @@
  * Options: ./options.ts or `-- --help`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { WAKE_HERE_PARAMETER } from "computerd/mount/kernel-wake-here";
 import { progressDone, progressScenario, progressStep } from "../progress.ts";
 import { fileTimestamp } from "../report.ts";
 import { sourceFacts, treeHash } from "../source-facts.ts";
@@ -46,6 +47,15 @@ function load(): string {
     .join(" ");
 }
 
+/** The kernel's `fuse.wake_here` as the scenarios ran ("absent" where the kernel has none): it moves the round-trip rows. */
+function fuseWakeHere(): string {
+  try {
+    return readFileSync(WAKE_HERE_PARAMETER, "utf8").trim();
+  } catch {
+    return "absent";
+  }
+}
+
 function hostFacts(loadAtStart: string): Record<string, string | number> {
   const cpu = cpus();
   return {
@@ -61,6 +71,7 @@ function hostFacts(loadAtStart: string): Record<string, string | number> {
     git: toolVersion("git", ["--version"]),
     scenarioNode: toolVersion("node", ["--version"]),
     npm: toolVersion("npm", ["--version"]),
+    fuseWakeHere: fuseWakeHere(),
     loadAtStart,
     loadAtEnd: load(),
   };

@@ -92,7 +92,7 @@ export function runFacts(doc: FsBenchDocument): string[] {
   const h = doc.host;
   const facts = [
     `Run ${doc.startedAt} → ${doc.finishedAt}, commit ${doc.source.commit.slice(0, 12)}${doc.source.dirty ? " (dirty)" : ""}`,
-    `Machine: ${h.cpuModel ?? "?"} × ${h.cpuCount ?? "?"}, ${typeof h.memoryBytes === "number" ? `${(h.memoryBytes / 2 ** 30).toFixed(1)} GiB` : "? GiB"}, kernel ${h.kernel ?? "?"}, load ${h.loadAtStart ?? "?"} → ${h.loadAtEnd ?? "?"}`,
+    `Machine: ${h.cpuModel ?? "?"} × ${h.cpuCount ?? "?"}, ${typeof h.memoryBytes === "number" ? `${(h.memoryBytes / 2 ** 30).toFixed(1)} GiB` : "? GiB"}, kernel ${h.kernel ?? "?"}${h.fuseWakeHere === undefined ? "" : ` (fuse.wake_here ${h.fuseWakeHere})`}, load ${h.loadAtStart ?? "?"} → ${h.loadAtEnd ?? "?"}`,
     `Versions: node ${h.benchNode ?? "?"} (bench), ${h.scenarioNode ?? "?"} (scenarios), npm ${h.npm ?? "?"}, ${h.git ?? "git ?"}, bash ${h.bash ?? "?"}, SQLite ${h.sqlite ?? "?"}`,
     `Options: ${doc.options.reps} repetitions, ${doc.options.warmup} warm-up; disk ${doc.options.diskDir}, tmpfs ${doc.options.tmpfsDir}`,
   ];

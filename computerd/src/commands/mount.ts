@@ -100,7 +100,13 @@ async function run(args: string[]): Promise<number> {
     },
   });
   console.log(
-    JSON.stringify({ event: "mounted", backend, mountPoint: mount.mountPoint ?? null, pid: process.pid }),
+    JSON.stringify({
+      event: "mounted",
+      backend,
+      mountPoint: mount.mountPoint ?? null,
+      pid: process.pid,
+      wakeHere: mount.wakeHere ?? null,
+    }),
   );
 
   const gcInterval = seconds("gc-interval", values["gc-interval"]);

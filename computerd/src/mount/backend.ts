@@ -11,6 +11,7 @@ import type { Mirror } from "../mirror/open-mirror.ts";
 import type { ErrorLogger } from "./errno.ts";
 import type { FuseMount, FuseTuning } from "./fuse3-backend.ts";
 import { loadFuse3 } from "./fuse3-native.ts";
+import type { WakeHere } from "./kernel-wake-here.ts";
 import { LocalFs, type LocalFsOptions } from "./local-fs.ts";
 import { atimeWriter } from "./relatime.ts";
 
@@ -35,6 +36,8 @@ export interface Mount {
   readonly fs: LocalFs;
   /** FUSE operations by name since mount (empty for "none"). */
   readonly counters: Readonly<Record<string, number>>;
+  /** The kernel's `fuse.wake_here` as the fuse3 backend left it (kernel-wake-here.ts); undefined for "none". */
+  readonly wakeHere: WakeHere | undefined;
   /** The fence: every write made through the mount is in the mirror (and committed) when this resolves. */
   flushAll(): Promise<void>;
   /**
@@ -80,6 +83,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     mountPoint: fuse?.mountPoint,
     fs,
     counters: fuse?.counters ?? {},
+    wakeHere: fuse?.wakeHere,
     async flushAll() {
       // Writes the FUSE loop answered early are buffered first (they may still be on their way).
       await fuse?.writesHandled();

@@ -13,6 +13,7 @@ import type { ErrorLogger } from "./errno.ts";
 import { SETID_BITS } from "./fuse3-kill-priv.ts";
 import { fuse3Unavailable, loadFuse3 } from "./fuse3-native.ts";
 import { CAPABILITY_XATTR, fuse3Listener, type KernelHooks } from "./fuse3-ops.ts";
+import { turnOnWakeHere, type WakeHere } from "./kernel-wake-here.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { splitParent } from "./meta-cache.ts";
 import type { OwnerMap } from "./owner-map.ts";
@@ -49,6 +50,11 @@ export interface FuseTuning {
    * (direct-writes.ts). Default: on where the kernel keeps that coherent (Linux >= 6.6).
    */
   directWrites?: boolean;
+  /**
+   * Turn the kernel's `fuse.wake_here` on before mounting, where the kernel has it and the
+   * daemon may write it (kernel-wake-here.ts; a setting of the whole host). Default: on.
+   */
+  wakeHere?: boolean;
   /** Let users other than the daemon's use the mount (default: when running as root). */
   allowOther: boolean;
   /** libfuse debug output on stderr. */
@@ -61,6 +67,8 @@ export interface FuseTuning {
 export interface FuseMount {
   readonly mountPoint: string;
   readonly counters: Readonly<Record<string, number>>;
+  /** What became of the kernel's `fuse.wake_here` (kernel-wake-here.ts); undefined: not asked. */
+  readonly wakeHere: WakeHere | undefined;
   /** Invalidates the kernel's names and attributes of changed paths (by node id, at any depth). */
   invalidateKernel(paths: readonly string[]): Promise<void>;
   /** Resolves once every write the loop answered early has been buffered (before the fence flushes). */
@@ -126,6 +134,7 @@ export async function mountFuse3(
   };
   await clearStaleMount(mountPoint);
   await mkdir(mountPoint, { recursive: true });
+  const wakeHere = settings.wakeHere === false ? undefined : await turnOnWakeHere();
   const counters: Record<string, number> = {};
   let exited: () => void = () => {};
   const exit = new Promise<void>((resolve) => {
@@ -255,6 +264,7 @@ export async function mountFuse3(
   return {
     mountPoint,
     counters,
+    wakeHere,
     async invalidateKernel(paths) {
       if (!mounted) return;
       // After the bytes on their way into the kernel's page cache (stopped at their next chunk), or
