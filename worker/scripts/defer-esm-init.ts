@@ -178,8 +178,17 @@ export function deferEsmInit(source: string, marker: string): string {
       edits.push({ start, end, text: shorthands.has(start) ? `${name}:${deferred}` : deferred });
     }
   }
-  edits.sort((a, b) => b.start - a.start);
-  let out = source;
-  for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  return out;
+  return applyEdits(source, edits);
+}
+
+/** `source` with each edit's range replaced by its text (the ranges do not overlap). */
+function applyEdits(source: string, edits: Edit[]): string {
+  const pieces: string[] = [];
+  let at = 0;
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    pieces.push(source.slice(at, edit.start), edit.text);
+    at = edit.end;
+  }
+  pieces.push(source.slice(at));
+  return pieces.join("");
 }
