@@ -1,10 +1,12 @@
 /**
  * The shell guest's start (docs/BENCH.md, "Shell cold start"): evaluating the built bundle throws
- * no error and constructs none, and neither it nor a spare's warm-up (`true`) runs just-bash's
- * regular expression engine's module init, which runs at the first command that needs it. An error made (thrown and caught, or only made) while the
- * bundle's top level runs has that top level on its stack, and V8 collects its source positions by parsing the whole 1.3 MB module again, ~20
- * ms of CPU in every new shell isolate; a dependency's new version can bring such a probe back
- * (lazy-guest-modules.ts keeps turndown's out). Node evaluates the bundle here, with the guest's
+ * no error and constructs none. An error made (thrown and caught, or only made) while the
+ * bundle's top level runs has that top level on its stack, and V8 collects its source positions
+ * by parsing the whole 1.3 MB module again, ~20 ms of CPU in every new shell isolate; a
+ * dependency's new version can bring such a probe back (lazy-guest-modules.ts keeps turndown's
+ * out). And neither the evaluation nor a spare's warm-up (`true`) runs the module init of
+ * just-bash's regular expression engine, which the build defers to the first command that needs
+ * it ("Shell cold start, second round"). Node evaluates the bundle here, with the guest's
  * `cloudflare:workers` a stand-in: like workerd it has no `window` or `document`.
  */
 import { execFileSync } from "node:child_process";
