@@ -1,17 +1,23 @@
 /**
  * The shell guest's start (docs/BENCH.md, "Shell cold start"): evaluating the built bundle throws
  * no error and constructs none. An error made (thrown and caught, or only made) while the
- * bundle's top level runs has that top level on its stack, and V8 collects its source positions by parsing the whole 1.3 MB module again, ~20
- * ms of CPU in every new shell isolate; a dependency's new version can bring such a probe back
- * (lazy-guest-modules.ts keeps turndown's out). Node evaluates the bundle here, with the guest's
+ * bundle's top level runs has that top level on its stack, and V8 collects its source positions
+ * by parsing the whole 1.3 MB module again, ~20 ms of CPU in every new shell isolate; a
+ * dependency's new version can bring such a probe back (lazy-guest-modules.ts keeps turndown's
+ * out). And neither the evaluation nor a spare's warm-up (`true`) runs the module init of
+ * just-bash's regular expression engine, which the build defers to the first command that needs
+ * it ("Shell cold start, second round"). Node evaluates the bundle here, with the guest's
  * `cloudflare:workers` a stand-in: like workerd it has no `window` or `document`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { afterAll, expect, it } from "vitest";
 import { buildGuests, GUESTS_DIR } from "./build-guests.ts";
+import { findEsmInit } from "./defer-esm-init.ts";
+import { lazyGuestModules, RE2JS_MARKER } from "./lazy-guest-modules.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "guest-evaluation-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -43,6 +49,9 @@ session.post("Debugger.disable");
 console.log(JSON.stringify({ thrown, made, exports: Object.keys(guest) }));
 `;
 
+/** worker/, where just-bash resolves from. */
+const WORKER_DIR = join(import.meta.dirname, "..");
+
 const WORKERS_STAND_IN = "data:text/javascript,export class WorkerEntrypoint {} export class RpcTarget {}";
 
 it("evaluating the shell guest bundle throws no error and makes none", { timeout: 60_000 }, async () => {
@@ -63,4 +72,97 @@ it("evaluating the shell guest bundle throws no error and makes none", { timeout
   // e.g. modern-tar's `new Error("Tar archive is truncated.")` at its top level (tar-command.ts
   // is imported lazily for it).
   expect(made).toEqual([]);
+});
+
+/**
+ * Imports `entry` under V8's precise coverage, then runs each of its `steps` (an exported
+ * function's name) in turn; prints how often the function of `bundle` starting at offset
+ * `initAt` ran during the import and during each step (taking V8's coverage resets its counts).
+ */
+const INIT_PROBE = `
+import { Session } from "node:inspector/promises";
+import { pathToFileURL } from "node:url";
+const [bundle, initAt, entry, ...steps] = process.argv.slice(1);
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.startPreciseCoverage", { callCount: true, detailed: false });
+async function runs() {
+  const { result } = await session.post("Profiler.takePreciseCoverage");
+  const script = result.find((s) => s.url === pathToFileURL(bundle).href);
+  const fn = script?.functions.find((f) => f.ranges[0]?.startOffset === Number(initAt));
+  return fn?.ranges[0]?.count ?? 0;
+}
+const guest = await import(entry);
+const counts = { import: await runs() };
+const outputs = {};
+for (const step of steps) {
+  outputs[step] = await guest[step]();
+  counts[step] = await runs();
+}
+console.log(JSON.stringify({ counts, outputs }));
+`;
+
+/**
+ * Runs INIT_PROBE on `source` (written to `name`), whose init holding RE2JS_MARKER is watched;
+ * `entry` (a module importing it as `./${name}`) has the steps, else `source` itself.
+ */
+function initRuns(name: string, source: string, steps: string[], entry?: string) {
+  const bundle = join(scratch, name);
+  writeFileSync(bundle, source);
+  const entryPath = entry === undefined ? bundle : join(scratch, `steps-${name}`);
+  if (entry !== undefined) writeFileSync(entryPath, entry);
+  const init = findEsmInit(source, RE2JS_MARKER);
+  const output = execFileSync(
+    process.execPath,
+    ["--input-type=module", "--eval", INIT_PROBE, bundle, String(init.start), entryPath, ...steps],
+    { encoding: "utf8" },
+  );
+  return JSON.parse(output) as { counts: Record<string, number>; outputs: Record<string, unknown> };
+}
+
+it("the shell guest's evaluation and warm-up do not run re2js's module init", {
+  timeout: 60_000,
+}, async () => {
+  await buildGuests();
+  const source = readFileSync(join(GUESTS_DIR, "shell.guest.js"), "utf8").replaceAll(
+    '"cloudflare:workers"',
+    JSON.stringify(WORKERS_STAND_IN),
+  );
+  const entry = `import { ShellGuest } from "./shell.guest.init.mjs";
+export async function warm() { await new ShellGuest().warm(); return "warm"; }`;
+  const { counts, outputs } = initRuns("shell.guest.init.mjs", source, ["warm"], entry);
+  expect(outputs).toEqual({ warm: "warm" });
+  expect(counts).toEqual({ import: 0, warm: 0 });
+});
+
+it("just-bash as the guest builds it runs re2js's module init at the first regular expression", {
+  timeout: 60_000,
+}, async () => {
+  // just-bash/browser through the shell guest's plugin, with a script that needs no regular
+  // expression and then one that does (grep's pattern).
+  const result = await build({
+    stdin: {
+      contents: `import { Bash } from "just-bash/browser";
+const bash = new Bash();
+export async function plain() { return (await bash.exec("echo plain; true")).stdout; }
+export async function grep() { return (await bash.exec("printf 'abc\\nxyz\\n' | grep b")).stdout; }
+`,
+      resolveDir: WORKER_DIR,
+      loader: "js",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    external: ["node:*"],
+    minify: true,
+    write: false,
+    plugins: [lazyGuestModules(join(WORKER_DIR, "src", "guest"))],
+  });
+  const [output] = result.outputFiles;
+  if (output === undefined) throw new Error("esbuild wrote nothing");
+  const { counts, outputs } = initRuns("just-bash.init.mjs", output.text, ["plain", "grep"]);
+  expect(outputs).toEqual({ plain: "plain\n", grep: "abc\n" });
+  expect(counts).toEqual({ import: 0, plain: 0, grep: 1 });
 });
