@@ -31,6 +31,7 @@
 #include <sys/statvfs.h>
 
 #include "kill-priv.h"
+#include "loop-entries.h"
 #include "loop-names.h"
 #include "write-run.h"
 #include "writer-cpu.h"
@@ -40,7 +41,7 @@ enum op {
   OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
   OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
-  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN
+  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND
 };
 
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
@@ -121,6 +122,8 @@ struct session {
   struct writer_cpu follow;
   /* Directories whose names the loop holds: it answers misses there (loop-names.h). */
   struct loop_names names;
+  /* Names JS answered as found: the loop answers their lookups again (loop-entries.h). */
+  struct loop_entries entries;
   struct attr_cache *attrs; /* calloc'd with the session (2 MiB) */
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a pooled or fresh one). Loop thread only. */
@@ -255,6 +258,38 @@ static void ll_init(void *userdata, struct fuse_conn_info *conn) {
   conn->max_readahead = 1 << 20;
 }
 
+static void stat_from(const double *a, struct stat *st);
+
+/*
+ * Answers the lookup of a name JS answered as found (loop-entries.h) with the attributes of the
+ * loop's table (exactly what JS would answer: see attr_cache), and hands it to JS as
+ * OP_LOOKUP_FOUND ([parent, ino, name]), in order, so JS counts the lookup before any forget.
+ * 0 when the loop holds the name or its inode's attributes not.
+ */
+static int lookup_found(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name) {
+  double entry_timeout = 0;
+  fuse_ino_t ino = (fuse_ino_t)entries_find(&s->entries, parent, name, &entry_timeout);
+  if (ino == 0) return 0;
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  struct fuse_entry_param e;
+  memset(&e, 0, sizeof e);
+  pthread_mutex_lock(&s->attrs->lock);
+  int hit = slot->ino == ino;
+  if (hit) {
+    stat_from(slot->attr, &e.attr);
+    e.attr_timeout = s->attrs->timeout;
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!hit) return 0;
+  e.ino = ino;
+  e.generation = 1;
+  e.entry_timeout = entry_timeout;
+  struct request *r = make(NULL, OP_LOOKUP_FOUND); PUSH(r, parent); PUSH(r, ino); r->s1 = dup_str(name);
+  fuse_reply_entry(req, &e);
+  enqueue(s, r);
+  return 1;
+}
+
 static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
   /* A name the loop can prove missing: the negative entry JS would answer. A name too long
      goes to JS, which answers ENAMETOOLONG. */
@@ -268,6 +303,9 @@ static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
     fuse_reply_entry(req, &e);
     return;
   }
+  /* Not while a removal is on its way to JS: the name may be going (JS drops it as it handles
+     the removal), and JS must count this lookup before it handles the removal. */
+  if (__atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) == 0 && lookup_found(s, req, parent, name)) return;
   struct request *r = make(req, OP_LOOKUP); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
 static void ll_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
@@ -282,8 +320,6 @@ static void ll_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_dat
     struct request *r = make(NULL, OP_FORGET); PUSH(r, forgets[i].ino); PUSH(r, forgets[i].nlookup); enqueue(s, r);
   }
 }
-static void stat_from(const double *a, struct stat *st);
-
 /* Forgets the attributes of `ino` (it changed, or is about to). */
 static void attrs_drop(struct session *s, fuse_ino_t ino) {
   struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
@@ -838,6 +874,7 @@ static void finish(struct session *s) {
   s->se = NULL;
   run_destroy(&s->run);
   names_destroy(&s->names);
+  entries_destroy(&s->entries);
   if (s->released) free_session(s);
 }
 
@@ -868,6 +905,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   }
   pthread_mutex_init(&s->attrs->lock, NULL);
   names_init(&s->names);
+  entries_init(&s->entries);
   if (run_init(&s->run, (struct run_ops){.ctx = s, .take_credit = run_take_credit, .file_size_max = run_file_size_max,
                                          .started = run_started, .hand_over = run_hand_over}) != 0) {
     free_session(s);
@@ -1162,6 +1200,45 @@ static napi_value js_clear_names(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   struct session *s = session_arg(env, info, 1, argv);
   if (s) names_clear(&s->names);
+  return NULL;
+}
+
+/* The longest name a directory may hold (NAME_MAX): longer ones are never held. */
+#define NAME_BYTES_MAX 255
+
+/* Copies JS string `v` into `name` (NAME_BYTES_MAX + 1 bytes); 0 when it is longer. */
+static int name_arg(napi_env env, napi_value v, char *name) {
+  size_t len = 0;
+  return napi_get_value_string_utf8(env, v, NULL, 0, &len) == napi_ok && len <= NAME_BYTES_MAX &&
+         napi_get_value_string_utf8(env, v, name, NAME_BYTES_MAX + 1, &len) == napi_ok;
+}
+
+/* putEntry(session, parent, name, ino, entryTimeout): JS answers name in directory parent as
+   inode ino (told before its answer); the loop answers its next lookups (loop-entries.h). */
+static napi_value js_put_entry(napi_env env, napi_callback_info info) {
+  napi_value argv[5];
+  struct session *s = session_arg(env, info, 5, argv);
+  char name[NAME_BYTES_MAX + 1];
+  if (s && s->se && name_arg(env, argv[2], name))
+    entries_put(&s->entries, (uint64_t)num(env, argv[1]), name, (uint64_t)num(env, argv[3]), num(env, argv[4]));
+  return NULL;
+}
+
+/* dropEntry(session, parent, name): name in directory parent is about to go or change. */
+static napi_value js_drop_entry(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  struct session *s = session_arg(env, info, 3, argv);
+  char name[NAME_BYTES_MAX + 1];
+  if (s && name_arg(env, argv[2], name))
+    entries_drop(&s->entries, (uint64_t)num(env, argv[1]), name);
+  return NULL;
+}
+
+/* clearEntries(session): every name may have changed (remote changes). */
+static napi_value js_clear_entries(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  struct session *s = session_arg(env, info, 1, argv);
+  if (s) entries_clear(&s->entries);
   return NULL;
 }
 
@@ -1734,6 +1811,9 @@ NAPI_MODULE_INIT() {
     {"disarmWriteRuns", NULL, js_disarm_write_runs, NULL, NULL, NULL, napi_enumerable, NULL},
     {"flushWriteRun", NULL, js_flush_write_run, NULL, NULL, NULL, napi_enumerable, NULL},
     {"holdNames", NULL, js_hold_names, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"putEntry", NULL, js_put_entry, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"dropEntry", NULL, js_drop_entry, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"clearEntries", NULL, js_clear_entries, NULL, NULL, NULL, napi_enumerable, NULL},
     {"holdsNames", NULL, js_holds_names, NULL, NULL, NULL, napi_enumerable, NULL},
     {"addName", NULL, js_add_name, NULL, NULL, NULL, napi_enumerable, NULL},
     {"dropNames", NULL, js_drop_names, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -104,6 +104,9 @@ export function unexpectedAddon(): Fuse3Addon {
     addName: unexpected,
     dropNames: unexpected,
     clearNames: unexpected,
+    putEntry: unexpected,
+    dropEntry: unexpected,
+    clearEntries: unexpected,
   };
 }
 

@@ -171,6 +171,9 @@ export async function mountFuse3(
     addName: () => {},
     dropNames: () => {},
     clearNames: () => {},
+    putEntry: () => {},
+    dropEntry: () => {},
+    clearEntries: () => {},
   };
   const { listener, nodes, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
     addon,
@@ -194,6 +197,9 @@ export async function mountFuse3(
       addName: (ino, name) => kernel.addName(ino, name),
       dropNames: (ino) => kernel.dropNames(ino),
       clearNames: () => kernel.clearNames(),
+      putEntry: (parent, name, ino, timeout) => kernel.putEntry(parent, name, ino, timeout),
+      dropEntry: (parent, name) => kernel.dropEntry(parent, name),
+      clearEntries: () => kernel.clearEntries(),
       directWrites: directs,
     },
   );
@@ -215,6 +221,9 @@ export async function mountFuse3(
     addName: (ino, name) => addon.addName(session, ino, name),
     dropNames: (ino) => addon.dropNames(session, ino),
     clearNames: () => addon.clearNames(session),
+    putEntry: (parent, name, ino, timeout) => addon.putEntry(session, parent, name, ino, timeout),
+    dropEntry: (parent, name) => addon.dropEntry(session, parent, name),
+    clearEntries: () => addon.clearEntries(session),
   };
   storeInto = (ino, offset, chunks) =>
     mounted ? track(addon.notifyStore(session, ino, offset, chunks)) : Promise.resolve(0);

@@ -9,10 +9,14 @@
  * (create, mknod, mkdir, symlink, link, rename) before answering that request; remote changes
  * drop every directory before the kernel hears of them. A change of names in a directory holds
  * the kernel's lock of it until answered, so no lookup there overtakes one.
+ *
+ * The names found the loop answers again (fuse3-loop-entries.ts) are told through here too: each
+ * entry answered, each name about to go, and remote changes.
  */
+import { LoopEntries, type LoopEntryHooks } from "./fuse3-loop-entries.ts";
 
 /** What the loop is told. */
-export interface LoopNameHooks {
+export interface LoopNameHooks extends LoopEntryHooks {
   holdNames?(ino: number, names: string[], negativeTimeout: number): void;
   holdsNames?(ino: number): boolean;
   addName?(ino: number, name: string): void;
@@ -29,10 +33,13 @@ export class LoopNames {
   private readonly negativeTimeout: number;
   /** Directories given since the last clear (the loop may have dropped some): the others cost nothing. */
   private readonly given = new Set<number>();
+  /** The names found the loop answers again. */
+  private readonly found: LoopEntries;
 
-  constructor(hooks: LoopNameHooks, negativeTimeout: number) {
+  constructor(hooks: LoopNameHooks, negativeTimeout: number, entryTimeout: number) {
     this.hooks = hooks;
     this.negativeTimeout = negativeTimeout;
+    this.found = new LoopEntries(hooks, entryTimeout);
   }
 
   /**
@@ -54,9 +61,24 @@ export class LoopNames {
     this.hooks.holdNames(ino, [], this.negativeTimeout);
   }
 
-  /** A request adds `name` to directory `ino`: told before it is answered. */
-  added(ino: number, name: string): void {
+  /**
+   * A request adds `name` to directory `ino`, or finds it there: told before it is answered.
+   * `child`: the inode the answer's entry names (the loop answers its next lookups).
+   */
+  added(ino: number, name: string, child?: number): void {
     if (this.given.has(ino)) this.hooks.addName?.(ino, name);
+    if (child !== undefined) this.found.found(ino, name, child);
+  }
+
+  /** `name` in directory `ino` is about to go or to name another inode (unlink, rmdir). */
+  going(ino: number, name: string): void {
+    this.found.going(ino, name);
+  }
+
+  /** A rename or exchange of `name` in `ino` and `newName` in `newIno` is about to change both. */
+  renaming(ino: number, name: string, newIno: number, newName: string): void {
+    this.found.going(ino, name);
+    this.found.going(newIno, newName);
   }
 
   /** Directory `ino` is gone (removed, replaced, forgotten). */
@@ -64,8 +86,9 @@ export class LoopNames {
     if (this.given.delete(ino)) this.hooks.dropNames?.(ino);
   }
 
-  /** Remote changes: the loop holds no directory any more. */
+  /** Remote changes: the loop holds no directory and no name found any more. */
   clear(): void {
+    this.found.clear();
     if (this.given.size === 0) return;
     this.given.clear();
     this.hooks.clearNames?.();

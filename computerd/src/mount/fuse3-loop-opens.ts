@@ -1,8 +1,9 @@
 /**
- * Opens the FUSE loop answered itself (native/fuse3.c ll_open, ll_opendir, ll_releasedir) and
- * hands to the listener as they are, without a request handle, in order: what JS would have done
- * with them but the reply. The loop answers only where JS's answer is certain (computerd/docs/
- * mount.md, "Opens in the loop"), so here nothing is decided, only registered.
+ * Opens the FUSE loop answered itself (native/fuse3.c ll_open, ll_opendir, ll_releasedir), and
+ * lookups of names found (ll_lookup, native/loop-entries.h), handed to the listener as they are,
+ * without a request handle, in order: what JS would have done with them but the reply. The loop
+ * answers only where JS's answer is certain (computerd/docs/mount.md, "Opens in the loop",
+ * "Lookups during npm install"), so here nothing is decided, only registered.
  */
 import type { DirHandles } from "./fuse3-dirs.ts";
 import { OP } from "./fuse3-native.ts";
@@ -22,8 +23,8 @@ export interface LoopOpenTables {
 
 /**
  * Registers request `op` (with `args` as the addon passes them) if it is one the loop answered:
- * a read-only open ([ino, flags, fh]), an opendir ([ino, fh]) or a releasedir ([ino, fh]).
- * Answers whether it was.
+ * a read-only open ([ino, flags, fh]), an opendir ([ino, fh]), a releasedir ([ino, fh]) or a
+ * lookup of a name found ([parent, ino, name]). Answers whether it was.
  */
 export function loopOpened(tables: LoopOpenTables, op: number, args: readonly unknown[]): boolean {
   const [ino, second, third] = args as number[];
@@ -46,6 +47,10 @@ export function loopOpened(tables: LoopOpenTables, op: number, args: readonly un
       return true;
     case OP.releasedir:
       tables.dirHandles.releasedir(second as number);
+      return true;
+    case OP.lookup_found:
+      // The kernel holds one lookup more of inode `second`, by this name, for its forget.
+      tables.nodes.looked(second as number, ino as number, args[2] as string);
       return true;
     default:
       return false;

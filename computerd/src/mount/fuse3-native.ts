@@ -45,6 +45,8 @@ export const OP = {
   /** A whole-page write the loop already answered (no request handle): buffer it, never refuse it. */
   write_early: 32,
   write_run: 33,
+  /** A lookup of a name found the loop answered (no request handle): [parent, ino, name]. */
+  lookup_found: 34,
 } as const;
 
 /** Request names by code (the FUSE counters' keys). */
@@ -214,6 +216,17 @@ export interface Fuse3Addon {
   dropNames(session: SessionHandle, ino: number): void;
   /** The loop no longer answers misses anywhere (remote changes). */
   clearNames(session: SessionHandle): void;
+  /**
+   * The listener answers `name` in directory `parent` as inode `ino` (told before it answers):
+   * the loop answers the next lookups of it with the attributes it holds of `ino` and hands
+   * each to the listener as OP.lookup_found (native/loop-entries.h). Names longer than
+   * NAME_MAX are not held.
+   */
+  putEntry(session: SessionHandle, parent: number, name: string, ino: number, entryTimeout: number): void;
+  /** `name` in directory `parent` is about to go or to name another inode. */
+  dropEntry(session: SessionHandle, parent: number, name: string): void;
+  /** The loop answers no lookup of a name found any more (remote changes). */
+  clearEntries(session: SessionHandle): void;
   /**
    * Write runs (native/write-run.h): the listener took a whole write through `fh` of `ino`
    * ending at `next`; the loop answers the writes that continue there (within the early writes'

@@ -87,8 +87,8 @@ export function fuse3Listener(
   const directs = kernel.directWrites ?? NO_DIRECT_WRITES;
   // What a getattr answers changes only through LocalFs, which says so before the reply.
   const loopAttrs = new LoopAttributes(kernel, timeouts.attrTimeout);
-  // Misses the loop can prove (every name a request adds is told before its answer).
-  const loopNames = new LoopNames(kernel, timeouts.negativeTimeout);
+  // Misses the loop can prove and names found it answers again (told before each answer).
+  const loopNames = new LoopNames(kernel, timeouts.negativeTimeout, timeouts.entryTimeout);
   fs.namesChangedBehind = () => loopNames.clear();
   fs.attributesChanged = (ino) => (ino === undefined ? loopAttrs.clear() : loopAttrs.drop(ino));
   // The kernel keeps attributes long: what the daemon changes on its own it must be told.
@@ -142,7 +142,7 @@ export function fuse3Listener(
   }
   /** Answers an entry of `parent` (a name found or just added: the loop's names must have it first). */
   function entry(req: RequestHandle, parent: number, name: string, stat: Stat): void {
-    loopNames.added(parent, name);
+    loopNames.added(parent, name, stat.ino);
     nodes.looked(stat.ino, parent, name);
     addon.replyEntry(req, answer(stat), timeouts.entryTimeout, timeouts.attrTimeout);
   }
@@ -268,8 +268,9 @@ export function fuse3Listener(
       }
       case OP.unlink:
       case OP.rmdir: {
-        // Each table changes only after the vfs call that can refuse succeeded.
+        // Each table changes only after the vfs call that can refuse succeeded (a name found goes first).
         const path = childPath(n(0), s(1));
+        loopNames.going(n(0), s(1));
         const stat = fs.stat(path);
         if (op === OP.rmdir) {
           fs.rmdir(path);
@@ -295,6 +296,7 @@ export function fuse3Listener(
           throw new FsError("EINVAL", "rename", name);
         const from = childPath(parent, name);
         const to = childPath(newParent, newName);
+        loopNames.renaming(parent, name, newParent, newName);
         if (flags & RENAME_EXCHANGE) {
           const [a, b] = [fs.stat(from, "rename"), fs.stat(to, "rename")];
           fs.exchange(from, to);
@@ -336,6 +338,7 @@ export function fuse3Listener(
         const { fh } = fs.create(path, n(1));
         loopNames.added(n(0), s(3));
         const stat = own(path, uid, gid);
+        loopNames.added(n(0), s(3), stat.ino);
         pageCache.opened(stat, fh, n(2));
         orphans.opened(stat.ino);
         nodes.looked(stat.ino, n(0), s(3));
