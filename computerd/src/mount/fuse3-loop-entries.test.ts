@@ -14,13 +14,12 @@ import {
   recordingAddon,
   testHandlers,
 } from "../../test/mount-harness.ts";
+import { requestSteps, runRequestSteps } from "../../test/request-steps.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
 
 const ROOT = { uid: 0, gid: 0 };
 const O_RDWR = 2;
-const S_IFIFO = 0o010000;
-const RENAME_EXCHANGE = 2;
 
 type Harness = ReturnType<typeof openHarness>;
 let t: Harness;
@@ -101,92 +100,11 @@ describe("the FUSE loop's names found", () => {
   it("holds no name the mirror does not have as held, after any sequence of requests", {
     timeout: 60_000,
   }, () => {
-    const name = fc.constantFrom("a", "b", "f");
-    const where = fc.constantFrom("/", "/d", "/d/a");
-    const step = fc.oneof(
-      fc.record({ op: fc.constantFrom("create" as const, "mkdir" as const, "mknod" as const), where, name }),
-      fc.record({
-        op: fc.constantFrom("symlink" as const, "unlink" as const, "rmdir" as const),
-        where,
-        name,
-      }),
-      fc.record({ op: fc.constant("lookup" as const), where, name }),
-      fc.record({
-        op: fc.constant("rename" as const),
-        where,
-        name,
-        to: where,
-        toName: name,
-        exchange: fc.boolean(),
-      }),
-      fc.record({ op: fc.constant("link" as const), where, name, to: where, toName: name }),
-      fc.record({
-        op: fc.constant("remote" as const),
-        where,
-        name,
-        kind: fc.constantFrom("file", "dir", "remove"),
-      }),
-    );
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+      fc.property(requestSteps(["a", "b", "f"]), (steps) => {
         t.close();
         open();
-        const dir = (w: string): number => {
-          if (w === "/") return ROOT_INO;
-          const d = lookup(ROOT_INO, "d");
-          return w === "/d" || d === 0 ? d : lookup(d, "a");
-        };
-        for (const s of steps) {
-          const parent = dir(s.where);
-          if (parent === 0) continue;
-          switch (s.op) {
-            case "create":
-              t.call(OP.create, ROOT, parent, 0o644, O_RDWR, s.name);
-              break;
-            case "mkdir":
-              t.call(OP.mkdir, ROOT, parent, 0o755, s.name);
-              break;
-            case "mknod":
-              t.call(OP.mknod, ROOT, parent, S_IFIFO | 0o644, 0, s.name);
-              break;
-            case "symlink":
-              t.call(OP.symlink, ROOT, parent, s.name, "target");
-              break;
-            case "unlink":
-            case "rmdir":
-              t.call(s.op === "unlink" ? OP.unlink : OP.rmdir, ROOT, parent, s.name);
-              break;
-            case "lookup":
-              lookup(parent, s.name);
-              break;
-            case "rename": {
-              const to = dir(s.to);
-              if (to !== 0)
-                t.call(OP.rename, ROOT, parent, to, s.exchange ? RENAME_EXCHANGE : 0, s.name, s.toName);
-              break;
-            }
-            case "link": {
-              const ino = lookup(parent, s.name);
-              const to = dir(s.to);
-              if (ino !== 0 && to !== 0) t.call(OP.link, ROOT, ino, to, s.toName);
-              break;
-            }
-            case "remote": {
-              const path = `${s.where === "/" ? "" : s.where}/${s.name}`;
-              t.fs.flushAll();
-              try {
-                if (s.kind === "dir") t.mirror.vfs.mkdir(path);
-                else if (s.kind === "file") t.mirror.vfs.writeFile(path, "remote");
-                else t.mirror.vfs.rm(path, { recursive: true });
-              } catch {
-                break;
-              }
-              t.fs.invalidate([path]);
-              break;
-            }
-          }
-          expectExact();
-        }
+        runRequestSteps(t, steps, expectExact);
       }),
       { numRuns: 80 },
     );

@@ -7,13 +7,13 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestHandlers, type TestHandlers } from "../../test/mount-harness.ts";
+import { requestSteps, runRequestSteps } from "../../test/request-steps.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
 
 const ROOT = { uid: 0, gid: 0 };
 const O_RDWR = 2;
 const S_IFIFO = 0o010000;
-const RENAME_EXCHANGE = 2;
 
 let t: TestHandlers;
 /** The loop's directories as its hooks left them: inode → names. */
@@ -81,86 +81,11 @@ describe("the FUSE loop's names", () => {
 
   // 100 runs, each over a fresh mirror: ~1.5 s alone, over 5 s on a loaded 2-core machine.
   it("never lacks a name the mirror has, after any sequence of requests", { timeout: 60_000 }, () => {
-    const name = fc.constantFrom("a", "b", "c");
-    const where = fc.constantFrom("/", "/d", "/d/a");
-    const step = fc.oneof(
-      fc.record({ op: fc.constantFrom("create" as const, "mkdir" as const, "mknod" as const), where, name }),
-      fc.record({
-        op: fc.constantFrom("symlink" as const, "unlink" as const, "rmdir" as const),
-        where,
-        name,
-      }),
-      fc.record({ op: fc.constant("lookup" as const), where, name }),
-      fc.record({
-        op: fc.constant("rename" as const),
-        where,
-        name,
-        to: where,
-        toName: name,
-        exchange: fc.boolean(),
-      }),
-      fc.record({ op: fc.constant("link" as const), where, name, to: where, toName: name }),
-      fc.record({ op: fc.constant("remote" as const), where, name, dir: fc.boolean() }),
-    );
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+      fc.property(requestSteps(["a", "b", "c"]), (steps) => {
         t.close();
         open();
-        const dir = (w: string): number => {
-          if (w === "/") return ROOT_INO;
-          const d = lookup(ROOT_INO, "d");
-          return w === "/d" || d === 0 ? d : lookup(d, "a");
-        };
-        for (const s of steps) {
-          const parent = dir(s.where);
-          if (parent === 0) continue;
-          switch (s.op) {
-            case "create":
-              t.call(OP.create, ROOT, parent, 0o644, O_RDWR, s.name);
-              break;
-            case "mkdir":
-              t.call(OP.mkdir, ROOT, parent, 0o755, s.name);
-              break;
-            case "mknod":
-              t.call(OP.mknod, ROOT, parent, S_IFIFO | 0o644, 0, s.name);
-              break;
-            case "symlink":
-              t.call(OP.symlink, ROOT, parent, s.name, "target");
-              break;
-            case "unlink":
-            case "rmdir":
-              t.call(s.op === "unlink" ? OP.unlink : OP.rmdir, ROOT, parent, s.name);
-              break;
-            case "lookup":
-              lookup(parent, s.name);
-              break;
-            case "rename": {
-              const to = dir(s.to);
-              if (to !== 0)
-                t.call(OP.rename, ROOT, parent, to, s.exchange ? RENAME_EXCHANGE : 0, s.name, s.toName);
-              break;
-            }
-            case "link": {
-              const ino = lookup(parent, s.name);
-              const to = dir(s.to);
-              if (ino !== 0 && to !== 0) t.call(OP.link, ROOT, ino, to, s.toName);
-              break;
-            }
-            case "remote": {
-              const path = `${s.where === "/" ? "" : s.where}/${s.name}`;
-              t.fs.flushAll();
-              try {
-                if (s.dir) t.mirror.vfs.mkdir(path);
-                else t.mirror.vfs.writeFile(path, "remote");
-              } catch {
-                break;
-              }
-              t.fs.invalidate([path]);
-              break;
-            }
-          }
-          expectNoMissingName();
-        }
+        runRequestSteps(t, steps, expectNoMissingName);
       }),
       { numRuns: 80 },
     );
