@@ -70,6 +70,11 @@ export class LoopNames {
     if (child !== undefined) this.found.found(ino, name, child);
   }
 
+  /** `name` in directory `ino` (told to `added` already) is answered as inode `child`. */
+  answered(ino: number, name: string, child: number): void {
+    this.found.found(ino, name, child);
+  }
+
   /** `name` in directory `ino` is about to go or to name another inode (unlink, rmdir). */
   going(ino: number, name: string): void {
     this.found.going(ino, name);

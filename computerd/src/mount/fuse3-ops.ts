@@ -338,7 +338,7 @@ export function fuse3Listener(
         const { fh } = fs.create(path, n(1));
         loopNames.added(n(0), s(3));
         const stat = own(path, uid, gid);
-        loopNames.added(n(0), s(3), stat.ino);
+        loopNames.answered(n(0), s(3), stat.ino);
         pageCache.opened(stat, fh, n(2));
         orphans.opened(stat.ino);
         nodes.looked(stat.ino, n(0), s(3));
