@@ -142,6 +142,8 @@ export function testHandlers(
 export interface TestHandlers extends TestLocalFs {
   replies: Reply[];
   nodes: NodeTable;
+  /** The listener itself, for what the loop hands over without a request. */
+  listener: RequestListener;
   call: Call;
 }
 
@@ -163,7 +165,7 @@ export function openTestHandlers(
   const replies: Reply[] = [];
   const addon = options.addon?.(replies) ?? recordingAddon(replies);
   const { listener, nodes } = testHandlers(addon, local.fs, options.kernel ? { kernel: options.kernel } : {});
-  return { ...local, replies, nodes, call: caller(listener, replies) };
+  return { ...local, replies, nodes, listener, call: caller(listener, replies) };
 }
 
 /** testHandlers' listener alone. */

@@ -7,13 +7,7 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  caller,
-  openTestLocalFs,
-  type Reply,
-  recordingAddon,
-  testHandlers,
-} from "../../test/mount-harness.ts";
+import { openTestHandlers, type TestHandlers } from "../../test/mount-harness.ts";
 import { requestSteps, runRequestSteps } from "../../test/request-steps.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
@@ -21,29 +15,23 @@ import { ROOT_INO } from "./fuse3-nodes.ts";
 const ROOT = { uid: 0, gid: 0 };
 const O_RDWR = 2;
 
-type Harness = ReturnType<typeof openHarness>;
-let t: Harness;
+let t: TestHandlers;
 /** The loop's names as its hooks left them: "parent/name" → inode. */
 let held: Map<string, number>;
 
-function openHarness() {
-  const local = openTestLocalFs("computerd-fuse3-loopentries-");
-  local.mirror.vfs.mkdir("/d");
-  local.mirror.vfs.writeFile("/d/f", "x");
-  const replies: Reply[] = [];
-  const { listener, nodes } = testHandlers(recordingAddon(replies), local.fs, {
+function open(): void {
+  held = new Map();
+  t = openTestHandlers("computerd-fuse3-loopentries-", {
+    setup: (vfs) => {
+      vfs.mkdir("/d");
+      vfs.writeFile("/d/f", "x");
+    },
     kernel: {
       putEntry: (parent, name, ino) => held.set(`${parent}/${name}`, ino),
       dropEntry: (parent, name) => held.delete(`${parent}/${name}`),
       clearEntries: () => held.clear(),
     },
   });
-  return { ...local, listener, nodes, call: caller(listener, replies) };
-}
-
-function open(): void {
-  held = new Map();
-  t = openHarness();
 }
 
 beforeEach(open);
