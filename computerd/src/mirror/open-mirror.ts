@@ -10,6 +10,7 @@ import { DirectoryCache, openVfs, type Vfs } from "@computer/vfs";
 import { sha256Hex } from "@computer/vfs/node";
 import { type BatchedSql, type BatchPolicy, batchedSqlite } from "./batched-sqlite.ts";
 import { KnownHashes } from "./known-hashes.ts";
+import { checkpointInBackground, type WalCheckpoints } from "./wal-checkpoints.ts";
 
 /** File name of the mirror database inside the state directory. */
 export const MIRROR_FILE = "mirror.sqlite";
@@ -21,6 +22,8 @@ export interface Mirror {
   readonly sql: BatchedSql;
   /** Hashes the write-back computed ahead, used by the vfs instead of hashing again. */
   readonly hashes: KnownHashes;
+  /** The WAL's checkpoints on a thread of their own (wal-checkpoints.ts), unless switched off. */
+  readonly checkpoints?: WalCheckpoints;
   /** Commits pending writes and closes the database. */
   close(): void;
 }
@@ -31,6 +34,8 @@ export interface MirrorOptions extends Partial<BatchPolicy> {
   owner?: { uid: number; gid: number };
   /** The vfs's clock (milliseconds; default Date.now), for tests of time windows. */
   now?: () => number;
+  /** Checkpoint the WAL on a worker thread ahead of the commits (wal-checkpoints.ts; default on). */
+  backgroundCheckpoints?: boolean;
 }
 
 /**
@@ -58,7 +63,7 @@ function useIncrementalVacuum(db: DatabaseSync): void {
 export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirror {
   mkdirSync(stateDir, { recursive: true });
   const file = join(stateDir, MIRROR_FILE);
-  const { owner, now, ...policy } = options;
+  const { owner, now, backgroundCheckpoints = true, ...policy } = options;
   const db = new DatabaseSync(file);
   // Before anything writes the file (it is made at the first write); a no-op on one that exists.
   db.exec(`PRAGMA page_size = ${MIRROR_PAGE_BYTES}`);
@@ -71,5 +76,10 @@ export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirro
   sql.onRollback(() => directoryCache.clear());
   const vfs = openVfs(sql, { sha256, directoryCache, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
   sql.commit();
-  return { file, vfs, sql, hashes, close: () => sql.close() };
+  const checkpoints = backgroundCheckpoints ? checkpointInBackground(file, sql, policy.synchronous) : undefined;
+  const close = () => {
+    checkpoints?.close();
+    sql.close();
+  };
+  return { file, vfs, sql, hashes, ...(checkpoints ? { checkpoints } : {}), close };
 }
