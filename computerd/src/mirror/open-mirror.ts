@@ -76,7 +76,9 @@ export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirro
   sql.onRollback(() => directoryCache.clear());
   const vfs = openVfs(sql, { sha256, directoryCache, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
   sql.commit();
-  const checkpoints = backgroundCheckpoints ? checkpointInBackground(file, sql, policy.synchronous) : undefined;
+  const checkpoints = backgroundCheckpoints
+    ? checkpointInBackground(file, sql, policy.synchronous)
+    : undefined;
   const close = () => {
     checkpoints?.close();
     sql.close();
