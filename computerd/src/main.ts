@@ -4,6 +4,8 @@
  * process exit code.
  */
 
+import { countExternalMemoryGlobally } from "./v8-heap.ts";
+
 /** A command module. */
 export interface Command {
   /** One line for `computerd help`. */
@@ -28,6 +30,8 @@ async function help(): Promise<number> {
 
 /** Runs the command named by argv[0]. */
 export async function main(argv: string[]): Promise<number> {
+  // Before any command moves bytes (v8-heap.ts); bin/computerd.js enters here too.
+  countExternalMemoryGlobally();
   const [name, ...args] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") return help();
   const load = COMMANDS[name];

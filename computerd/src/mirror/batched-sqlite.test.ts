@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -63,6 +63,42 @@ describe("the WAL", () => {
       sql.transaction(() => sql.exec("DELETE FROM t"));
       sql.commit();
       expect(wal()).toBeLessThanOrEqual(1024 * 4096 + (64 << 10));
+      sql.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Temporary files SQLite has open in this process (it names them etilqs_*, unlinked at once). */
+function sqliteTempFiles(): string[] {
+  const links = readdirSync("/proc/self/fd").map((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      return "";
+    }
+  });
+  return links.filter((link) => link.includes("etilqs_"));
+}
+
+describe("the savepoints' sub-journal", () => {
+  it("stays in memory while operations store 1 MiB blobs (no temporary file)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "computerd-subjournal-"));
+    try {
+      const sql = batchedSqlite(new DatabaseSync(join(dir, "db.sqlite")));
+      sql.exec("CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB)");
+      const seen = new Set<string>();
+      // One batch of eight operations, as the write-back stores a streaming file's pages.
+      for (let k = 0; k < 8; k++) {
+        sql.transaction(() => {
+          sql.exec("INSERT INTO t VALUES (?, ?)", k, new Uint8Array(1 << 20).fill(k));
+          for (const file of sqliteTempFiles()) seen.add(file);
+        });
+      }
+      sql.commit();
+      expect(sql.exec<{ n: number }>("SELECT count(*) AS n FROM t")[0]?.n).toBe(8);
+      expect([...seen]).toEqual([]);
       sql.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -75,6 +75,11 @@ export function batchedSqlite(db: DatabaseLike, policy: Partial<BatchPolicy> = {
   // A WAL grown past that by one big transaction (a 1 GiB file) is cut back to it when it is
   // next reused, instead of keeping its largest size on disk for good.
   db.exec(`PRAGMA journal_size_limit = ${walBytes}`);
+  // Each operation's savepoint keeps pages it changes in a sub-journal (for its ROLLBACK TO);
+  // past 64 KiB SQLite moved that into a temporary file, written page by page: 8% of the JS
+  // thread's CPU while a command wrote 100 MiB (docs/BENCH.md, "Moving bytes, eighth round").
+  // The sub-journal never outlives its transaction, so crash safety is the same.
+  db.exec("PRAGMA temp_store = MEMORY");
 
   function prepared(query: string): Statement {
     let statement = statements.get(query);

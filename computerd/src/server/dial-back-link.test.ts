@@ -63,13 +63,19 @@ interface Connection {
   received: { binary: number; text: number };
   /** The masking key of each frame computerd sent, as read off the socket. */
   maskKeys: number[][];
+  /** Each frame's opcode and FIN bit, in the same order (a fragment continues with opcode 0). */
+  frames: { opcode: number; fin: boolean; length: number }[];
 }
 
 /**
- * Collects the masking key of every client frame in the raw bytes of `socket` (RFC 6455 5.2:
- * opcode byte, mask bit and length, extended length, key, payload).
+ * Collects the masking key, opcode and FIN bit of every client frame in the raw bytes of
+ * `socket` (RFC 6455 5.2: FIN and opcode byte, mask bit and length, extended length, key, payload).
  */
-function collectMaskKeys(socket: NodeJS.ReadableStream, keys: number[][]): void {
+function collectFrames(
+  socket: NodeJS.ReadableStream,
+  keys: number[][],
+  frames: { opcode: number; fin: boolean; length: number }[],
+): void {
   let pending = Buffer.alloc(0);
   socket.on("data", (data: Buffer) => {
     pending = Buffer.concat([pending, data]);
@@ -90,6 +96,7 @@ function collectMaskKeys(socket: NodeJS.ReadableStream, keys: number[][]): void 
       const keyLength = masked ? 4 : 0;
       if (pending.length < offset + keyLength + length) return;
       keys.push(masked ? [...pending.subarray(offset, offset + 4)] : []);
+      frames.push({ opcode: (pending[0] ?? 0) & 0x0f, fin: ((pending[0] ?? 0) & 0x80) !== 0, length });
       pending = pending.subarray(offset + keyLength + length);
     }
   });
@@ -113,7 +120,8 @@ beforeAll(async () => {
       return;
     }
     const maskKeys: number[][] = [];
-    collectMaskKeys(socket, maskKeys);
+    const frames: Connection["frames"] = [];
+    collectFrames(socket, maskKeys, frames);
     wss.handleUpgrade(req, socket, head, (ws) => {
       const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()));
       const received = { binary: 0, text: 0 };
@@ -130,7 +138,17 @@ beforeAll(async () => {
           ).getRemoteMain()
         : newWebSocketRpcSession<DaemonApi>(ws as unknown as WebSocket, target);
       const authorization = req.headers.authorization;
-      connections.push({ socket: ws, authorization, wire, daemon: stub, target, closed, received, maskKeys });
+      connections.push({
+        socket: ws,
+        authorization,
+        wire,
+        daemon: stub,
+        target,
+        closed,
+        received,
+        maskKeys,
+        frames,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -245,6 +263,35 @@ describe("POST /connect", () => {
     expect(connection.maskKeys.length).toBeGreaterThan(0);
     // Still masked frames as the RFC wants of a client, with a key that changes nothing.
     expect(new Set(connection.maskKeys.map((key) => key.join(",")))).toEqual(new Set(["0,0,0,0"]));
+  });
+
+  test("a message with bytes goes in fragments: the header, then each byte string as it is", async () => {
+    framesDo = true;
+    await connect({ base });
+    const connection = connections.at(-1);
+    const remote = links.at(-1)?.remote;
+    if (!connection || !remote) throw new Error("no connection");
+    expect((await connection.daemon.health()).ok).toBe(true);
+    const a = new Uint8Array(1 << 20).fill(1);
+    const b = new Uint8Array(5000).fill(2);
+    const before = connection.frames.length;
+    const messages = connection.received.binary;
+    await remote.putBlobs([
+      { hash: "a", data: a },
+      { hash: "b", data: b },
+    ]);
+    expect(connection.target.blobs.get("a")).toEqual(a);
+    expect(connection.target.blobs.get("b")).toEqual(b);
+    // The putBlobs call: a binary fragment (the header), then the two byte strings as
+    // continuations, the last with FIN; ws on the other end hands over one message.
+    const call = connection.frames.slice(before).slice(0, 3);
+    expect(call.map(({ opcode, fin }) => ({ opcode, fin }))).toEqual([
+      { opcode: 2, fin: false },
+      { opcode: 0, fin: false },
+      { opcode: 0, fin: true },
+    ]);
+    expect(call.slice(1).map((frame) => frame.length)).toEqual([a.byteLength, b.byteLength]);
+    expect(connection.received.binary).toBe(messages + 1);
   });
 
   test("masking is skipped only where no proxy can read the frames: TLS or loopback", () => {

@@ -8,6 +8,7 @@
 import { type DoSyncApi, WIRE_FRAMES, WIRE_HEADER, WireTransport } from "@computer/vfs/sync";
 import { RpcSession, type RpcStub, type RpcTarget } from "capnweb";
 import { WebSocket as WsClient } from "ws";
+import { sendFragments } from "./fragment-send.ts";
 import { frameMaskOptions } from "./frame-mask.ts";
 
 /** One open link. */
@@ -72,13 +73,14 @@ export class LinkManager {
     // Without permessage-deflate (which Node's own WebSocket always offers): workerd then
     // compressed every message it sent, chunk bytes included, with zlib (58% of its CPU while
     // the mirror fetched a file).
-    const socket = new WsClient(url, {
+    const ws = new WsClient(url, {
       // Frames: chunk bytes beside the JSON, not base64 inside it (vfs/src/sync/wire-transport.ts).
       headers: { authorization: `Bearer ${this.#options.secret}`, [WIRE_HEADER]: WIRE_FRAMES },
       perMessageDeflate: false,
       // No XOR copy of every byte sent where masking protects nothing (frame-mask.ts).
       ...frameMaskOptions(url),
-    }) as unknown as WebSocket;
+    });
+    const socket = ws as unknown as WebSocket;
     const closed = new Promise<void>((resolve) =>
       socket.addEventListener("close", () => resolve(), { once: true }),
     );
@@ -106,7 +108,11 @@ export class LinkManager {
       throw new Error(`connect to ${url} was superseded by a newer connect`);
     }
     // Created in the same task as "open", so no message can arrive before capnweb listens.
-    const transport = new WireTransport(socket, { frames: false });
+    // A frame goes as its header and its byte strings, not copied into one buffer (fragment-send.ts).
+    const transport = new WireTransport(socket, {
+      frames: false,
+      sendParts: (parts) => sendFragments(ws, parts),
+    });
     const remote = new RpcSession<DoSyncApi>(transport, this.#options.local).getRemoteMain();
     const link: Link = { id: generation, url, remote, closed };
     const previous = this.#current;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { decodeFrame, encodeFrame, encodeMessage, encodeText } from "./byte-frames.ts";
+import { decodeFrame, encodeFrame, encodeMessage, encodeParts, encodeText } from "./byte-frames.ts";
 
 /** Message trees as capnweb builds them at "jsonCompatibleWithBytes": JSON values and Uint8Arrays. */
 const tree = fc.letrec((tie) => ({
@@ -65,6 +65,35 @@ describe("binary frames", () => {
     const data = new Uint8Array(100_000);
     const frame = encodeFrame([{ hash: "h", data }]);
     expect(frame.byteLength - data.byteLength).toBeLessThan(200);
+  });
+
+  test("in pieces, a frame is its header and then the message's own byte strings, not copies", () => {
+    const a = new Uint8Array(1 << 20).fill(1);
+    const b = new Uint8Array(3).fill(2);
+    const parts = encodeParts([
+      { hash: "a", data: a },
+      { hash: "b", data: b },
+    ]);
+    if (typeof parts === "string") throw new Error("expected pieces");
+    expect(parts.slice(1)).toHaveLength(2);
+    expect(parts[1]).toBe(a);
+    expect(parts[2]).toBe(b);
+    expect(parts[0]?.byteLength).toBeLessThan(200);
+  });
+
+  test("pieces joined are the frame: they decode to the message, and one without bytes is text", () => {
+    fc.assert(
+      fc.property(tree, (message) => {
+        const parts = encodeParts(copy(message));
+        if (typeof parts === "string") {
+          expect(hasBytes(message)).toBe(false);
+          expect(JSON.parse(parts)).toEqual(message);
+          return;
+        }
+        const joined = new Uint8Array(Buffer.concat(parts));
+        expect(decodeFrame(received(joined))).toEqual(message);
+      }),
+    );
   });
 
   test("a message without bytes is JSON text, one with bytes a frame", () => {

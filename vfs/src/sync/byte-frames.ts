@@ -70,11 +70,13 @@ function restoreBytes(node: unknown, prefix: string, bytes: (index: number) => U
 }
 
 /**
- * One capnweb message as a binary frame when it holds bytes (each copied once, into the frame),
- * else as JSON text (`frame`: as a frame anyway). A message without bytes needs no nonce, no
- * UTF-8 copy of its own and no frame; the WebSocket sends its text as it is.
+ * One capnweb message as the pieces of a binary frame when it holds bytes: the length and the
+ * header first, then each byte string as it is (no copy), else as JSON text (`frame`: as a frame
+ * anyway). A message without bytes needs no nonce, no UTF-8 copy of its own and no frame; the
+ * WebSocket sends its text as it is. A sender that can send one message in pieces (WebSocket
+ * fragments) sends these; joined, they are the frame (encodeMessage).
  */
-export function encodeMessage(message: unknown, frame = false): string | Uint8Array {
+export function encodeParts(message: unknown, frame = false): string | Uint8Array[] {
   let nonce: string | undefined;
   let prefix = "";
   const blobs: Uint8Array[] = [];
@@ -90,15 +92,26 @@ export function encodeMessage(message: unknown, frame = false): string | Uint8Ar
   const header = encoder.encode(
     JSON.stringify({ n: nonce ?? "", l: blobs.map((b) => b.byteLength), m: holder[0] }),
   );
-  let size = 4 + header.byteLength;
-  for (const blob of blobs) size += blob.byteLength;
+  const head = new Uint8Array(4 + header.byteLength);
+  new DataView(head.buffer).setUint32(0, header.byteLength, true);
+  head.set(header, 4);
+  return [head, ...blobs];
+}
+
+/**
+ * One capnweb message as a binary frame when it holds bytes (each copied once, into the frame),
+ * else as JSON text (`frame`: as a frame anyway): encodeParts, joined.
+ */
+export function encodeMessage(message: unknown, frame = false): string | Uint8Array {
+  const parts = encodeParts(message, frame);
+  if (typeof parts === "string") return parts;
+  let size = 0;
+  for (const part of parts) size += part.byteLength;
   const out = new Uint8Array(size);
-  new DataView(out.buffer).setUint32(0, header.byteLength, true);
-  out.set(header, 4);
-  let offset = 4 + header.byteLength;
-  for (const blob of blobs) {
-    out.set(blob, offset);
-    offset += blob.byteLength;
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
   }
   return out;
 }

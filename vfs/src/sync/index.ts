@@ -49,4 +49,10 @@ export type {
   TerminalSpec,
   Xattr,
 } from "./wire.ts";
-export { type FrameSocket, WIRE_FRAMES, WIRE_HEADER, WireTransport } from "./wire-transport.ts";
+export {
+  type FrameSocket,
+  WIRE_FRAMES,
+  WIRE_HEADER,
+  WireTransport,
+  type WireTransportOptions,
+} from "./wire-transport.ts";
