@@ -1,8 +1,8 @@
 /**
  * The computerd mount as fs-bench runs it by default: exactly what `computerd mount --state DIR
- * --mount-point DIR` does (computerd/src/commands/mount.ts: openMirror, then openMount with the
- * fuse3 backend and default tuning), plus a control channel, because `computerd mount` reports
- * its counters only when it exits. Run as a child of the bench:
+ * --mount-point DIR` does (computerd/src/main.ts and commands/mount.ts: the V8 flag, openMirror,
+ * then openMount with the fuse3 backend and default tuning), plus a control channel, because
+ * `computerd mount` reports its counters only when it exits. Run as a child of the bench:
  *
  *   node mount-daemon.ts --state DIR --mount-point DIR
  *
@@ -17,6 +17,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { openMirror } from "computerd/mirror";
 import { openMount } from "computerd/mount";
+import { countExternalMemoryGlobally } from "computerd/v8-heap";
 
 function fileBytes(path: string): number {
   return existsSync(path) ? statSync(path).size : 0;
@@ -37,6 +38,8 @@ async function main(): Promise<number> {
     console.error("usage: mount-daemon.ts --state DIR --mount-point DIR");
     return 2;
   }
+  // As computerd's main() does for `computerd mount`.
+  countExternalMemoryGlobally();
   const mirror = openMirror(stateDir);
   const mount = await openMount({
     backend: "fuse3",
