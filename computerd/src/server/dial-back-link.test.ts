@@ -173,6 +173,15 @@ const connect = (body: unknown) =>
     headers: { "content-type": "application/json" },
   });
 
+/** Has the daemon dial back to `base`: the DO's side of the new link and the daemon's stub of it. */
+async function connectLink(): Promise<{ connection: Connection; remote: Link["remote"] }> {
+  await connect({ base });
+  const connection = connections.at(-1);
+  const remote = links.at(-1)?.remote;
+  if (!connection || !remote) throw new Error("no connection");
+  return { connection, remote };
+}
+
 describe("POST /connect", () => {
   test("dials back presenting the secret and serves DaemonApi", async () => {
     const response = await connect({ base });
@@ -231,10 +240,7 @@ describe("POST /connect", () => {
     const data = new Uint8Array(3 << 20).map((_, i) => (i * 7) % 251);
     for (const frames of [true, false]) {
       framesDo = frames;
-      await connect({ base });
-      const connection = connections.at(-1);
-      const remote = links.at(-1)?.remote;
-      if (!connection || !remote) throw new Error("no connection");
+      const { connection, remote } = await connectLink();
       expect(connection.wire).toBe("frames");
       // The DO speaks first here (as it does before a command): a frames DO sends a frame.
       expect((await connection.daemon.health()).ok).toBe(true);
@@ -254,10 +260,7 @@ describe("POST /connect", () => {
 
   test("to a DO on this machine, frames go with a zero masking key (ws sends the bytes as they are)", async () => {
     framesDo = true;
-    await connect({ base });
-    const connection = connections.at(-1);
-    const remote = links.at(-1)?.remote;
-    if (!connection || !remote) throw new Error("no connection");
+    const { connection, remote } = await connectLink();
     await remote.putBlobs([{ hash: "z", data: new Uint8Array(1 << 20).fill(7) }]);
     expect(connection.target.blobs.get("z")?.every((b) => b === 7)).toBe(true);
     expect(connection.maskKeys.length).toBeGreaterThan(0);
@@ -267,10 +270,7 @@ describe("POST /connect", () => {
 
   test("a message with bytes goes in fragments: the header, then each byte string as it is", async () => {
     framesDo = true;
-    await connect({ base });
-    const connection = connections.at(-1);
-    const remote = links.at(-1)?.remote;
-    if (!connection || !remote) throw new Error("no connection");
+    const { connection, remote } = await connectLink();
     expect((await connection.daemon.health()).ok).toBe(true);
     const a = new Uint8Array(1 << 20).fill(1);
     const b = new Uint8Array(5000).fill(2);
