@@ -79,17 +79,17 @@ export function checkpointInBackground(
     }
     settleIfIdle();
   });
-  // A worker that fails or ends (it cannot open the file) leaves the checkpoints to the commits,
-  // as before.
-  const lost = () => {
+  const stop = () => {
     stopped = true;
     running = false;
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     settleIfIdle();
   };
-  worker.on("error", lost);
-  worker.on("exit", lost);
+  // A worker that fails or ends (it cannot open the file) leaves the checkpoints to the commits,
+  // as before.
+  worker.on("error", stop);
+  worker.on("exit", stop);
   const unsubscribe = sql.onCommit(() => {
     if (stopped) return;
     if (running) again = true;
@@ -106,16 +106,12 @@ export function checkpointInBackground(
     close() {
       unsubscribe();
       if (stopped) return;
-      stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      stop();
       // Closed before the mirror's own connection, so that one is the last: its close then
       // checkpoints what is left and removes the WAL, as without the worker.
       worker.postMessage("close");
       Atomics.wait(closed, 0, 0, CLOSE_WAIT_MS);
       void worker.terminate();
-      running = false;
-      settleIfIdle();
     },
   };
 }
