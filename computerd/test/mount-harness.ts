@@ -138,6 +138,12 @@ export function testHandlers(
   );
 }
 
+/** The tree the loop-table tests start from (an openTestHandlers `setup`): /d holding /d/f. */
+export function fileInDir(vfs: Vfs): void {
+  vfs.mkdir("/d");
+  vfs.writeFile("/d/f", "x");
+}
+
 /** A fresh mirror, the fuse3 handlers over it recording their replies, and a Call into them. */
 export interface TestHandlers extends TestLocalFs {
   replies: Reply[];

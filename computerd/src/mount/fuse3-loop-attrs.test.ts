@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestHandlers, recordingAddon, type TestHandlers } from "../../test/mount-harness.ts";
+import { fileInDir, openTestHandlers, recordingAddon, type TestHandlers } from "../../test/mount-harness.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
@@ -26,10 +26,7 @@ let lastAttr: number[];
 function open(): void {
   held = new Map();
   t = openTestHandlers("computerd-fuse3-loopattrs-", {
-    setup: (vfs) => {
-      vfs.mkdir("/d");
-      vfs.writeFile("/d/f", "x");
-    },
+    setup: fileInDir,
     addon: (replies) => ({
       ...recordingAddon(replies),
       replyAttr: (_req, attr) => {

@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTestHandlers, type TestHandlers } from "../../test/mount-harness.ts";
+import { fileInDir, openTestHandlers, type TestHandlers } from "../../test/mount-harness.ts";
 import { requestSteps, runRequestSteps } from "../../test/request-steps.ts";
 import { OP } from "./fuse3-native.ts";
 import { ROOT_INO } from "./fuse3-nodes.ts";
@@ -22,10 +22,7 @@ let held: Map<string, number>;
 function open(): void {
   held = new Map();
   t = openTestHandlers("computerd-fuse3-loopentries-", {
-    setup: (vfs) => {
-      vfs.mkdir("/d");
-      vfs.writeFile("/d/f", "x");
-    },
+    setup: fileInDir,
     kernel: {
       putEntry: (parent, name, ino) => held.set(`${parent}/${name}`, ino),
       dropEntry: (parent, name) => held.delete(`${parent}/${name}`),
