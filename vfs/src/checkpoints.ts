@@ -70,7 +70,7 @@ export function restoreCheckpoint(ctx: Context, name: string): void {
       throw new FsError("ENOENT", "checkpoint", undefined, `no checkpoint '${name}'`);
     }
     for (const entry of descendants(ctx, ROOT_INO, "/")) ctx.deleted(entry.path);
-    ctx.store.forgetDirectories();
+    ctx.store.forgetCached();
     for (const [live, copy, columns] of COPIES) {
       ctx.store.sql.exec(`DELETE FROM ${live}`);
       ctx.store.sql.exec(

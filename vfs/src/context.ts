@@ -8,6 +8,7 @@ import { FsError } from "./errors.ts";
 import type { NodeRow, Store } from "./store.ts";
 import { fromMs } from "./time.ts";
 import type { Timespec } from "./types.ts";
+import type { UsageCache } from "./usage-cache.ts";
 
 /** The seams a host injects; the vfs core imports neither `node:*` nor `cloudflare:*`. */
 export interface VfsOptions {
@@ -23,6 +24,8 @@ export interface VfsOptions {
    * transaction that fails), as the mount's mirror does.
    */
   directoryCache?: DirectoryCache;
+  /** The used bytes and the quota in memory (usage-cache.ts), on the same terms as `directoryCache`. */
+  usageCache?: UsageCache;
 }
 
 /** Shared state of one open vfs. */
@@ -70,8 +73,9 @@ export class Context {
       try {
         return fn();
       } catch (err) {
-        // Rolled back: a directory this operation created (and cached by name) may be gone.
-        this.store.forgetDirectories();
+        // Rolled back: a directory this operation created (and cached by name) may be gone, and
+        // the used bytes it charged are the old ones again.
+        this.store.forgetCached();
         throw err;
       } finally {
         this.depth--;

@@ -34,6 +34,7 @@ export { fromMs, toIso, toMs } from "./time.ts";
 export type { TreePage, TreeRecord } from "./transfer.ts";
 // Every public type of the filesystem, by name (types.ts holds nothing else; docs/STYLE.md).
 export type * from "./types.ts";
+export { UsageCache } from "./usage-cache.ts";
 export { openVfs, Vfs } from "./vfs.ts";
 export type { FileContent } from "./write-files.ts";
 export type { XattrFlags } from "./xattrs.ts";

@@ -6,6 +6,7 @@
 import type { DirectoryCache } from "./dir-cache.ts";
 import type { SqlLike } from "./sql.ts";
 import type { FileType, Stat, Timespec } from "./types.ts";
+import type { StoredUsage, UsageCache } from "./usage-cache.ts";
 
 /** One row of `nodes`. */
 export interface NodeRow {
@@ -64,15 +65,19 @@ export class Store {
   readonly sql: SqlLike;
   /** Directories by name (dir-cache.ts), where the database's owner keeps one. */
   private readonly dirs: DirectoryCache | undefined;
+  /** The used bytes and the quota (usage-cache.ts), where the database's owner keeps them. */
+  private readonly used: UsageCache | undefined;
 
-  constructor(sql: SqlLike, dirs?: DirectoryCache) {
+  constructor(sql: SqlLike, dirs?: DirectoryCache, used?: UsageCache) {
     this.sql = sql;
     this.dirs = dirs;
+    this.used = used;
   }
 
-  /** Forgets the directories cached by name (rows of dirents changed behind removeEntry, or a rollback). */
-  forgetDirectories(): void {
+  /** Forgets what is cached in memory (rows changed behind the caches' backs, or a rollback). */
+  forgetCached(): void {
     this.dirs?.clear();
+    this.used?.clear();
   }
 
   node(ino: number): NodeRow | undefined {
@@ -286,6 +291,7 @@ export class Store {
   }
 
   setMeta(key: string, value: number | null): void {
+    if (key === "used" || key === "quota") this.used?.clear();
     this.sql.exec(
       "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
       key,
@@ -294,7 +300,9 @@ export class Store {
   }
 
   /** Used bytes and the quota (undefined: none) in one statement. */
-  usage(): { used: number; quota: number | undefined } {
+  usage(): StoredUsage {
+    const cached = this.used?.get();
+    if (cached) return cached;
     const rows = this.sql.exec<{ key: string; value: number | null }>(
       "SELECT key, value FROM meta WHERE key IN ('used', 'quota')",
     );
@@ -304,16 +312,19 @@ export class Store {
       if (row.key === "used") used = row.value ?? 0;
       else quota = row.value ?? undefined;
     }
+    this.used?.set({ used, quota });
     return { used, quota };
   }
 
   /** Adds `delta` to the used bytes; answers the new total and the quota (undefined: none), in one statement. */
-  addUsed(delta: number): { used: number; quota: number | undefined } {
+  addUsed(delta: number): StoredUsage {
     const row = this.sql.exec<{ value: number; quota: number | null }>(
       "INSERT INTO meta (key, value) VALUES ('used', ?) ON CONFLICT (key) DO UPDATE SET value = value + excluded.value RETURNING value, (SELECT value FROM meta WHERE key = 'quota') AS quota",
       delta,
     )[0];
-    return { used: row?.value ?? delta, quota: row?.quota ?? undefined };
+    const usage = { used: row?.value ?? delta, quota: row?.quota ?? undefined };
+    this.used?.set(usage);
+    return usage;
   }
 
   /** Adds `delta` to a counter in meta and returns the new value. */

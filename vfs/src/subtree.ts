@@ -48,7 +48,7 @@ export function dropLink(ctx: Context, ino: number): number {
 
 /** Deletes everything below directory `ino`, recording each path as deleted. Returns bytes freed. */
 export function deleteDescendants(ctx: Context, ino: number, path: string): number {
-  ctx.store.forgetDirectories();
+  ctx.store.forgetCached();
   const all = [...descendants(ctx, ino, path)];
   let freed = 0;
   const linked = new Set<number>();

@@ -92,7 +92,7 @@ export function referencedHashes(page: TreePage): string[] {
 
 /** Inserts exported rows into this (fresh) tree; call `finishImport` after the last page. */
 export function importTree(ctx: Context, records: TreeRecord[]): void {
-  ctx.store.forgetDirectories();
+  ctx.store.forgetCached();
   ctx.store.sql.transaction(() => {
     for (const { table, row } of records) {
       const spec = TABLES.find((t) => t.table === table);

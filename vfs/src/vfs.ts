@@ -53,7 +53,7 @@ import * as xattrs from "./xattrs.ts";
 /** Opens (creating and migrating as needed) the filesystem stored in `sql`. */
 export function openVfs(sql: SqlLike, options: VfsOptions): Vfs {
   migrate(sql);
-  const vfs = new Vfs(new Context(new Store(sql, options.directoryCache), options));
+  const vfs = new Vfs(new Context(new Store(sql, options.directoryCache, options.usageCache), options));
   vfs.ensureRoot();
   return vfs;
 }
@@ -401,7 +401,7 @@ export class Vfs {
   }
   /** Drops every table of the filesystem (the computer is deleted). */
   destroy(): void {
-    this.ctx.store.forgetDirectories();
+    this.ctx.store.forgetCached();
     this.ctx.store.sql.transaction(() => {
       for (const table of TABLES) this.ctx.store.sql.exec(`DROP TABLE IF EXISTS ${table}`);
     });

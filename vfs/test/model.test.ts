@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import { isFsError } from "../src/errors.ts";
-import { type Change, DirectoryCache, type FsErrorCode, openVfs } from "../src/index.ts";
+import { type Change, DirectoryCache, type FsErrorCode, openVfs, UsageCache } from "../src/index.ts";
 import { CHUNK_SIZE } from "../src/limits.ts";
 import type { Vfs } from "../src/vfs.ts";
 import { expect, openTestVfs, sha256Hex, vfsTest } from "./backend.ts";
@@ -143,18 +143,23 @@ function describeOp(o: Op): string {
   return JSON.stringify(o, (_k, v) => (v instanceof Uint8Array ? `bytes(${v.length})` : v));
 }
 
-// The mount's mirror keeps directories by name in memory (DirectoryCache): the same sequences
-// must give the same answers with it, failed operations (rolled back) included.
+// The mount's mirror keeps directories by name and its used bytes in memory (DirectoryCache,
+// UsageCache): the same sequences must give the same answers with them, failed operations
+// (rolled back) included.
 for (const cached of [false, true]) {
   vfsTest(
-    `random operation sequences agree with the reference model, step by step and at the end${cached ? " (directories cached by name)" : ""}`,
+    `random operation sequences agree with the reference model, step by step and at the end${cached ? " (directories and usage cached)" : ""}`,
     (first, { sql }) => {
       let vfs = first;
       fc.assert(
         fc.property(fc.array(op, { minLength: 1, maxLength: 60, size: "max" }), (ops) => {
           vfs.destroy();
           vfs = cached
-            ? openVfs(sql, { sha256: sha256Hex, directoryCache: new DirectoryCache() })
+            ? openVfs(sql, {
+                sha256: sha256Hex,
+                directoryCache: new DirectoryCache(),
+                usageCache: new UsageCache(),
+              })
             : openTestVfs(sql);
           const model = new Model();
           const mirror = new Map<string, Change>();

@@ -19,6 +19,25 @@ function open(): Mirror {
   return mirror;
 }
 
+describe("the mirror's used bytes in memory", () => {
+  it("are the old ones again when an outer transaction that charged them rolls back", () => {
+    const { vfs, sql } = open();
+    vfs.writeFile("/a", "12345");
+    expect(vfs.usage().usedBytes).toBe(5);
+    expect(() =>
+      sql.transaction(() => {
+        vfs.writeFile("/b", "123");
+        expect(vfs.usage().usedBytes).toBe(8);
+        throw new Error("the batch is refused after its first changes");
+      }),
+    ).toThrow("refused");
+    expect(vfs.usage().usedBytes).toBe(5);
+    const before = sql.counters.statements;
+    vfs.usage();
+    expect(sql.counters.statements - before).toBe(0);
+  });
+});
+
 describe("the mirror's directories cached by name", () => {
   it("are forgotten when an outer transaction that created them rolls back (a sync batch that fails)", () => {
     const { vfs, sql } = open();

@@ -6,7 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { DirectoryCache, openVfs, type Vfs } from "@computer/vfs";
+import { DirectoryCache, openVfs, UsageCache, type Vfs } from "@computer/vfs";
 import { sha256Hex } from "@computer/vfs/node";
 import { type BatchedSql, type BatchPolicy, batchedSqlite } from "./batched-sqlite.ts";
 import { KnownHashes } from "./known-hashes.ts";
@@ -71,10 +71,21 @@ export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirro
   const sql = batchedSqlite(db, policy);
   const hashes = new KnownHashes();
   const sha256 = (data: Uint8Array) => hashes.lookup(data) ?? sha256Hex(data);
-  // Only this vfs changes the mirror, and every rollback is told: directories may stay cached by name.
+  // Only this vfs changes the mirror, and every rollback is told: directories may stay cached by
+  // name, and the used bytes and quota (the mount asks before every write it buffers) in memory.
   const directoryCache = new DirectoryCache();
-  sql.onRollback(() => directoryCache.clear());
-  const vfs = openVfs(sql, { sha256, directoryCache, ...(owner ? { owner } : {}), ...(now ? { now } : {}) });
+  const usageCache = new UsageCache();
+  sql.onRollback(() => {
+    directoryCache.clear();
+    usageCache.clear();
+  });
+  const vfs = openVfs(sql, {
+    sha256,
+    directoryCache,
+    usageCache,
+    ...(owner ? { owner } : {}),
+    ...(now ? { now } : {}),
+  });
   sql.commit();
   const checkpoints = backgroundCheckpoints
     ? checkpointInBackground(file, sql, policy.synchronous)
