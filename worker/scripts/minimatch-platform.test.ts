@@ -1,7 +1,7 @@
 /**
  * minimatch-platform.ts on the minimatch the guest bundles: its default platform becomes
- * "posix" without reading `process`, the rest of the module is unchanged and still matches as
- * before, and a minimatch that no longer has the binding fails the build.
+ * "posix" without reading `process` and the rest of the module is unchanged; a minimatch that no
+ * longer has the binding, or no longer reads `process` for it, fails the build.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

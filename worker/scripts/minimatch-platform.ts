@@ -2,9 +2,10 @@
  * A build-time transform of minimatch's ES module for the shell guest: its default platform is
  * `posix` (the shell's) instead of read from the global `process` when the module is evaluated.
  * In a workerd isolate the first read of `process` has workerd build it from Node's modules
- * (process, buffer, inspect, errors: ~3 ms of CPU in every new shell isolate, docs/BENCH.md,
- * "Shell cold start, third round"); minimatch's evaluation was the only read on a new shell's
- * path. minimatch only asks whether the platform is `win32`, which a workerd isolate never is.
+ * (process, buffer, inspect, errors and their helpers), in every new shell isolate
+ * (docs/BENCH.md, "Shell cold start, third round"); minimatch's evaluation was the only read on
+ * a new shell's path. minimatch only asks whether the platform is `win32`, which a workerd
+ * isolate never is.
  */
 import { parse } from "acorn";
 import type * as ESTree from "estree";
