@@ -6,8 +6,10 @@
  * dependency's new version can bring such a probe back (lazy-guest-modules.ts keeps turndown's
  * out). And neither the evaluation nor a spare's warm-up (`true`) runs the module init of
  * just-bash's regular expression engine, which the build defers to the first command that needs
- * it ("Shell cold start, second round"). Node evaluates the bundle here, with the guest's
- * `cloudflare:workers` a stand-in: like workerd it has no `window` or `document`.
+ * it ("Shell cold start, second round"). Nor do they read the global `process` or `Buffer`, which
+ * workerd builds from Node's modules at their first read ("Shell cold start, third round"). Node
+ * evaluates the bundle here, with the guest's `cloudflare:workers` a stand-in: like workerd it has
+ * no `window` or `document`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -72,6 +74,48 @@ it("evaluating the shell guest bundle throws no error and makes none", { timeout
   // e.g. modern-tar's `new Error("Tar archive is truncated.")` at its top level (tar-command.ts
   // is imported lazily for it).
   expect(made).toEqual([]);
+});
+
+/**
+ * Imports `bundle` and runs a spare's warm-up (`true` in a scratch tree) with the global
+ * `process` and `Buffer` watched; prints which of them the bundle's code read, and where.
+ */
+const GLOBALS_PROBE = `
+const bundle = process.argv[1];
+const watched = ["process", "Buffer"];
+const reads = [];
+const saved = watched.map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]);
+for (const [name, descriptor] of saved) {
+  const value = globalThis[name];
+  Object.defineProperty(globalThis, name, {
+    configurable: true,
+    get() {
+      // The bundle's own reads only (Node's modules read Buffer too, e.g. undici's, which
+      // the bundle's first read of globalThis.Headers loads).
+      const caller = new Error().stack.split("\\n")[2] ?? "";
+      if (caller.includes(bundle)) reads.push(name + " " + caller.trim());
+      return value;
+    },
+  });
+}
+const { ShellGuest } = await import(bundle);
+await new ShellGuest().warm();
+for (const [name, descriptor] of saved) Object.defineProperty(globalThis, name, descriptor);
+console.log(JSON.stringify(reads));
+`;
+
+it("the shell guest's evaluation and warm-up read neither process nor Buffer", {
+  timeout: 60_000,
+}, async () => {
+  await buildGuests();
+  const source = readFileSync(join(GUESTS_DIR, "shell.guest.js"), "utf8");
+  const bundle = join(scratch, "shell.guest.globals.mjs");
+  writeFileSync(bundle, source.replaceAll('"cloudflare:workers"', JSON.stringify(WORKERS_STAND_IN)));
+  const output = execFileSync(process.execPath, ["--input-type=module", "--eval", GLOBALS_PROBE, bundle], {
+    encoding: "utf8",
+  });
+  // e.g. minimatch's default platform, read from `process` at its top level (minimatch-platform.ts).
+  expect(JSON.parse(output)).toEqual([]);
 });
 
 /**

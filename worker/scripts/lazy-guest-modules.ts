@@ -7,12 +7,15 @@
  * the bundle); its `node:zlib` imports go to src/guest/lazy-zlib.ts, which loads node:zlib at
  * its first use; and its regular expression engine (re2js, the classes and tables of RE2's port)
  * is initialised at its first use instead of at the bundle's top level (defer-esm-init.ts).
- * Only just-bash's own imports are redirected.
+ * Only just-bash's own imports are redirected. And minimatch's default platform is POSIX, as
+ * the shell's is, instead of read from the global `process` at its top level: the first read of
+ * `process` makes workerd build it from Node's modules (minimatch-platform.ts).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Plugin } from "esbuild";
 import { deferEsmInit } from "./defer-esm-init.ts";
+import { MINIMATCH_ESM, pinMinimatchPlatform } from "./minimatch-platform.ts";
 
 /** Where just-bash's bundle lives: its imports, and only those, are redirected. */
 const JUST_BASH = /[\\/]node_modules[\\/]just-bash[\\/]/;
@@ -34,6 +37,10 @@ export function lazyGuestModules(guestDir: string): Plugin {
         if (args.path === "node:zlib") return { path: join(guestDir, "lazy-zlib.ts") };
         return { path: join(guestDir, "host-turndown.ts") };
       });
+      build.onLoad({ filter: MINIMATCH_ESM }, async (args) => ({
+        contents: pinMinimatchPlatform(await readFile(args.path, "utf8")),
+        loader: "js",
+      }));
       build.onLoad({ filter: JUST_BASH_BROWSER }, async (args) => ({
         contents: deferEsmInit(await readFile(args.path, "utf8"), RE2JS_MARKER),
         loader: "js",

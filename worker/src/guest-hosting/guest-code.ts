@@ -13,6 +13,21 @@ import turndownGuestSource from "../../dist/guests/turndown.guest.js";
 export const GUEST_COMPATIBILITY_DATE = "2026-11-01";
 /** Flags of every guest: node:zlib (gzip), node:util, node:buffer and friends. */
 export const GUEST_COMPATIBILITY_FLAGS = ["nodejs_compat"];
+/**
+ * The shell guest's flags: Node's modules as every guest has them, but the global `process` of
+ * before process v2 and the platform's own timers. At this compatibility date workerd evaluates
+ * process v2's modules (an EventEmitter, with Node's events module) and Node's timers in every
+ * new isolate before the guest's code runs; the older `process` is only built when first read,
+ * and the guest's build keeps just-bash's start from reading it (lazy-guest-modules.ts). just-bash
+ * needs neither (no `process.on`, no timer it unrefs); `process.getBuiltinModule`, which loads
+ * node:zlib and node:async_hooks at their first use, is the same. The js guest keeps Node's: its
+ * code is the user's. docs/BENCH.md, "Shell cold start, third round".
+ */
+export const SHELL_GUEST_COMPATIBILITY_FLAGS = [
+  "nodejs_compat",
+  "disable_nodejs_process_v2",
+  "no_nodejs_global_timers",
+];
 
 /** The shell guest's module source (entrypoint `ShellGuest`). */
 export const SHELL_GUEST = shellGuestSource;
@@ -25,9 +40,13 @@ export const TURNDOWN_GUEST = turndownGuestSource;
 let shellVersion: string | undefined;
 let turndownVersion: string | undefined;
 
-/** A short hash of the shell bundle: a new build never reuses an old loader cache entry. */
+/** A short hash of the shell bundle and its flags: a new build never reuses an old loader cache entry. */
 export function shellGuestVersion(): string {
-  shellVersion ??= createHash("sha256").update(SHELL_GUEST).digest("hex").slice(0, 16);
+  shellVersion ??= createHash("sha256")
+    .update(SHELL_GUEST)
+    .update(`\0${SHELL_GUEST_COMPATIBILITY_FLAGS.join(",")}`)
+    .digest("hex")
+    .slice(0, 16);
   return shellVersion;
 }
 

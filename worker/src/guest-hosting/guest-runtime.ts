@@ -40,15 +40,16 @@ export abstract class GuestRuntime<Deps extends GuestRuntimeDeps = GuestRuntimeD
     return request.timeoutMs ?? this.defaultTimeoutMs;
   }
 
-  /** The Worker code of a guest whose main module is `mainModule`, under `egress`. */
+  /** The Worker code of a guest whose main module is `mainModule`, under `egress` (and `flags`). */
   protected workerCode(
     egress: Egress,
     mainModule: string,
     modules: WorkerLoaderWorkerCode["modules"],
+    flags: string[] = GUEST_COMPATIBILITY_FLAGS,
   ): WorkerLoaderWorkerCode {
     return {
       compatibilityDate: GUEST_COMPATIBILITY_DATE,
-      compatibilityFlags: GUEST_COMPATIBILITY_FLAGS,
+      compatibilityFlags: flags,
       mainModule,
       modules,
       globalOutbound: this.deps.outbound(egress),

@@ -13,7 +13,7 @@ import type { Egress } from "../egress/egress.ts";
 import { egressEnabled } from "../egress/egress-policy.ts";
 import type { ExecRequest, RuntimeHandle, RuntimeSink } from "../exec/runtime.ts";
 import type { ShellGuest } from "../guest/shell-guest.ts";
-import { SHELL_GUEST, shellGuestVersion } from "./guest-code.ts";
+import { SHELL_GUEST, SHELL_GUEST_COMPATIBILITY_FLAGS, shellGuestVersion } from "./guest-code.ts";
 import { GuestRuntime, type GuestRuntimeDeps } from "./guest-runtime.ts";
 import type { ShellRequest } from "./guest-wire.ts";
 import type { ShellSpares } from "./shell-spares.ts";
@@ -98,7 +98,9 @@ export class ShellRuntime extends GuestRuntime<ShellRuntimeDeps> {
   #guest(id: string, egress: Egress, cpuMs: number) {
     const worker = this.deps
       .loader()
-      .get(id, () => this.workerCode(egress, "shell.js", { "shell.js": SHELL_GUEST }));
+      .get(id, () =>
+        this.workerCode(egress, "shell.js", { "shell.js": SHELL_GUEST }, SHELL_GUEST_COMPATIBILITY_FLAGS),
+      );
     return worker.getEntrypoint<ShellGuest>("ShellGuest", { limits: { cpuMs } });
   }
 }
