@@ -65,8 +65,8 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
       if (principal.kind === "token" && principal.computer !== route.id) {
         throw new ApiError("EFORBIDDEN", "this token is for another computer");
       }
-      // A WebSocket, and a file's upload body, go as the DO's own request (by-fetch.ts); its
-      // fetch authenticates again.
+      // A WebSocket, and a file's upload or download, go as the DO's own request (by-fetch.ts);
+      // its fetch authenticates again.
       if (routedByFetch(route.route, request)) return env.COMPUTER.getByName(route.id).fetch(request);
       return env.COMPUTER.getByName(route.id).handle(request, {
         id: route.id,

@@ -1,10 +1,10 @@
 /**
- * A file upload reaches the Computer DO as its own `fetch` (computer/by-fetch.ts), not as a
- * Workers RPC call: the DO's fetch serves it, authenticating and authorizing it again.
+ * A file's upload and download reach the Computer DO as its own `fetch` (computer/by-fetch.ts),
+ * not as a Workers RPC call: the DO's fetch serves them, authenticating and authorizing again.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ADMIN, createComputer, expectError, mintToken, readText } from "./helpers.ts";
+import { ADMIN, createComputer, expectError, mintToken, readText, writeFile } from "./helpers.ts";
 
 /** A request straight to the DO's fetch, as the router forwards it. */
 function toDo(id: string, path: string, init: RequestInit & { token?: string }): Promise<Response> {
@@ -45,5 +45,20 @@ describe("the DO's fetch takes a file upload", () => {
       401,
       "EUNAUTHORIZED",
     );
+  });
+});
+
+describe("the DO's fetch serves a file download", () => {
+  it("answers the file, a Range of it, and refuses another computer's token", async () => {
+    const id = await createComputer();
+    await writeFile(id, "a.txt", "0123456789");
+    const whole = await toDo(id, "/files/a.txt", { method: "GET" });
+    expect(whole.status).toBe(200);
+    expect(await whole.text()).toBe("0123456789");
+    const part = await toDo(id, "/files/a.txt", { method: "GET", headers: { Range: "bytes=2-4" } });
+    expect(part.status).toBe(206);
+    expect(await part.text()).toBe("234");
+    const foreign = await mintToken(await createComputer(), "ro");
+    await expectError(await toDo(id, "/files/a.txt", { method: "GET", token: foreign }), 403, "EFORBIDDEN");
   });
 });

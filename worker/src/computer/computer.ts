@@ -199,10 +199,10 @@ export class Computer extends DurableObject<Env> {
    * WebSocket upgrades, which Workers RPC cannot carry: computerd's dial-back
    * (`/v1/computers/:id/_computerd`, forwarded without user authentication: 401 unless it
    * presents the daemon secret), a terminal attach, and preview URLs (`/p/...`, signed, any
-   * request: HTTP or WebSocket), proxied to the container's port; and file uploads
-   * (`PUT /files/...`), whose body streams cheaper this way (by-fetch.ts). A terminal attach
-   * and an upload are authenticated and authorized here again as if they came straight from
-   * the client.
+   * request: HTTP or WebSocket), proxied to the container's port; and a file's upload or
+   * download (`PUT`/`GET /files/...`), whose body streams cheaper this way (by-fetch.ts). A
+   * terminal attach and a file's transfer are authenticated and authorized here again as if
+   * they came straight from the client.
    */
   override async fetch(request: Request): Promise<Response> {
     const left = shellSpares.enter();
@@ -212,7 +212,7 @@ export class Computer extends DurableObject<Env> {
       if (parseLinkPath(url.pathname) !== undefined) return await this.#host.execs().acceptLink(request);
       const route = parseRoute(request.method, url);
       if (route.kind !== "computer" || !servedByFetch(route.route))
-        throw new ApiError("ENOENT", "only terminal attaches and file uploads come here");
+        throw new ApiError("ENOENT", "only terminal attaches and file transfers come here");
       const principal = await authenticate(request, this.env.COMPUTER_ADMIN_TOKEN, Date.now());
       if (principal.kind === "token" && principal.computer !== route.id)
         throw new ApiError("EFORBIDDEN", "this token is for another computer");
