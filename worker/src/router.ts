@@ -7,6 +7,7 @@ import { serveArtifactLink } from "./artifacts/serve.ts";
 import { parseSignedUrl } from "./artifacts/signed-url.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import type { Principal } from "./auth/principal.ts";
+import { routedByFetch } from "./computer/by-fetch.ts";
 import { isConsolePath, serveConsole } from "./console/serve-console.ts";
 import { parseLinkPath } from "./container/computerd-link.ts";
 import type { Env } from "./env.ts";
@@ -64,12 +65,9 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
       if (principal.kind === "token" && principal.computer !== route.id) {
         throw new ApiError("EFORBIDDEN", "this token is for another computer");
       }
-      // A WebSocket cannot cross Workers RPC: the DO's fetch takes it (and authenticates again).
-      if (
-        route.route.kind === "terminals.get" &&
-        request.headers.get("upgrade")?.toLowerCase() === "websocket"
-      )
-        return env.COMPUTER.getByName(route.id).fetch(request);
+      // A WebSocket, and a file's upload or download, go as the DO's own request (by-fetch.ts);
+      // its fetch authenticates again.
+      if (routedByFetch(route.route, request)) return env.COMPUTER.getByName(route.id).fetch(request);
       return env.COMPUTER.getByName(route.id).handle(request, {
         id: route.id,
         route: route.route,

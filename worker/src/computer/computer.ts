@@ -23,6 +23,7 @@ import { servePreview } from "../previews/preview-proxy.ts";
 import { closePreview, listPreviews, openPreview } from "../previews/preview-routes.ts";
 import { createTerminal, getTerminal, killTerminal, listTerminals } from "../terminals/terminal-routes.ts";
 import { authorize } from "./authorize.ts";
+import { servedByFetch } from "./by-fetch.ts";
 import { changesPage, changesStream } from "./changes.ts";
 import { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints.ts";
 import { ComputerContext } from "./context.ts";
@@ -195,11 +196,13 @@ export class Computer extends DurableObject<Env> {
   }
 
   /**
-   * WebSocket upgrades, which Workers RPC cannot carry: computerd's dial-back
-   * (`/v1/computers/:id/_computerd`, forwarded without user authentication: 401 unless it
-   * presents the daemon secret), a terminal attach, which is authenticated and authorized
-   * here again as if it came straight from the client, and preview URLs (`/p/...`, signed,
-   * any request: HTTP or WebSocket), proxied to the container's port.
+   * Requests Workers RPC cannot carry, or carries dearly: WebSocket upgrades — computerd's
+   * dial-back (`/v1/computers/:id/_computerd`, forwarded without user authentication: 401
+   * unless it presents the daemon secret), a terminal attach, and preview URLs (`/p/...`,
+   * signed, any request: HTTP or WebSocket), proxied to the container's port — and a file's
+   * upload or download (`PUT`/`GET /files/...`), whose body streams cheaper this way
+   * (by-fetch.ts). A terminal attach and a file's transfer are authenticated and authorized
+   * here again as if they came straight from the client.
    */
   override async fetch(request: Request): Promise<Response> {
     const left = shellSpares.enter();
@@ -208,8 +211,8 @@ export class Computer extends DurableObject<Env> {
       if (url.pathname.startsWith(PREVIEW_PREFIX)) return await servePreview(this.#host, request);
       if (parseLinkPath(url.pathname) !== undefined) return await this.#host.execs().acceptLink(request);
       const route = parseRoute(request.method, url);
-      if (route.kind !== "computer" || route.route.kind !== "terminals.get")
-        throw new ApiError("ENOENT", "only terminal attaches upgrade here");
+      if (route.kind !== "computer" || !servedByFetch(route.route))
+        throw new ApiError("ENOENT", "only terminal attaches and file transfers come here");
       const principal = await authenticate(request, this.env.COMPUTER_ADMIN_TOKEN, Date.now());
       if (principal.kind === "token" && principal.computer !== route.id)
         throw new ApiError("EFORBIDDEN", "this token is for another computer");
