@@ -196,15 +196,16 @@ export class Store {
     );
   }
 
-  /** Entries joined with their inodes, for readdir. */
-  entriesWithNodes(parent: number, after: string | undefined, limit: number): (NodeRow & { name: string })[] {
-    return this.sql.exec<NodeRow & { name: string }>(
-      `SELECT d.name AS name, ${JOINED_COLUMNS}
-       FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name > ? ORDER BY d.name LIMIT ?`,
-      parent,
-      after ?? "",
-      limit,
-    );
+  /**
+   * Entries joined with their inodes, for readdir; all of them without a `limit`. A bound LIMIT
+   * makes SQLite prepare the statement again at every run (it plans with the value), which cost
+   * more than the read of a small directory itself, so a whole listing binds none.
+   */
+  entriesWithNodes(parent: number, after: string | undefined, limit?: number): (NodeRow & { name: string })[] {
+    const query = `SELECT d.name AS name, ${JOINED_COLUMNS}
+       FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name > ? ORDER BY d.name`;
+    if (limit === undefined) return this.sql.exec<NodeRow & { name: string }>(query, parent, after ?? "");
+    return this.sql.exec<NodeRow & { name: string }>(`${query} LIMIT ?`, parent, after ?? "", limit);
   }
 
   hasEntries(parent: number): boolean {
