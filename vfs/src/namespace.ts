@@ -135,7 +135,7 @@ export function unlink(ctx: Context, path: string): void {
     const loc = resolveExisting(ctx, path, "unlink", false);
     if (loc.node.type === "dir") throw new FsError("EISDIR", "unlink", path);
     removeChild(ctx, loc, false);
-    ctx.charge(-dropLink(ctx, loc.node.ino), "unlink", path);
+    ctx.charge(-dropLink(ctx, loc.node.ino, loc.node), "unlink", path);
     ctx.deleted(loc.path);
     if (loc.node.nlink > 1) recordNames(ctx, loc.node.ino);
   });
@@ -213,7 +213,7 @@ export function rename(ctx: Context, from: string, to: string): void {
     let freed = 0;
     if (dst.node) {
       removeChild(ctx, dst, dst.node.type === "dir");
-      freed = dropLink(ctx, dst.node.ino);
+      freed = dropLink(ctx, dst.node.ino, dst.node);
     }
     const moved = srcIsDir ? [...descendants(ctx, src.node.ino, src.path)] : [];
     removeChild(ctx, src, srcIsDir);
