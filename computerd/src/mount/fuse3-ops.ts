@@ -371,11 +371,7 @@ export function fuse3Listener(
         if (killed && !due) afterDropped(n(0), true, () => reply(keep));
         else if (!due) reply(keep);
         else if (!kernel.dropFirstPage) reply(false);
-        else
-          void kernel.dropFirstPage(stat.ino).then(
-            (dropped) => reply(dropped),
-            () => reply(false),
-          );
+        else void kernel.dropFirstPage(stat.ino).then(reply, () => reply(false));
         return;
       }
       case OP.read: {
