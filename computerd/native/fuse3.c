@@ -450,6 +450,8 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   if (answer >= 0) {
     fi->fh = LOOP_FILE_FH_FIRST + (uint64_t)__atomic_fetch_add(&s->loop_open, 1, __ATOMIC_RELAXED);
     fi->keep_cache = answer;
+    /* A read-only handle's close has nothing to report (as JS answers it: replyOpen's noFlush). */
+    fi->noflush = 1;
     struct request *r = make(NULL, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); PUSH(r, fi->fh);
     fuse_reply_open(req, fi);
     enqueue(s, r);
@@ -1443,24 +1445,27 @@ static napi_value js_reply_attr(napi_env env, napi_callback_info info) {
   return ret_int(env, fuse_reply_attr(req, &st, num(env, argv[2])));
 }
 
-/* replyOpen(req, fh, keepCache[, cacheDir]) — cacheDir (opendir only): the kernel keeps the
-   listing it reads in its own cache (FOPEN_CACHE_DIR), kept across opens with keepCache. */
+/* replyOpen(req, fh, keepCache[, cacheDir[, direct[, noFlush]]]) — cacheDir (opendir only): the
+   kernel keeps the listing it reads in its own cache (FOPEN_CACHE_DIR), kept across opens with
+   keepCache; noFlush: the kernel sends no FLUSH at the handle's closes (FOPEN_NOFLUSH). */
 static napi_value js_reply_open(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
+  size_t argc = 6;
+  napi_value argv[6];
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   fuse_req_t req = get_req(env, argv[0]);
   struct session *req_session = fuse_req_userdata(req);
   struct fuse_file_info fi;
   memset(&fi, 0, sizeof fi);
   fi.fh = (uint64_t)num(env, argv[1]);
-  bool keep = false, cache_dir = false, direct = false;
+  bool keep = false, cache_dir = false, direct = false, no_flush = false;
   napi_get_value_bool(env, argv[2], &keep);
   if (argc >= 4) napi_get_value_bool(env, argv[3], &cache_dir);
   if (argc >= 5) napi_get_value_bool(env, argv[4], &direct);
+  if (argc >= 6) napi_get_value_bool(env, argv[5], &no_flush);
   fi.keep_cache = keep;
   fi.cache_readdir = cache_dir;
   fi.direct_io = direct;
+  fi.noflush = no_flush;
   return ret_int(env, fuse_reply_open(req, &fi));
 }
 

@@ -90,4 +90,16 @@ os.close(fd)`);
     expect(count("open (loop)") - loop).toBe(1);
     expect(out).toEqual(["0 kept False"]);
   });
+
+  it("sends no FLUSH at the close of a read-only handle, opened by JS or by the loop; a writer's close still does", async () => {
+    // Bigger than a page, so its first read-only open (atime due) is JS's, the next the loop's.
+    await sh(`head -c 10000 /dev/urandom > ${m.mnt}/nf`);
+    const flushes = () => count("flush") + count("flush (loop)");
+    const [opens, loopOpens, before] = [count("open"), count("open (loop)"), flushes()];
+    await sh(`cat ${m.mnt}/nf > /dev/null && cat ${m.mnt}/nf > /dev/null`);
+    expect([count("open") - opens, count("open (loop)") - loopOpens]).toEqual([1, 1]);
+    expect(flushes()).toBe(before);
+    await sh(`echo more >> ${m.mnt}/nf`);
+    expect(flushes()).toBeGreaterThan(before);
+  });
 });

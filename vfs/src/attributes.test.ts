@@ -1,6 +1,7 @@
 /** stat, lstat, exists, readdir (types, sizes, paging), chmod, chown and utimes. */
 import { describe, expect, TEST_EPOCH_MS, vfsTest } from "../test/backend.ts";
 import { expectFails } from "../test/snapshot.ts";
+import { statementsOf } from "../test/statements.ts";
 
 const EPOCH_SEC = TEST_EPOCH_MS / 1000;
 
@@ -132,6 +133,15 @@ describe("readdir", () => {
       expect(seen).toEqual(names);
       expect(pages).toBe(Math.max(1, Math.ceil(names.length / limit)));
     }
+  });
+
+  vfsTest("a whole listing binds no LIMIT, which SQLite would prepare again at every run", (vfs, { sql }) => {
+    vfs.mkdir("/d");
+    vfs.writeFile("/d/x", "");
+    const whole = statementsOf(sql, () => expect(vfs.list("/d").map((e) => e.name)).toEqual(["x"]));
+    expect(whole.filter((query) => query.includes("LIMIT ?"))).toEqual([]);
+    const paged = statementsOf(sql, () => vfs.readdir("/d", { limit: 1 }));
+    expect(paged.filter((query) => query.includes("LIMIT ?"))).toHaveLength(1);
   });
 
   vfsTest("after need not be an existing name", (vfs) => {

@@ -30,7 +30,8 @@ export function readdir(ctx: Context, path: string, options: ReaddirOptions = {}
   const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
   if (!Number.isInteger(limit) || limit < 1) throw new FsError("EINVAL", "scandir", path, "invalid limit");
   // Ask for one more than the page to learn whether another page follows.
-  const rows = ctx.store.entriesWithNodes(loc.node.ino, options.after, Math.min(limit, 1 << 30) + 1);
+  const page = options.limit === undefined ? undefined : Math.min(limit, 1 << 30) + 1;
+  const rows = ctx.store.entriesWithNodes(loc.node.ino, options.after, page);
   const more = rows.length > limit;
   const entries: DirEntry[] = rows.slice(0, limit).map((row) => ({
     name: row.name,

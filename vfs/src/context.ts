@@ -44,6 +44,11 @@ export class Context {
   readonly touchedNodes = new Map<number, NodeRow>();
   /** Told when an operation takes a new revision (see Vfs.onRevision). */
   readonly revisionListeners = new Set<(rev: number) => void>();
+  /**
+   * The paths the running operation changed (true: deleted), latest wins, as the feed keeps
+   * them: written together as it ends, one statement instead of one per path.
+   */
+  private readonly changes = new Map<string, boolean>();
 
   constructor(store: Store, options: VfsOptions) {
     this.store = store;
@@ -68,14 +73,20 @@ export class Context {
   /** Runs one operation atomically; the first change it records assigns it a new revision. */
   mutate<T>(fn: () => T): T {
     return this.store.sql.transaction(() => {
-      if (this.depth === 0) this.touchedNodes.clear();
+      if (this.depth === 0) {
+        this.touchedNodes.clear();
+        this.changes.clear();
+      }
       this.depth++;
       try {
-        return fn();
+        const result = fn();
+        if (this.depth === 1) this.writeChanges();
+        return result;
       } catch (err) {
         // Rolled back: a directory this operation created (and cached by name) may be gone, and
         // the used bytes it charged are the old ones again.
         this.store.forgetCached();
+        if (this.depth === 1) this.changes.clear();
         throw err;
       } finally {
         this.depth--;
@@ -101,12 +112,26 @@ export class Context {
 
   /** Records that `path` now exists with new state. */
   changed(path: string): void {
-    this.store.recordChange(path, this.rev(), false);
+    this.record(path, false);
   }
 
   /** Records that `path` no longer exists. */
   deleted(path: string): void {
-    this.store.recordChange(path, this.rev(), true);
+    this.record(path, true);
+  }
+
+  /** Inside an operation the record waits for its end (writeChanges); outside it is written at once. */
+  private record(path: string, deleted: boolean): void {
+    const rev = this.rev();
+    if (this.depth === 0) this.store.recordChanges([[path, deleted]], rev);
+    else this.changes.set(path, deleted);
+  }
+
+  /** Writes the operation's change records, then forgets them. */
+  private writeChanges(): void {
+    if (this.changes.size === 0) return;
+    this.store.recordChanges([...this.changes], this.rev());
+    this.changes.clear();
   }
 
   /** Adjusts used bytes by `delta`, failing with ENOSPC when growth passes the quota. */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, vfsTest } from "../test/backend.ts";
 import { expectFails } from "../test/snapshot.ts";
+import { statementsOf } from "../test/statements.ts";
 import { bytes, livePaths } from "../test/tree.ts";
 import { CHUNK_SIZE } from "./limits.ts";
 import type { Change } from "./types.ts";
@@ -143,6 +144,36 @@ describe("changes", () => {
     expect(byPath["/sparse"]?.chunks?.[1]).toBe("");
     expect(byPath["/sparse"]?.chunks).toHaveLength(3);
     expect(byPath["/d"]?.chunks).toBeUndefined();
+  });
+
+  vfsTest("an operation writes the records of every path it changed in one statement", (vfs, { sql }) => {
+    vfs.writeFile("/a", "x");
+    vfs.mkdir("/d");
+    vfs.mkdir("/t");
+    for (let i = 0; i < 6; i++) vfs.writeFile(`/t/f${i}`, "y");
+    const records = (fn: () => void) =>
+      statementsOf(sql, fn).filter((q) => q.startsWith("INSERT INTO changes"));
+    const from = vfs.changes("0").cursor;
+    // The directory, the new name and the old one (a hard-linked file is recorded under each).
+    expect(records(() => vfs.link("/a", "/d/b"))).toHaveLength(1);
+    expect(records(() => vfs.unlink("/a"))).toHaveLength(1);
+    // Fifteen paths: the root, /t and its six files gone, /u and its six files.
+    expect(records(() => vfs.rename("/t", "/u"))).toHaveLength(1);
+    const feed = vfs.changes(from, { describe: false }).changes;
+    const revs = new Map(feed.map((c) => [c.path, c.rev]));
+    const rename = vfs.rev();
+    const six = (dir: string) => Array.from({ length: 6 }, (_, i) => `${dir}/f${i}`);
+    expect([...revs.keys()].sort()).toEqual(
+      ["/", "/a", "/d", "/d/b", "/t", "/u", ...six("/t"), ...six("/u")].sort(),
+    );
+    expect([revs.get("/d"), revs.get("/d/b"), revs.get("/a"), revs.get("/t"), revs.get("/u/f5")]).toEqual([
+      rename - 2,
+      rename - 1,
+      rename - 1,
+      rename,
+      rename,
+    ]);
+    expect(vfs.changes(from).changes.find((c) => c.path === "/a")?.stat).toBeUndefined();
   });
 
   vfsTest("describe: false gives the same paths, revisions and cursors without the states", (vfs) => {

@@ -1,6 +1,7 @@
 /** mkdir (plain and recursive), rmdir, unlink, rm (recursive, force) and mknod, with every error case. */
 import { describe, expect, vfsTest } from "../test/backend.ts";
 import { expectFails } from "../test/snapshot.ts";
+import { statementsOf } from "../test/statements.ts";
 
 describe("mkdir", () => {
   vfsTest("creates a directory with the default or given mode and bumps the parent", (vfs, { clock }) => {
@@ -121,6 +122,21 @@ describe("unlink", () => {
     expect(vfs.readText("/b")).toBe("shared");
     expect(vfs.usage().usedBytes).toBe(6);
   });
+
+  vfsTest(
+    "reads the dropped file's row once, in its path walk (so does a rename over a file)",
+    (vfs, { sql }) => {
+      for (const name of ["a", "b", "c", "d"]) vfs.writeFile(`/${name}`, name);
+      vfs.link("/c", "/c2");
+      const rowReads = (fn: () => void) =>
+        statementsOf(sql, fn).filter((query) => /^SELECT .* FROM nodes WHERE ino = \?/.test(query));
+      expect(rowReads(() => vfs.unlink("/a"))).toEqual([]);
+      expect(rowReads(() => vfs.unlink("/c2"))).toEqual([]);
+      expect(rowReads(() => vfs.rename("/b", "/d"))).toEqual([]);
+      expect(vfs.list("/").map((e) => e.name)).toEqual(["c", "d"]);
+      expect([vfs.readText("/d"), vfs.stat("/c").nlink]).toEqual(["b", 1]);
+    },
+  );
 
   vfsTest("errors: EISDIR, ENOENT, ENOTDIR", (vfs, { sql }) => {
     vfs.mkdir("/d");

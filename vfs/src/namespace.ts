@@ -51,25 +51,34 @@ function checkMode(mode: number, syscall: string, path: string): number {
   return mode;
 }
 
-/** Creates a directory; with `recursive`, creates missing parents and accepts an existing directory. */
-export function mkdir(ctx: Context, path: string, options: MkdirOptions = {}): void {
+/**
+ * Creates a directory; with `recursive`, creates missing parents and accepts an existing
+ * directory. Answers the directory's row (a new one's as it was inserted: no read back).
+ */
+export function mkdir(ctx: Context, path: string, options: MkdirOptions = {}): NodeRow {
   const mode = checkMode(options.mode ?? 0o755, "mkdir", path);
-  ctx.mutate(() => {
+  return ctx.mutate(() => {
     if (!options.recursive) {
       const loc = locate(ctx, path, "mkdir", false);
       if (loc.node) throw new FsError("EEXIST", "mkdir", path);
       checkName(loc.name, "mkdir", path);
-      const ino = ctx.store.insertNode(ctx.newNode("dir", mode));
-      addChild(ctx, loc, ino, true);
-      ctx.changed(loc.path);
-      return;
+      return makeDir(ctx, loc, mode);
     }
-    mkdirp(ctx, path, mode);
+    return mkdirp(ctx, path, mode);
   });
 }
 
-/** mkdir -p: creates each missing directory of `path`. Returns the inode of the last one. */
-export function mkdirp(ctx: Context, path: string, mode = 0o755): number {
+/** Inserts a new directory at `loc` and records it; answers its row. */
+function makeDir(ctx: Context, loc: Location, mode: number): NodeRow {
+  const row = ctx.newNode("dir", mode);
+  const ino = ctx.store.insertNode(row);
+  addChild(ctx, loc, ino, true);
+  ctx.changed(loc.path);
+  return { ...row, ino };
+}
+
+/** mkdir -p: creates each missing directory of `path`. Answers the row of the last one. */
+export function mkdirp(ctx: Context, path: string, mode = 0o755): NodeRow {
   let loc: ReturnType<typeof locate> | undefined;
   try {
     loc = locate(ctx, path, "mkdir", true);
@@ -78,32 +87,33 @@ export function mkdirp(ctx: Context, path: string, mode = 0o755): number {
   }
   if (loc?.node) {
     if (loc.node.type !== "dir") throw new FsError("EEXIST", "mkdir", path);
-    return loc.node.ino;
+    return loc.node;
   }
   return createMissing(ctx, path, mode);
 }
 
-function createMissing(ctx: Context, path: string, mode: number): number {
+function createMissing(ctx: Context, path: string, mode: number): NodeRow {
   // Walk from the root creating what is missing; locate() throws ENOENT for a missing middle.
   const parts = splitPath(path, "mkdir");
   let prefix = "";
-  let ino = ROOT_INO;
+  let dir: NodeRow | undefined;
   for (const part of parts) {
     prefix = `${prefix}/${part}`;
     const loc = locate(ctx, prefix, "mkdir", true);
     if (loc.node) {
       if (loc.node.type !== "dir") throw new FsError("ENOTDIR", "mkdir", path);
-      ino = loc.node.ino;
+      dir = loc.node;
       continue;
     }
     // A dangling symlink is a name that is not a directory: refuse it as for a file, never create its target.
     if (locate(ctx, prefix, "mkdir", false).node) throw new FsError("EEXIST", "mkdir", path);
     checkName(loc.name, "mkdir", path);
-    ino = ctx.store.insertNode(ctx.newNode("dir", mode));
-    addChild(ctx, loc, ino, true);
-    ctx.changed(loc.path);
+    dir = makeDir(ctx, loc, mode);
   }
-  return ino;
+  // No name left ("/a/.."): the root, as before.
+  const root = dir ?? ctx.store.node(ROOT_INO);
+  if (!root) throw new FsError("ENOENT", "mkdir", path);
+  return root;
 }
 
 /** Removes an empty directory. */
@@ -125,7 +135,7 @@ export function unlink(ctx: Context, path: string): void {
     const loc = resolveExisting(ctx, path, "unlink", false);
     if (loc.node.type === "dir") throw new FsError("EISDIR", "unlink", path);
     removeChild(ctx, loc, false);
-    ctx.charge(-dropLink(ctx, loc.node.ino), "unlink", path);
+    ctx.charge(-dropLink(ctx, loc.node.ino, loc.node), "unlink", path);
     ctx.deleted(loc.path);
     if (loc.node.nlink > 1) recordNames(ctx, loc.node.ino);
   });
@@ -203,7 +213,7 @@ export function rename(ctx: Context, from: string, to: string): void {
     let freed = 0;
     if (dst.node) {
       removeChild(ctx, dst, dst.node.type === "dir");
-      freed = dropLink(ctx, dst.node.ino);
+      freed = dropLink(ctx, dst.node.ino, dst.node);
     }
     const moved = srcIsDir ? [...descendants(ctx, src.node.ino, src.path)] : [];
     removeChild(ctx, src, srcIsDir);

@@ -5,7 +5,6 @@
  */
 import type { Context } from "./context.ts";
 import { FsError } from "./errors.ts";
-import { execRows } from "./json-rows.ts";
 import { ROOT_INO, SYMLOOP_MAX, WORKSPACE } from "./limits.ts";
 import { childPath, splitPath } from "./paths.ts";
 import type { NodeRow } from "./store.ts";
@@ -140,14 +139,9 @@ export function recordInode(ctx: Context, node: NodeRow, path: string): void {
   else ctx.changed(path);
 }
 
-/** Records in the feed that each of `paths` changed, a batch of them per statement. */
+/** Records in the feed that each of `paths` changed (written with the operation's other records). */
 export function recordPaths(ctx: Context, paths: readonly string[]): void {
-  execRows(
-    ctx,
-    "INSERT INTO changes (path, rev, deleted) SELECT value, ?, 0 FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = 0",
-    paths,
-    ctx.rev(),
-  );
+  for (const path of paths) ctx.changed(path);
 }
 
 /** Records every name inode `ino` has now (e.g. the survivors after one of its links went away). */

@@ -4,6 +4,7 @@
  * so each SQL statement lives in one place.
  */
 import type { DirectoryCache } from "./dir-cache.ts";
+import { ROWS_PER_STATEMENT } from "./json-rows.ts";
 import type { SqlLike } from "./sql.ts";
 import type { FileType, Stat, Timespec } from "./types.ts";
 import type { StoredUsage, UsageCache } from "./usage-cache.ts";
@@ -33,6 +34,9 @@ export interface ChunkRow {
   hash: string;
   size: number;
 }
+
+/** Change records written with bound values in one statement; more go as JSON rows. */
+const RECORDS_PER_STATEMENT = 4;
 
 export const NODE_COLUMNS =
   "ino, type, mode, uid, gid, nlink, size, rdev, allocated, target, atime_s, atime_ns, mtime_s, mtime_ns, ctime_s, ctime_ns";
@@ -201,15 +205,20 @@ export class Store {
     );
   }
 
-  /** Entries joined with their inodes, for readdir. */
-  entriesWithNodes(parent: number, after: string | undefined, limit: number): (NodeRow & { name: string })[] {
-    return this.sql.exec<NodeRow & { name: string }>(
-      `SELECT d.name AS name, ${JOINED_COLUMNS}
-       FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name > ? ORDER BY d.name LIMIT ?`,
-      parent,
-      after ?? "",
-      limit,
-    );
+  /**
+   * Entries joined with their inodes, for readdir; all of them without a `limit`. A bound LIMIT
+   * makes SQLite prepare the statement again at every run (it plans with the value), which cost
+   * more than the read of a small directory itself, so a whole listing binds none.
+   */
+  entriesWithNodes(
+    parent: number,
+    after: string | undefined,
+    limit?: number,
+  ): (NodeRow & { name: string })[] {
+    const query = `SELECT d.name AS name, ${JOINED_COLUMNS}
+       FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name > ? ORDER BY d.name`;
+    if (limit === undefined) return this.sql.exec<NodeRow & { name: string }>(query, parent, after ?? "");
+    return this.sql.exec<NodeRow & { name: string }>(`${query} LIMIT ?`, parent, after ?? "", limit);
   }
 
   hasEntries(parent: number): boolean {
@@ -337,13 +346,24 @@ export class Store {
     return row?.value ?? delta;
   }
 
-  /** Records that `path` changed (or was deleted) at `rev`; one row per path, latest wins. */
-  recordChange(path: string, rev: number, deleted: boolean): void {
-    this.sql.exec(
-      "INSERT INTO changes (path, rev, deleted) VALUES (?, ?, ?) ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted",
-      path,
-      rev,
-      deleted ? 1 : 0,
-    );
+  /**
+   * Records that each path changed (true: was deleted) at `rev`, one row per path, latest wins:
+   * up to RECORDS_PER_STATEMENT in one statement of bound values, more as JSON rows.
+   */
+  recordChanges(changes: readonly [string, boolean][], rev: number): void {
+    const upsert = "ON CONFLICT (path) DO UPDATE SET rev = excluded.rev, deleted = excluded.deleted";
+    if (changes.length > RECORDS_PER_STATEMENT) {
+      const rows = changes.map(([path, deleted]) => [path, deleted ? 1 : 0]);
+      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
+        this.sql.exec(
+          `INSERT INTO changes (path, rev, deleted) SELECT json_extract(value, '$[0]'), ?, json_extract(value, '$[1]') FROM json_each(?) WHERE true ${upsert}`,
+          rev,
+          JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)),
+        );
+      return;
+    }
+    const values = changes.map(() => "(?, ?, ?)").join(", ");
+    const bindings = changes.flatMap(([path, deleted]) => [path, rev, deleted ? 1 : 0]);
+    this.sql.exec(`INSERT INTO changes (path, rev, deleted) VALUES ${values} ${upsert}`, ...bindings);
   }
 }

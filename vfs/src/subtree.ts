@@ -5,6 +5,7 @@
 import type { Context } from "./context.ts";
 import { childPath } from "./paths.ts";
 import { recordNames } from "./resolve.ts";
+import type { NodeRow } from "./store.ts";
 
 /** Every path strictly below directory `ino` (whose path is `path`), parents before children. */
 export function* descendants(
@@ -29,10 +30,11 @@ export function* descendants(
 
 /**
  * Drops one name of inode `ino`: decrements nlink and deletes the inode (and its
- * chunks) when no name is left, returning the bytes freed.
+ * chunks) when no name is left, returning the bytes freed. `known` is its row when the caller
+ * read it in this operation already (the path walk of unlink and rename does).
  */
-export function dropLink(ctx: Context, ino: number): number {
-  const node = ctx.store.node(ino);
+export function dropLink(ctx: Context, ino: number, known?: NodeRow): number {
+  const node = known ?? ctx.store.node(ino);
   if (!node) return 0;
   if (node.type !== "dir" && node.nlink > 1) {
     const now = ctx.clock();

@@ -92,8 +92,9 @@ export class Vfs {
   list(path: string): DirEntry[] {
     return attributes.readdir(this.ctx, path).entries;
   }
-  mkdir(path: string, options?: MkdirOptions): void {
-    namespace.mkdir(this.ctx, path, options);
+  /** Answers the directory's attributes (a new one's without reading its row back). */
+  mkdir(path: string, options?: MkdirOptions): Stat {
+    return toStat(namespace.mkdir(this.ctx, path, options));
   }
   rmdir(path: string): void {
     namespace.rmdir(this.ctx, path);

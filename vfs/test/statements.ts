@@ -3,10 +3,15 @@ import type { SqlLike } from "../src/sql.ts";
 
 /** How many statements `fn` runs on `sql`. */
 export function countStatements(sql: SqlLike, fn: () => void): number {
-  let n = 0;
+  return statementsOf(sql, fn).length;
+}
+
+/** The text of each statement `fn` runs on `sql`, in order. */
+export function statementsOf(sql: SqlLike, fn: () => void): string[] {
+  const queries: string[] = [];
   const exec = sql.exec.bind(sql);
   sql.exec = ((query: string, ...args: never[]) => {
-    n++;
+    queries.push(query);
     return exec(query, ...args);
   }) as SqlLike["exec"];
   try {
@@ -14,5 +19,5 @@ export function countStatements(sql: SqlLike, fn: () => void): number {
   } finally {
     sql.exec = exec;
   }
-  return n;
+  return queries;
 }

@@ -110,7 +110,14 @@ export interface Fuse3Addon {
    * with `keepCache`, keeps it across opens until the directory changes. `direct`: as for
    * replyCreate.
    */
-  replyOpen(req: RequestHandle, fh: number, keepCache: boolean, cacheDir?: boolean, direct?: boolean): number;
+  replyOpen(
+    req: RequestHandle,
+    fh: number,
+    keepCache: boolean,
+    cacheDir?: boolean,
+    direct?: boolean,
+    noFlush?: boolean,
+  ): number;
   replyBuf(req: RequestHandle, data: Uint8Array, length: number): number;
   replyWrite(req: RequestHandle, count: number): number;
   replyReadlink(req: RequestHandle, target: string): number;

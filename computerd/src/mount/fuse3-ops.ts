@@ -365,14 +365,13 @@ export function fuse3Listener(
         // start arrives; if that cannot be done, the whole cache goes.
         const due = keep && (n(1) & O_ACCMODE) !== O_WRONLY && fs.accessDue(stat.ino, path);
         const direct = directs.opened(stat.ino, fh, n(1));
-        if (killed && !due) afterDropped(n(0), true, () => addon.replyOpen(req, fh, keep, false, direct));
-        else if (!due) addon.replyOpen(req, fh, keep, false, direct);
-        else if (!kernel.dropFirstPage) addon.replyOpen(req, fh, false);
-        else
-          void kernel.dropFirstPage(stat.ino).then(
-            (dropped) => addon.replyOpen(req, fh, dropped),
-            () => addon.replyOpen(req, fh, false),
-          );
+        // A read-only handle's closes have nothing to report: the kernel sends them no FLUSH.
+        const noFlush = (n(1) & O_ACCMODE) === O_RDONLY;
+        const reply = (keeps: boolean) => addon.replyOpen(req, fh, keeps, false, direct, noFlush);
+        if (killed && !due) afterDropped(n(0), true, () => reply(keep));
+        else if (!due) reply(keep);
+        else if (!kernel.dropFirstPage) reply(false);
+        else void kernel.dropFirstPage(stat.ino).then(reply, () => reply(false));
         return;
       }
       case OP.read: {

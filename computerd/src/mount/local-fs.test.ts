@@ -62,6 +62,26 @@ describe("LocalFs", () => {
     }
   });
 
+  it("knows a new directory's row and empty listing without reading either back", () => {
+    const statements = () => mirror.sql.counters.statements;
+    fs.readdir("/");
+    // Each measured from a committed batch, so both open one.
+    mirror.sql.commit();
+    let before = statements();
+    mirror.vfs.mkdir("/bare");
+    const vfsAlone = statements() - before;
+    mirror.sql.commit();
+    before = statements();
+    fs.mkdir("/d", 0o755);
+    expect(statements() - before).toBe(vfsAlone);
+    before = statements();
+    const missing = fs.lookup("/d/missing");
+    const listed = fs.readdir("/d");
+    const stat = fs.stat("/d");
+    expect(statements()).toBe(before);
+    expect([missing, listed, stat]).toEqual([undefined, [], mirror.vfs.lstat("/d")]);
+  });
+
   it("keeps a hard-linked file's attributes as a link, an unlink or a rename over one of its names left them", () => {
     fs.release(writeNew("/f", "x"));
     fs.flushAll();

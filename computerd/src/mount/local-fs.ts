@@ -283,8 +283,10 @@ export class LocalFs {
   }
 
   mkdir(path: string, mode: number): void {
-    this.vfs.mkdir(path, { mode: mode & 0o7777 });
-    this.added(path, this.vfs.lstat(path));
+    this.added(path, this.vfs.mkdir(path, { mode: mode & 0o7777 }));
+    // A new directory is empty: its listing is known without reading it.
+    this.meta.dropListing(path);
+    this.meta.setListing(path, new Map());
   }
 
   rmdir(path: string): void {

@@ -40,7 +40,9 @@ export function vfsGitFs(vfs: Vfs): GitFs {
     writeFile: async (path, data, mode) => {
       vfs.writeFile(vfsPath(path, "open"), data, mode === undefined ? {} : { mode });
     },
-    mkdir: async (path) => vfs.mkdir(vfsPath(path, "mkdir")),
+    mkdir: async (path) => {
+      vfs.mkdir(vfsPath(path, "mkdir"));
+    },
     rmdir: async (path) => vfs.rmdir(vfsPath(path, "rmdir")),
     unlink: async (path) => vfs.unlink(vfsPath(path, "unlink")),
     stat: async (path) => toGitStat(vfs.stat(vfsPath(path, "stat"))),
