@@ -145,6 +145,13 @@ describe("computerd host", () => {
       const deadline = Date.now() + 10_000;
       while (idleHost.daemons.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(idleHost.daemons.size).toBe(0);
+      // The host forgets the daemon as its stop begins; the process then has its grace to exit.
+      const answers = () =>
+        fetch(`${url}/health`).then(
+          () => true,
+          () => false,
+        );
+      while ((await answers()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       await expect(fetch(`${url}/health`)).rejects.toThrow();
     } finally {
       await idleHost.close();
