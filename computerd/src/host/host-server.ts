@@ -136,6 +136,7 @@ export async function startHostServer(options: HostServerOptions): Promise<Host>
         if (Date.now() - daemon.lastUsed < options.idleMs || daemons.get(id) !== daemon) continue;
         log(`host: stopping idle computerd of ${id}`);
         await stop(id);
+        log(`host: stopped idle computerd of ${id}`);
       }
     },
     Math.min(SWEEP_MS, options.idleMs),
