@@ -10,7 +10,7 @@ import type { FileType } from "../types.ts";
 import type { LocalSide } from "./local.ts";
 import { Merge } from "./merge.ts";
 import { commitInflight } from "./outbox.ts";
-import { depthOf, missingBlobHashes, parentOf } from "./state.ts";
+import { depthOf, missingBlobHashes, parentOf, stateOf } from "./state.ts";
 import type { ApplyResult, SyncBatch, SyncChange } from "./wire.ts";
 
 const FILE_TYPES: ReadonlySet<FileType> = new Set([
@@ -136,6 +136,25 @@ function pruneUnlisted(local: LocalSide, merge: Merge, ack: string | undefined):
 }
 
 /** Applies `batch` to the local side (see SyncPeerApi.applyBatch). */
+/**
+ * Paths this batch left holding the sender's state while our batch in flight sends another state
+ * for them (batches that crossed) are marked for re-sending; their echo records stay (they are
+ * written after this). Our batch's commit keeps the sender's state as the base, on the belief that
+ * the sender keeps it, as it does when it finds our change stale or wins the conflict; but when it
+ * loses that conflict it takes our state, and neither side would send again. The re-send (against
+ * the sender's state, outbox.ts) settles the path whichever way the sender went.
+ */
+function markCrossed(local: LocalSide, changes: readonly SyncChange[], echoes: readonly string[]): void {
+  const sent = new Map(local.ledger.inflight()?.entries.map(([path, fp]) => [path, fp]));
+  if (sent.size === 0) return;
+  const echoed = new Set(echoes);
+  for (const change of changes) {
+    const fp = sent.get(change.path);
+    if (fp !== undefined && echoed.has(change.path) && fp !== local.fp(stateOf(change)))
+      local.ledger.markDirty(change.path);
+  }
+}
+
 export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
   checkBatch(batch);
   const { ledger, vfs } = local;
@@ -183,6 +202,7 @@ export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
       merge.restoreDirTimes();
       return merge;
     });
+    markCrossed(local, batch.changes, merge.echoes);
     ledger.recordEchoes(merge.echoes);
     ledger.setMeta("receivedCursor", batch.cursor);
     ledger.setMeta("lastBatch", batch.id);

@@ -141,6 +141,29 @@ describe("full listings", () => {
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
+  test("a path re-created during a lost listing, crossing the peer's deletion of it, ends the same on both", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.writeFile("/b", "from the DO");
+    await pair.push.drain();
+    pair.do.vfs.unlink("/b");
+    pair.mirror.vfs.unlink("/b");
+    prune(pair.mirror.vfs);
+    // The container's listing is lost on the way: it has forgotten its base of /b, the DO has not.
+    pair.toDo.failNext("applyBatch", "before");
+    await expect(pair.upload.drain()).rejects.toThrow();
+    pair.toDo.clearFaults();
+    pair.mirror.vfs.symlink("a", "/b");
+    // The DO takes the new /b (nothing agreed on it, says the container) while the container judges
+    // the DO's older deletion against it, loses, and keeps its /b as a copy: the DO re-sends /b.
+    await crossing(pair);
+    await settle(pair);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+    // The container's symlink is kept (at /b or as its copy), nothing else of it existed.
+    const links = Object.entries(tree(pair.do.vfs)).filter(([, node]) => node.type === "symlink");
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.every(([path]) => path.startsWith("/b"))).toBe(true);
+  });
+
   test("a path deleted, pruned and re-created on the sender is sent as new", async () => {
     const { pair, prune } = newPair();
     pair.do.vfs.mkdir("/a");
