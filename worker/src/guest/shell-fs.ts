@@ -2,17 +2,19 @@
  * The shell's whole filesystem: an in-memory scratch tree (/, /bin, /tmp, /home/user, /dev,
  * /proc — what a fresh container has outside its workspace) with the computer's files mounted
  * at /workspace and the output device at /dev/.exec. The synchronous `mkdirSync` /
- * `writeFileSync` just-bash uses to lay out /bin command stubs and /dev go to the scratch tree.
+ * `writeFileSync` just-bash uses to lay out /bin command stubs and /dev go to the scratch tree,
+ * which writes the stubs only when first touched (scratch-fs.ts).
  */
 import type { FileContent, IFileSystem } from "just-bash";
-import { InMemoryFs, MountableFs } from "just-bash/browser";
+import { MountableFs } from "just-bash/browser";
+import { ScratchFs } from "./scratch-fs.ts";
 
 /** MountableFs whose synchronous setup calls reach the in-memory base. */
 export class ShellFs extends MountableFs {
-  readonly #scratch: InMemoryFs;
+  readonly #scratch: ScratchFs;
 
   constructor(mounts: { mountPoint: string; filesystem: IFileSystem }[]) {
-    const scratch = new InMemoryFs();
+    const scratch = new ScratchFs();
     for (const dir of ["/bin", "/usr/bin", "/tmp", "/home/user", "/dev"])
       scratch.mkdirSync(dir, { recursive: true });
     super({ base: scratch, mounts });
