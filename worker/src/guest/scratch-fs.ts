@@ -2,8 +2,9 @@
  * The shell's scratch tree (everything outside /workspace): an InMemoryFs that keeps the command
  * stubs just-bash writes at every `new Bash` (`/bin/NAME` and `/usr/bin/NAME` for each of its ~80
  * commands, ~160 writes) as a table, and writes a stub into the tree only when something looks
- * past `exists` at it, or at the folders that hold it. Those writes were ~2 ms of a new shell
- * isolate's first exec and ~0.5 ms of every exec (docs/BENCH.md, "Shell cold start, fourth round").
+ * past `exists` at it, or at the folders that hold it. Those writes were 1–2 ms of CPU of a new
+ * shell isolate's first exec and ~1.2 ms of every later one (docs/BENCH.md, "Shell cold start,
+ * fourth round").
  */
 import { InMemoryFs } from "just-bash/browser";
 
