@@ -186,6 +186,23 @@ describe("createNodes", () => {
     );
   });
 
+  vfsTest("parents the caller already found (knownDirs) are not looked up again", (vfs, { sql }) => {
+    vfs.mkdir("/a/b/c", { recursive: true });
+    vfs.mkdir("/x/y/z", { recursive: true });
+    const ino = (path: string) => vfs.lstat(path).ino;
+    const known = new Map([
+      ["/x", ino("/x")],
+      ["/x/y", ino("/x/y")],
+      ["/x/y/z", ino("/x/y/z")],
+    ]);
+    const plain = countStatements(sql, () => vfs.createNodes([node("/a/b/c/f", "file")]));
+    const given = countStatements(sql, () => vfs.createNodes([node("/x/y/z/f", "file")], known));
+    // The three lookups of /x, /x/y and /x/y/z are skipped.
+    expect(given).toBe(plain - 3);
+    expect(vfs.lstat("/x/y/z/f").type).toBe("file");
+    expect(vfs.list("/x/y/z").map((entry) => entry.name)).toEqual(["f"]);
+  });
+
   vfsTest("putBlobs stores many blobs and answers their hashes; oversized ones are EINVAL", (vfs) => {
     const data = Array.from({ length: 60 }, (_, i) => new TextEncoder().encode(`blob ${i}`));
     const hashes = vfs.putBlobs(data);

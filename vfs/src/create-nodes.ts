@@ -116,14 +116,22 @@ interface Parent {
  * resolved in this call: one lookup for a directory whose parent is known, a full resolution
  * only at a symlink.
  */
-function resolveParent(ctx: Context, parents: Map<string, Parent>, dir: string, path: string): Parent {
+function resolveParent(
+  ctx: Context,
+  parents: Map<string, Parent>,
+  dir: string,
+  path: string,
+  knownDirs: ReadonlyMap<string, number | undefined> | undefined,
+): Parent {
   const known = parents.get(dir);
   if (known) return known;
   let found: Parent;
+  const ino = knownDirs?.get(dir);
   if (dir === "/") found = { ino: ROOT_INO, path: "/", created: false };
+  else if (ino !== undefined) found = { ino, path: dir, created: false };
   else {
     const slash = dir.lastIndexOf("/");
-    const above = resolveParent(ctx, parents, slash === 0 ? "/" : dir.slice(0, slash), path);
+    const above = resolveParent(ctx, parents, slash === 0 ? "/" : dir.slice(0, slash), path, knownDirs);
     const node = ctx.store.lookupNode(above.ino, dir.slice(slash + 1));
     if (node?.type === "symlink") {
       const loc = locate(ctx, dir, "create", true);
@@ -144,9 +152,15 @@ function resolveParent(ctx: Context, parents: Map<string, Parent>, dir: string, 
  * Creates `nodes` in one operation (one revision): parents first (a node's parent may be a
  * directory earlier in the list). EEXIST when a name is taken, ENOENT/ENOTDIR for a parent that
  * is missing or no directory, ENOSPC past the quota; nothing is created then. Existing parents
- * get a new mtime/ctime (and nlink for new subdirectories), as for any create.
+ * get a new mtime/ctime (and nlink for new subdirectories), as for any create. `knownDirs`:
+ * directories the caller has just found to be real directories (no symlink on the way), by
+ * path, with their inodes: taken as they are instead of looked up again.
  */
-export function createNodes(ctx: Context, nodes: readonly NewNode[]): NodeRow[] {
+export function createNodes(
+  ctx: Context,
+  nodes: readonly NewNode[],
+  knownDirs?: ReadonlyMap<string, number | undefined>,
+): NodeRow[] {
   const paths = nodes.map(check);
   if (nodes.length === 0) return [];
   return ctx.mutate(() => {
@@ -168,7 +182,7 @@ export function createNodes(ctx: Context, nodes: readonly NewNode[]): NodeRow[] 
       const slash = path.lastIndexOf("/");
       const parentPath = slash === 0 ? "/" : path.slice(0, slash);
       const name = path.slice(slash + 1);
-      const parent = resolveParent(ctx, parents, parentPath, path);
+      const parent = resolveParent(ctx, parents, parentPath, path, knownDirs);
       const ino = first + i;
       const canonical = childPath(parent.path, name);
       const isDir = node.type === "dir";

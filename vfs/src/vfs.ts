@@ -182,10 +182,12 @@ export class Vfs {
   }
   /**
    * Creates many nodes in one operation, each with its final attributes and chunk list (blobs
-   * stored already), in a fixed number of statements; parents first. See create-nodes.ts.
+   * stored already), in a fixed number of statements; parents first. `knownDirs`: real
+   * directories (no symlink on the way) the caller has just looked up, path → inode, taken
+   * without another lookup. See create-nodes.ts.
    */
-  createNodes(nodes: readonly NewNode[]): Stat[] {
-    return createNodes(this.ctx, nodes).map(toStat);
+  createNodes(nodes: readonly NewNode[], knownDirs?: ReadonlyMap<string, number | undefined>): Stat[] {
+    return createNodes(this.ctx, nodes, knownDirs).map(toStat);
   }
   /**
    * Replaces the whole content of many existing files in one operation (one revision), with a

@@ -218,7 +218,9 @@ export class Merge {
    * it was created with (the sender's) through the rest of the batch, as restoreDirTimes says.
    */
   flush(): void {
-    for (const [dir, stat] of this.created.flush()) {
+    // The directories realDirIno found need no second lookup in createNodes.
+    for (const [dir, stat] of this.created.flush(this.dirs)) {
+      this.dirs.set(dir, stat.ino);
       if (this.hasEntriesInBatch(dir)) this.dirTimes.set(dir, stat);
     }
     if (this.agreed.length > 0) this.local.ledger.setBases(this.agreed.splice(0));

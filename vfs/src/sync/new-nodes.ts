@@ -57,14 +57,20 @@ export class NewNodes {
     this.#queued.push({ node, fp, dir: dirAttributes(state) });
   }
 
-  /** Creates everything queued and records the bases; answers the created directories' attributes. */
-  flush(): Map<string, Stat> {
+  /**
+   * Creates everything queued and records the bases; answers the created directories'
+   * attributes. `knownDirs`: the batch's real directories already found (path → inode).
+   */
+  flush(knownDirs?: ReadonlyMap<string, number | undefined>): Map<string, Stat> {
     const queued = this.#queued;
     const dirs = new Map<string, Stat>();
     if (queued.length === 0) return dirs;
     this.#queued = [];
     this.#dirs.clear();
-    const stats = this.#local.vfs.createNodes(queued.map((q) => q.node));
+    const stats = this.#local.vfs.createNodes(
+      queued.map((q) => q.node),
+      knownDirs,
+    );
     this.#local.ledger.setBases(queued.map((q) => ({ path: q.node.path, fp: q.fp, dir: q.dir })));
     stats.forEach((stat, i) => {
       if (stat.type === "dir") dirs.set((queued[i] as Queued).node.path, stat);
