@@ -163,9 +163,12 @@ export function nextBatch(
   let first = false;
   const builder = new Builder(local, limits);
   builder.listAll = fullPass;
-  if (baseCursor === "0" && !fullPass && ledger.hasBase() && feedPruned(local)) {
+  const owed = !fullPass && ledger.meta("listingOwed") === "1";
+  if (owed || (baseCursor === "0" && !fullPass && ledger.hasBase() && feedPruned(local))) {
     // The peer has read none of our feed, yet agreed on paths with us (through its own
     // batches): a deletion of one of those may be among the pruned records, so list everything.
+    // Or a listing began and its batch never reached the peer: the bases it forgot (below) were
+    // the only sign that one is needed, so it begins again.
     fullPass = first = true;
     builder.startListing();
   }
@@ -212,7 +215,10 @@ export function nextBatch(
       break;
     }
   }
-  if (first) ledger.forgetPruned();
+  if (first) {
+    ledger.forgetPruned();
+    ledger.setMeta("listingOwed", "1");
+  }
   const last = fullPass && caughtUp;
   const moreDirty = ledger.dirtyEntries(limits.maxChanges + 1).length > builder.dirty.length;
   if (builder.changes.length === 0 && cursor === baseCursor && !first && !last) {
@@ -233,6 +239,7 @@ export function nextBatch(
     id: batch.id,
     cursor,
     fullPass: fullPass && !last,
+    ...(last ? { listed: true } : {}),
     entries: builder.entries,
     dirty: builder.dirty,
   });
@@ -273,6 +280,7 @@ export function commitInflight(local: LocalSide): void {
       inflight.entries.map(([path]) => path),
     );
     ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);
+    if (inflight.listed) ledger.setMeta("listingOwed", undefined);
     ledger.setInflight(undefined);
     // Echo records the peer's cursor has passed will never be looked at again.
     const rev = Number.parseInt(inflight.cursor, 10);
