@@ -135,7 +135,6 @@ function pruneUnlisted(local: LocalSide, merge: Merge, ack: string | undefined):
   }
 }
 
-/** Applies `batch` to the local side (see SyncPeerApi.applyBatch). */
 /**
  * Paths this batch left holding the sender's state while our batch in flight sends another state
  * for them (batches that crossed) are marked for re-sending; their echo records stay (they are
@@ -155,6 +154,7 @@ function markCrossed(local: LocalSide, changes: readonly SyncChange[], echoes: r
   }
 }
 
+/** Applies `batch` to the local side (see SyncPeerApi.applyBatch). */
 export function applyBatch(local: LocalSide, batch: SyncBatch): ApplyResult {
   checkBatch(batch);
   const { ledger, vfs } = local;
