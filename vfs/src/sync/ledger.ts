@@ -43,8 +43,6 @@ export interface Inflight {
   cursor: string;
   /** Whether a full listing is still running after this batch. */
   fullPass: boolean;
-  /** This batch ends a full listing: once the peer applied it, no listing is owed any more. */
-  listed?: true;
   /** Path, fingerprint and directory attributes of each change sent: the base once acknowledged. */
   entries: [string, string, string | null][];
   /** Dirty paths (with their mark's sequence number) the batch covered, cleared once acknowledged. */

@@ -159,12 +159,14 @@ export function nextBatch(
   if (ledger.inflight())
     throw new Error("sync: a batch is in flight; reconcile (hello) before building another");
   const baseCursor = ledger.meta("sentCursor") ?? "0";
-  let fullPass = ledger.meta("fullPass") === "1";
+  // "1": a listing is running (the peer applied its first batch); "owed": one began, and its
+  // first batch has not reached the peer.
+  const pass = ledger.meta("fullPass");
+  let fullPass = pass === "1";
   let first = false;
   const builder = new Builder(local, limits);
   builder.listAll = fullPass;
-  const owed = !fullPass && ledger.meta("listingOwed") === "1";
-  if (owed || (baseCursor === "0" && !fullPass && ledger.hasBase() && feedPruned(local))) {
+  if (pass === "owed" || (baseCursor === "0" && !fullPass && ledger.hasBase() && feedPruned(local))) {
     // The peer has read none of our feed, yet agreed on paths with us (through its own
     // batches): a deletion of one of those may be among the pruned records, so list everything.
     // Or a listing began and its batch never reached the peer: the bases it forgot (below) were
@@ -217,7 +219,7 @@ export function nextBatch(
   }
   if (first) {
     ledger.forgetPruned();
-    ledger.setMeta("listingOwed", "1");
+    ledger.setMeta("fullPass", "owed");
   }
   const last = fullPass && caughtUp;
   const moreDirty = ledger.dirtyEntries(limits.maxChanges + 1).length > builder.dirty.length;
@@ -239,7 +241,6 @@ export function nextBatch(
     id: batch.id,
     cursor,
     fullPass: fullPass && !last,
-    ...(last ? { listed: true } : {}),
     entries: builder.entries,
     dirty: builder.dirty,
   });
@@ -280,7 +281,6 @@ export function commitInflight(local: LocalSide): void {
       inflight.entries.map(([path]) => path),
     );
     ledger.setMeta("fullPass", inflight.fullPass ? "1" : undefined);
-    if (inflight.listed) ledger.setMeta("listingOwed", undefined);
     ledger.setInflight(undefined);
     // Echo records the peer's cursor has passed will never be looked at again.
     const rev = Number.parseInt(inflight.cursor, 10);

@@ -144,13 +144,15 @@ function pruneUnlisted(local: LocalSide, merge: Merge, ack: string | undefined):
  * the sender's state, outbox.ts) settles the path whichever way the sender went.
  */
 function markCrossed(local: LocalSide, changes: readonly SyncChange[], echoes: readonly string[]): void {
+  if (echoes.length === 0) return;
   const sent = new Map(local.ledger.inflight()?.entries.map(([path, fp]) => [path, fp]));
   if (sent.size === 0) return;
-  const echoed = new Set(echoes);
+  let echoed: Set<string> | undefined;
   for (const change of changes) {
     const fp = sent.get(change.path);
-    if (fp !== undefined && echoed.has(change.path) && fp !== local.fp(stateOf(change)))
-      local.ledger.markDirty(change.path);
+    if (fp === undefined) continue;
+    echoed ??= new Set(echoes);
+    if (echoed.has(change.path) && fp !== local.fp(stateOf(change))) local.ledger.markDirty(change.path);
   }
 }
 
