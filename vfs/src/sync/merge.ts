@@ -317,6 +317,9 @@ export class Merge {
       if (!holds) write(current);
       return false;
     }
+    // Joining the group may relink its other names where they are (unlink + link): each keeps
+    // its name, so its directory keeps the times it has (README: "Known limits").
+    for (const name of change.links ?? []) this.keepTimes(parentOf(name));
     return settleLink(this.local, change, fpIn, current, holds, write);
   }
 

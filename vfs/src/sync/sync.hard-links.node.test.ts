@@ -330,6 +330,30 @@ describe("crossing batches", () => {
     expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
   });
 
+  test("a name relinked into its group in another directory leaves that directory's times alone", async () => {
+    const clock = { ms: Date.UTC(2026, 0, 1) };
+    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
+    const pair = linkPair(side("do"), side("container"));
+    const { do: doSide, mirror } = pair;
+    const step = <T>(op: () => T): T => {
+      clock.ms++;
+      return op();
+    };
+    step(() => doSide.vfs.writeFile("/b/a", "shared", { parents: true }));
+    step(() => doSide.vfs.mkdir("/a"));
+    await pair.push.drain();
+    step(() => doSide.vfs.setxattr("/a", "user.tag", new TextEncoder().encode("x"), {}, false));
+    step(() => mirror.vfs.link("/b/a", "/a/a"));
+    step(() => doSide.vfs.link("/b/a", "/a/l"));
+    // Each side takes the other's group apart; settling then joins /b/a to /a/a's inode on the
+    // container, which must not stamp /b (its names did not change) after the DO sent its times.
+    await crossing(pair);
+    await settle(pair);
+    expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
+    const [pushed, uploaded] = await settle(pair);
+    expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
+  });
+
   test("a name detached by a crossing batch is sent back against the state the peer sent", async () => {
     const clock = { ms: Date.UTC(2026, 0, 1) };
     const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
