@@ -192,12 +192,19 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
       expect([mine.stderr, entered.stderr]).toEqual(["", ""]);
       expect(mine.stdout).toContain("/dev/pts devpts");
       expect(entered.stdout).toBe(mine.stdout);
-      // Each command's namespaces are its own: two commands in the held sandbox differ.
-      const ns = "readlink /proc/self/ns/pid /proc/self/ns/mnt /proc/self/ns/ipc /proc/self/ns/uts";
+      // Each command's namespaces are its own: two commands in the held sandbox differ. Each
+      // waits until the other has read its own, so both are alive at once: the kernel reuses a
+      // freed namespace's inode number, so two that ran one after the other may show the same.
+      const ns = (me: string, other: string) =>
+        "readlink /proc/self/ns/pid /proc/self/ns/mnt /proc/self/ns/ipc /proc/self/ns/uts; " +
+        `touch /workspace/ns-${me}; i=0; ` +
+        `while [ ! -e /workspace/ns-${other} ] && [ $i -lt 2000 ]; do sleep 0.01; i=$((i + 1)); done`;
       const [a, b] = await Promise.all([
-        table().start({ command: ns }).done,
-        table().start({ command: ns }).done,
+        table().start({ command: ns("a", "b") }).done,
+        table().start({ command: ns("b", "a") }).done,
       ]);
+      expect([a.stderr, b.stderr]).toEqual(["", ""]);
+      expect(a.stdout.trim().split("\n")).toHaveLength(4);
       for (const [x, y] of a.stdout
         .trim()
         .split("\n")
