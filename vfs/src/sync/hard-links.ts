@@ -84,11 +84,18 @@ export function settleLink(
     }
   }
   let regrouped = false;
+  /** Names left on an inode a name of the group leaves (their group changes too). */
+  const leftBehind = new Set<string>();
+  const leave = (name: string, state: PathState | undefined): void => {
+    if (!isLinked(state)) return;
+    for (const other of local.vfs.namesOf(state.stat.ino)) if (other !== name) leftBehind.add(other);
+  };
   let ino: number;
   const chosen = holder === undefined || holder === path ? undefined : holding.get(holder);
   if (holder !== undefined && chosen) {
     ino = chosen.stat.ino;
     if (current?.stat.ino !== ino) {
+      leave(path, current);
       if (current) removeNode(local.vfs, path, current);
       local.vfs.link(holder, path);
       regrouped = holds;
@@ -99,6 +106,7 @@ export function settleLink(
     let now = current;
     if (now && hasStrangers(now)) {
       // Writing in place would change local names the sender does not link to this one.
+      leave(path, now);
       local.vfs.unlink(path);
       now = undefined;
       regrouped = true;
@@ -108,9 +116,23 @@ export function settleLink(
   }
   for (const [name, state] of holding) {
     if (state.stat.ino === ino) continue;
+    leave(name, state);
     local.vfs.unlink(name);
     local.vfs.link(path, name);
     regrouped = true;
   }
+  markLeftBehind(local, leftBehind, ino);
   return regrouped;
+}
+
+/**
+ * Marks for re-sending the names a regrouping left on another inode than the group's (`ino`):
+ * their group changed though no change named them, and a crossing batch may have told the peer
+ * the group they had before (both sides would otherwise keep different groups for good).
+ */
+function markLeftBehind(local: LocalSide, names: ReadonlySet<string>, ino: number): void {
+  for (const name of names) {
+    const state = local.read(name);
+    if (state && state.stat.ino !== ino) local.ledger.markDirty(name);
+  }
 }

@@ -11,6 +11,7 @@ import { memorySide, newPair, tree } from "../../test/sync-pairs.ts";
 import { sha256Hex } from "../node.ts";
 import type { Vfs } from "../vfs.ts";
 import { conflictCopyPath } from "./conflict.ts";
+import { DEFAULT_LIMITS } from "./outbox.ts";
 import type { DrainOptions } from "./session.ts";
 import { fingerprint, readState } from "./state.ts";
 
@@ -348,6 +349,32 @@ describe("crossing batches", () => {
     // Each side takes the other's group apart; settling then joins /b/a to /a/a's inode on the
     // container, which must not stamp /b (its names did not change) after the DO sent its times.
     await crossing(pair);
+    await settle(pair);
+    expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
+    const [pushed, uploaded] = await settle(pair);
+    expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
+  });
+
+  test("names a regrouping leaves on their old inode are sent again, so crossing groups end equal", async () => {
+    const clock = { ms: Date.UTC(2026, 0, 1) };
+    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
+    const pair = linkPair(side("do"), side("container"));
+    const { do: doSide, mirror } = pair;
+    const step = <T>(op: () => T): T => {
+      clock.ms++;
+      return op();
+    };
+    step(() => doSide.vfs.symlink("a", "/a"));
+    step(() => mirror.vfs.writeFile("/a", "the container's", { parents: true }));
+    step(() => mirror.vfs.link("/a", "/b"));
+    // The DO's symlink wins /a: the container's group becomes {<copy of /a>, /b} on both sides.
+    await crossing(pair);
+    step(() => doSide.vfs.link("/b", "/l"));
+    // The DO sends {/b, /l} while the container sends {copy, /b}: each side moves /b to the
+    // other's group and leaves a name behind (/l on the DO, the copy on the container). Those
+    // names changed group though no change named them: they are sent again.
+    await crossing(pair);
+    await pair.upload.drain({ limits: { ...DEFAULT_LIMITS, maxChanges: 1 } });
     await settle(pair);
     expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
     const [pushed, uploaded] = await settle(pair);
