@@ -132,7 +132,8 @@ export function openForWrite(
 
 /**
  * Commits new content of a file inode: size, allocated bytes, mtime/ctime = `time` (default
- * now; ctime never before a change of the node after `time`, time.ts); charges the quota for the growth and records the change under every name of the inode.
+ * now; ctime stays later if the node changed after `time`: contentChangeTime); charges the
+ * quota for the growth and records the change under every name of the inode.
  */
 export function commitContent(
   ctx: Context,

@@ -55,9 +55,9 @@ export function laterTime(a: Timespec, b: Timespec): Timespec {
 }
 
 /**
- * The ctime a content change records: now, or, for a store of writes made earlier (`written`,
- * a mount's write-back), their time unless the node changed after them (a link, a chmod made
- * while the writes waited): a store never moves ctime back before a change it follows.
+ * The ctime a store of writes made earlier (at `written`: a mount's write-back) records: their
+ * time, unless the node changed after them (a link made while the writes waited), whose later
+ * ctime it keeps: a store never moves ctime back before a change it follows.
  */
 export function contentChangeTime(node: { ctime_s: number; ctime_ns: number }, written: Timespec): Timespec {
   return laterTime(written, { sec: node.ctime_s, nsec: node.ctime_ns });
