@@ -11,6 +11,7 @@ import { joinPath, splitPath } from "./paths.ts";
 import { ChunkUnavailableError } from "./placeholders.ts";
 import { type Location, locate, recordInode, resolveExisting } from "./resolve.ts";
 import type { ChunkRow, NodeRow } from "./store.ts";
+import { contentChangeTime } from "./time.ts";
 import type { ContentOptions, ReadOptions, Timespec, WriteOptions } from "./types.ts";
 
 const encoder = new TextEncoder();
@@ -131,7 +132,8 @@ export function openForWrite(
 
 /**
  * Commits new content of a file inode: size, allocated bytes, mtime/ctime = `time` (default
- * now); charges the quota for the growth and records the change under every name of the inode.
+ * now; ctime stays later if the node changed after `time`: contentChangeTime); charges the
+ * quota for the growth and records the change under every name of the inode.
  */
 export function commitContent(
   ctx: Context,
@@ -143,13 +145,14 @@ export function commitContent(
 ): NodeRow {
   const node = loc.node;
   const now = time ?? ctx.clock();
+  const changed = time ? contentChangeTime(node, time) : now;
   const fields = {
     size,
     allocated,
     mtime_s: now.sec,
     mtime_ns: now.nsec,
-    ctime_s: now.sec,
-    ctime_ns: now.nsec,
+    ctime_s: changed.sec,
+    ctime_ns: changed.nsec,
   };
   ctx.store.updateNode(node.ino, fields);
   ctx.charge(allocated - node.allocated, syscall, loc.path);

@@ -30,7 +30,7 @@ export {
   type SqlValue,
 } from "./sql.ts";
 export { type ByteSource, byteChunks } from "./streams.ts";
-export { fromMs, toIso, toMs } from "./time.ts";
+export { fromMs, laterTime, toIso, toMs } from "./time.ts";
 export type { TreePage, TreeRecord } from "./transfer.ts";
 // Every public type of the filesystem, by name (types.ts holds nothing else; docs/STYLE.md).
 export type * from "./types.ts";

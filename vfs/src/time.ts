@@ -48,3 +48,17 @@ function checkRange(time: Timespec, path: string): Timespec {
   if (Math.abs(time.sec) > TIME_SEC_MAX) throw new FsError("EINVAL", "utimes", path, "time out of range");
   return time;
 }
+
+/** The later of two times. */
+export function laterTime(a: Timespec, b: Timespec): Timespec {
+  return a.sec > b.sec || (a.sec === b.sec && a.nsec >= b.nsec) ? a : b;
+}
+
+/**
+ * The ctime a store of writes made earlier (at `written`: a mount's write-back) records: their
+ * time, unless the node changed after them (a link made while the writes waited), whose later
+ * ctime it keeps: a store never moves ctime back before a change it follows.
+ */
+export function contentChangeTime(node: { ctime_s: number; ctime_ns: number }, written: Timespec): Timespec {
+  return laterTime(written, { sec: node.ctime_s, nsec: node.ctime_ns });
+}

@@ -79,7 +79,8 @@ export interface WriteOptions {
   parents?: boolean;
   /**
    * The modification (and change) time to record instead of now: a write-back that stores
-   * writes made earlier keeps their time (a mount's flush).
+   * writes made earlier keeps their time (a mount's flush). The change time stays later when
+   * the node changed after it (a link or chmod while the writes waited).
    */
   mtime?: Timespec;
 }

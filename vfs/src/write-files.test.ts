@@ -9,10 +9,12 @@ import { countStatements } from "../test/statements.ts";
 import { CHUNK_SIZE } from "./limits.ts";
 import type { SqlLike } from "./sql.ts";
 import { canonical, readState } from "./sync/state.ts";
+import { fromMs } from "./time.ts";
 import type { Timespec } from "./types.ts";
 import type { Vfs } from "./vfs.ts";
 
-const T1: Timespec = { sec: 1_700_000_000, nsec: 123_456_789 };
+/** A time after the test clock's start: the writes a store dates are later than the files' creation. */
+const T1: Timespec = { sec: 1_800_000_000, nsec: 123_456_789 };
 
 /** What a path holds, as sync compares it, plus the stored bytes' allocation and nlink. */
 function held(vfs: Vfs, sql: SqlLike, path: string): string {
@@ -76,6 +78,27 @@ describe("writeFiles", () => {
       ["/d/c2", rev + 1],
     ]);
   });
+
+  vfsTest(
+    "a store of writes made before a link keeps the link's ctime, as writeFile, pwrite and truncate do",
+    (vfs, { clock }) => {
+      const written = fromMs(clock.now());
+      clock.advance(5);
+      for (const name of ["group", "one", "at", "cut"]) {
+        vfs.writeFile(`/${name}`, "");
+        vfs.link(`/${name}`, `/${name}-linked`);
+      }
+      const linked = new Map(["group", "one", "at", "cut"].map((name) => [name, vfs.stat(`/${name}`).ctime]));
+      vfs.writeFiles([{ path: "/group-linked", data: "a", mtime: written }]);
+      vfs.writeFile("/one", "a", { mtime: written });
+      vfs.pwrite("/at", 0, "a", { mtime: written });
+      vfs.truncate("/cut", 1, { mtime: written });
+      for (const name of ["group", "one", "at", "cut"]) {
+        const stat = vfs.stat(`/${name}-linked`);
+        expect([name, stat.size, stat.mtime, stat.ctime]).toEqual([name, 1, written, linked.get(name)]);
+      }
+    },
+  );
 
   vfsTest("without a time, every file gets the operation's time as mtime and ctime", (vfs, { clock }) => {
     vfs.writeFile("/a", "");

@@ -13,10 +13,10 @@ import { execRows } from "./json-rows.ts";
 import { CHUNK_SIZE, FILE_SIZE_MAX } from "./limits.ts";
 import { recordInode, recordPaths, resolveExisting } from "./resolve.ts";
 import type { NodeRow } from "./store.ts";
-import { resolveTime } from "./time.ts";
+import { contentChangeTime, resolveTime } from "./time.ts";
 import type { Timespec } from "./types.ts";
 
-/** One file's new content: its bytes and the mtime (and ctime) it gets (default: now). */
+/** One file's new content: its bytes and the mtime (and ctime, time.ts) it gets (default: now). */
 export interface FileContent {
   path: string;
   data: Uint8Array | string;
@@ -30,6 +30,8 @@ interface Resolved {
   chunks: Uint8Array[];
   size: number;
   mtime: Timespec;
+  /** ctime: the mtime, or later if the node changed after writes given a time (time.ts). */
+  ctime: Timespec;
 }
 
 /**
@@ -53,11 +55,13 @@ export function writeFiles(ctx: Context, files: readonly FileContent[]): NodeRow
       if (seen.has(node.ino)) throw new FsError("EINVAL", "write", file.path, "the same file twice");
       seen.add(node.ino);
       if (bytes.length > FILE_SIZE_MAX) throw new FsError("EFBIG", "write", file.path);
-      const mtime = (file.mtime && resolveTime(file.mtime, now, file.path)) ?? now;
+      const given = file.mtime && resolveTime(file.mtime, now, file.path);
+      const mtime = given ?? now;
+      const ctime = given ? contentChangeTime(node, given) : now;
       const chunks: Uint8Array[] = [];
       for (let offset = 0; offset < bytes.length; offset += CHUNK_SIZE)
         chunks.push(bytes.subarray(offset, Math.min(bytes.length, offset + CHUNK_SIZE)));
-      return { node, path: loc.path, chunks, size: bytes.length, mtime };
+      return { node, path: loc.path, chunks, size: bytes.length, mtime, ctime };
     });
     // One chunk per file stores as one row of a few INSERTs; a bigger file's chunks go one by one.
     const single = resolved.filter((file) => file.chunks.length === 1);
@@ -91,13 +95,13 @@ export function writeFiles(ctx: Context, files: readonly FileContent[]): NodeRow
       allocated: file.size,
       mtime_s: file.mtime.sec,
       mtime_ns: file.mtime.nsec,
-      ctime_s: file.mtime.sec,
-      ctime_ns: file.mtime.nsec,
+      ctime_s: file.ctime.sec,
+      ctime_ns: file.ctime.nsec,
     }));
     execRows(
       ctx,
-      "UPDATE nodes SET size = json_extract(j.value, '$[1]'), allocated = json_extract(j.value, '$[1]'), mtime_s = json_extract(j.value, '$[2]'), mtime_ns = json_extract(j.value, '$[3]'), ctime_s = json_extract(j.value, '$[2]'), ctime_ns = json_extract(j.value, '$[3]') FROM json_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
-      rows.map((row) => [row.ino, row.size, row.mtime_s, row.mtime_ns]),
+      "UPDATE nodes SET size = json_extract(j.value, '$[1]'), allocated = json_extract(j.value, '$[1]'), mtime_s = json_extract(j.value, '$[2]'), mtime_ns = json_extract(j.value, '$[3]'), ctime_s = json_extract(j.value, '$[4]'), ctime_ns = json_extract(j.value, '$[5]') FROM json_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
+      rows.map((row) => [row.ino, row.size, row.mtime_s, row.mtime_ns, row.ctime_s, row.ctime_ns]),
     );
     const growth = resolved.reduce((sum, file) => sum + file.size - file.node.allocated, 0);
     ctx.charge(growth, "write", resolved[0]?.path ?? "/");

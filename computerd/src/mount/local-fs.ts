@@ -300,8 +300,10 @@ export class LocalFs {
 
   unlink(path: string): void {
     const stat = this.stat(path, "unlink");
-    // Another name keeps the inode: its data must be in the vfs before this name goes.
-    if (stat.type !== "dir" && stat.nlink > 1) this.files.flush(stat.ino);
+    // Another name keeps the inode: its buffered data must be in the vfs before the name they
+    // are to be stored under goes (after a link, store-paths.ts, that is the new name).
+    const keptBy = stat.type !== "dir" && stat.nlink > 1;
+    if (keptBy && this.files.paths.storesAt(stat.ino, path)) this.files.flush(stat.ino);
     this.vfs.unlink(path);
     // Only once the name is gone: a refused unlink keeps the buffered data.
     if (stat.type !== "dir" && stat.nlink <= 1) this.files.discard(stat.ino);
@@ -321,7 +323,7 @@ export class LocalFs {
     this.vfs.rename(from, to);
     if (dst && dst.type !== "dir" && dst.nlink <= 1) this.files.discard(dst.ino);
     const tree = src.type === "dir";
-    this.files.renamed(from, to, tree);
+    this.files.paths.renamed(from, to, tree);
     this.meta.removeEntry(from);
     if (tree) {
       this.meta.dropTree(to);
@@ -351,9 +353,9 @@ export class LocalFs {
     if (first.ino === second.ino) return;
     // Three moves through a name no path can have (paths never hold NUL) swap the flush paths.
     const aside = "\0exchange";
-    this.files.renamed(a, aside, first.type === "dir");
-    this.files.renamed(b, a, second.type === "dir");
-    this.files.renamed(aside, b, first.type === "dir");
+    this.files.paths.renamed(a, aside, first.type === "dir");
+    this.files.paths.renamed(b, a, second.type === "dir");
+    this.files.paths.renamed(aside, b, first.type === "dir");
     // Listings below either name would now answer for the other subtree; they refill on demand.
     this.meta.dropTree(a);
     this.meta.dropTree(b);
@@ -366,8 +368,9 @@ export class LocalFs {
 
   link(existing: string, path: string): void {
     const src = this.stat(existing, "link");
-    this.files.storeBeforeChange(src.ino);
     this.vfs.link(existing, path);
+    // Buffered writes are stored under the new name (git removes the old one next), not before.
+    this.files.paths.linked(src.ino, path);
     this.meta.addEntry(path, { ino: src.ino, type: src.type });
     this.meta.dropStat(src.ino);
     this.parentsChanged(path);

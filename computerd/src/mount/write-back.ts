@@ -6,14 +6,14 @@
  * the vfs. As on a local disk, write() itself answers ENOSPC (quota) and EFBIG;
  * data a flush still cannot store is reported once and dropped, never kept.
  */
-import { CHUNK_SIZE, FILE_SIZE_MAX, FsError, type Stat, type Vfs } from "@computer/vfs";
+import { CHUNK_SIZE, FILE_SIZE_MAX, FsError, laterTime, type Stat, type Vfs } from "@computer/vfs";
 import type { ChunkCache } from "./chunk-cache.ts";
 import { type Digest, DirtyFile, threadPoolDigest } from "./dirty-file.ts";
 import type { WriteGrants } from "./early-writes.ts";
 import { KeptErrors } from "./kept-errors.ts";
-import { isUnder } from "./meta-cache.ts";
 import { OpenHandles } from "./open-handles.ts";
 import { type GroupStoreHost, storeClosed } from "./store-groups.ts";
+import { StorePaths } from "./store-paths.ts";
 import { StoreTarget } from "./store-target.ts";
 import { StoredChunks } from "./stored-chunks.ts";
 import { type FlushedListener, NO_HOOKS, sameShown, type WriteBackHooks } from "./write-back-hooks.ts";
@@ -53,6 +53,8 @@ export class WriteBack {
   private readonly room: WriteRoom;
   /** Attributes changed by buffered writes and stores (write-back-hooks.ts). */
   hooks: WriteBackHooks = NO_HOOKS;
+  /** The names the buffered files are to be stored under, through renames and links. */
+  readonly paths = new StorePaths(this.files);
 
   constructor(vfs: Vfs, onFlushed: FlushedListener, options: Partial<WriteBackOptions> = {}) {
     this.onFlushed = onFlushed;
@@ -116,7 +118,14 @@ export class WriteBack {
     if (!file) return stat;
     // Pages in memory approximate what the flush will allocate (holes stay unallocated).
     const allocated = Math.min(file.size, stat.allocated + file.bytes);
-    return { ...stat, size: file.size, allocated, mtime: file.mtime, ctime: file.mtime };
+    // A change after the last write (a link) keeps its ctime, as the store will (store-paths.ts).
+    return {
+      ...stat,
+      size: file.size,
+      allocated,
+      mtime: file.mtime,
+      ctime: laterTime(file.mtime, stat.ctime),
+    };
   }
 
   hasDirty(ino: number): boolean {
@@ -394,10 +403,9 @@ export class WriteBack {
   }
 
   /**
-   * Flushes every dirty file, open or not (the fence). Returns how many were
-   * flushed. Never throws: a file that cannot be stored (ENOSPC) loses its
-   * unstored writes and its error waits for the file's next fsync or close, so
-   * the fence completes with everything that could be stored.
+   * Flushes every dirty file, open or not (the fence); answers how many. Never throws: a file that
+   * cannot be stored (ENOSPC) loses its unstored writes and its error waits for the file's next
+   * fsync or close, so the fence completes with everything that could be stored.
    */
   flushAll(): number {
     const inos = [...this.files.keys()];
@@ -406,9 +414,9 @@ export class WriteBack {
   }
 
   /**
-   * Stores an inode's buffered writes now, before a change that sets its ctime (chmod, chown,
-   * link): the store dates the file's times from its last write, which must not come after
-   * the change. A failure is kept for the file's next fsync or close.
+   * Stores an inode's buffered writes now, before a change that sets its ctime (chmod, chown):
+   * the store dates the file's times from its last write. A failure is kept for the file's next
+   * fsync or close. (A link needs no store: store-paths.ts.)
    */
   storeBeforeChange(ino: number): void {
     if (this.files.has(ino)) this.flushDirty(ino);
@@ -473,14 +481,6 @@ export class WriteBack {
     }
     this.errors.drop(ino);
     this.chunks.dropInode(ino);
-  }
-
-  /** Keeps flush paths current after a rename of a file (or, with `tree`, a directory). */
-  renamed(from: string, to: string, tree: boolean): void {
-    for (const file of this.files.values()) {
-      if (file.path === from) file.path = to;
-      else if (tree && isUnder(file.path, from)) file.path = to + file.path.slice(from.length);
-    }
   }
 
   /** Drops cached clean chunks (content changed outside the mount). */
