@@ -94,8 +94,10 @@ class Builder {
     const base = marked && state && this.local.ledger.isEcho(path) ? fp : this.base(path);
     // A hard-linked name goes out even unchanged: a link, unlink or rename in its group put it
     // in the feed, and the peer learns the group from it (nlink and inode are not in fp). So
-    // does a path marked for re-sending: an applied batch rearranged its group here.
-    if (fp === base && !this.listAll && !isLinked(state) && !(marked && state)) return;
+    // does a path marked for re-sending, deleted or not: an applied batch rearranged its group
+    // here, or this side kept its version against the peer's, and the answer to our crossing
+    // batch may since have made our base agree with it while the peer kept its own.
+    if (fp === base && !this.listAll && !isLinked(state) && !marked) return;
     if (state && path !== "/") this.addParents(path, rev);
     this.add(path, rev, state, fp, base);
     // Whatever the peer has below a path that is no longer a directory goes too, in this same

@@ -180,6 +180,28 @@ describe("full listings", () => {
     expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
   });
 
+  test("a path the DO marked against the container's crossing change still goes out after its listing", async () => {
+    const { pair, prune } = newPair();
+    pair.do.vfs.symlink("a", "/a");
+    pair.mirror.vfs.writeFile("/a/b", "first", { parents: true });
+    // The DO's symlink wins /a: the container's directory is kept as a copy, its /a/b agreed.
+    await pair.upload.drain();
+    pair.do.vfs.unlink("/a");
+    pair.mirror.vfs.writeFile("/a/b", "changed on the container");
+    prune(pair.do.vfs);
+    pair.toMirror.failNext("applyBatch", "before");
+    await expect(pair.push.drain()).rejects.toThrow();
+    pair.toMirror.clearFaults();
+    // The DO's listing (no /a/b) crosses the container's change of /a/b. The DO keeps its
+    // deletion (the container's /a/b becomes a copy) and marks /a/b; the container keeps its
+    // /a/b against the stale listing. The listing's answer then makes "absent" the DO's base of
+    // /a/b: the marked path must still go out, though its state and base agree.
+    await crossing(pair);
+    await settle(pair);
+    expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+    expect(pair.do.vfs.readText("/a/b.conflict-container-e64a3036")).toBe("changed on the container");
+  });
+
   test("a path deleted, pruned and re-created on the sender is sent as new", async () => {
     const { pair, prune } = newPair();
     pair.do.vfs.mkdir("/a");
