@@ -178,7 +178,8 @@ export class Merge {
     if (!this.created.isQueuedDir(parent)) {
       const ino = this.realDirIno(parent);
       if (ino === undefined) return false;
-      if (!this.absent.has(path, ino) && this.hasEntry(ino, baseName(path))) return false;
+      // One query per directory of the queue for all its new names (not one per name).
+      if (!this.absent.has(path, ino, 1)) return false;
       this.rememberTimes(parent, false);
     }
     this.created.add(path, incoming, this.local.fp(incoming));
@@ -203,11 +204,6 @@ export class Merge {
     if (ino === undefined) return undefined;
     this.dirs.set(dir, ino);
     return ino;
-  }
-
-  /** Whether directory inode `dir` has an entry `name`. */
-  private hasEntry(dir: number, name: string): boolean {
-    return this.local.sql.exec("SELECT 1 FROM dirents WHERE parent = ? AND name = ?", dir, name).length > 0;
   }
 
   /**
