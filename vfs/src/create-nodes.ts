@@ -242,6 +242,13 @@ export function createNodes(
       const index = entries.findIndex(([, , ino]) => !taken.has(ino));
       throw new FsError("EEXIST", "create", paths[index]);
     }
+    // The next batch of a sync meets these directories again (npm fills them over several): the
+    // directory cache, where there is one, knows them without a lookup. A failure below rolls
+    // back and mutate() drops the cache.
+    rows.forEach((row, i) => {
+      const [parent, name] = entries[i] as [number, string, number];
+      if (row.type === "dir") ctx.store.rememberDirectory(parent, name, row.ino);
+    });
     if (chunks.length > 0) {
       execRows(
         ctx,

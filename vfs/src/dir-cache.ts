@@ -5,7 +5,8 @@
  * walks up to the root (directoryPath): with this cache neither costs a statement per directory.
  *
  * Only for a database nothing but this vfs changes, where the owner also tells it about every
- * rollback (the mount's mirror: BatchedSql.onRollback). Entries are added only from rows read,
+ * rollback (the mount's mirror: BatchedSql.onRollback; the Computer DO: a transaction that
+ * throws). Entries are added only from rows read or just inserted (createNodes' directories),
  * and the Store drops everything when a directory's entry goes (rmdir, a rename or swap of a
  * directory, rm -r, a checkpoint restore, an import), when an operation fails (its rollback
  * may undo a directory it created) and when the owner says a rollback happened.
@@ -34,7 +35,7 @@ export class DirectoryCache {
     return this.names.get(ino);
   }
 
-  /** Entry (parent, name) names directory `ino` (just read from the database). */
+  /** Entry (parent, name) names directory `ino` (just read from the database, or inserted). */
   remember(parent: number, name: string, ino: number): void {
     if (this.names.size >= MAX_DIRECTORIES) this.clear();
     this.inos.set(`${parent}/${name}`, ino);

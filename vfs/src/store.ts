@@ -113,6 +113,11 @@ export class Store {
     return row;
   }
 
+  /** Entry (parent, name) now names directory `ino` (just created in this operation). */
+  rememberDirectory(parent: number, name: string, ino: number): void {
+    this.dirs?.remember(parent, name, ino);
+  }
+
   /** The (parent, name) of directory `ino` (directories have one name), or undefined. */
   directoryName(ino: number): { parent: number; name: string } | undefined {
     const known = this.dirs?.nameOf(ino);

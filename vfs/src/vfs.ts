@@ -85,6 +85,16 @@ export class Vfs {
   exists(path: string): boolean {
     return attributes.exists(this.ctx, path);
   }
+  /**
+   * The inode of the directory that entry `name` of directory `parent` names, or undefined when
+   * it names nothing or no directory (a symlink too). One step of a path walk: free when the
+   * directory cache (VfsOptions.directoryCache) knows it, so sync finds a batch's directories
+   * without a statement each once an earlier batch found them.
+   */
+  childDirectory(parent: number, name: string): number | undefined {
+    const step = this.ctx.store.lookupStep(parent, name);
+    return step?.type === "dir" ? step.ino : undefined;
+  }
   readdir(path: string, options?: ReaddirOptions): ReaddirPage {
     return attributes.readdir(this.ctx, path, options);
   }

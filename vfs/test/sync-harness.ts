@@ -3,7 +3,8 @@
  * databases, linked both ways through Loopback transports, plus tree snapshots to compare
  * the two sides and list every file content present.
  */
-import type { SqlLike } from "../src/sql.ts";
+import type { DirectoryCache } from "../src/dir-cache.ts";
+import type { SqlLike, SqlValue } from "../src/sql.ts";
 import { SyncEndpoint } from "../src/sync/endpoint.ts";
 import { Loopback } from "../src/sync/loopback.ts";
 import { batchHashes } from "../src/sync/receive.ts";
@@ -33,15 +34,36 @@ export interface SyncPair {
   toDo: Loopback;
 }
 
-/** Opens a vfs and its sync endpoint over `sql` (a fixed clock keeps runs reproducible). */
+/**
+ * Opens a vfs and its sync endpoint over `sql` (a fixed clock keeps runs reproducible). With
+ * `directoryCache`, the vfs keeps directories by name as the DO and the mirror do, and a
+ * transaction that throws drops them (worker/src/computer/context.ts does the same).
+ */
 export function openSide(
   sql: SqlLike,
   side: Side,
   sha256: (data: Uint8Array) => string,
   now?: () => number,
+  directoryCache?: DirectoryCache,
 ): SyncSide {
-  const vfs = openVfs(sql, now ? { sha256, now } : { sha256 });
-  return { vfs, sql, endpoint: new SyncEndpoint(vfs, sql, { side, sha256 }) };
+  let db = sql;
+  if (directoryCache) {
+    db = {
+      exec<T>(query: string, ...bindings: SqlValue[]): T[] {
+        return sql.exec<T>(query, ...bindings);
+      },
+      transaction<T>(fn: () => T): T {
+        try {
+          return sql.transaction(fn);
+        } catch (err) {
+          directoryCache.clear();
+          throw err;
+        }
+      },
+    };
+  }
+  const vfs = openVfs(db, { sha256, ...(now ? { now } : {}), ...(directoryCache ? { directoryCache } : {}) });
+  return { vfs, sql: db, endpoint: new SyncEndpoint(vfs, db, { side, sha256 }) };
 }
 
 /** Links two sides both ways through loopbacks. */

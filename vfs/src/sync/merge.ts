@@ -178,7 +178,8 @@ export class Merge {
     if (!this.created.isQueuedDir(parent)) {
       const ino = this.realDirIno(parent);
       if (ino === undefined) return false;
-      if (!this.absent.has(path, ino) && this.hasEntry(ino, baseName(path))) return false;
+      // One query per directory of the queue for all its new names (not one per name).
+      if (!this.absent.has(path, ino, 1)) return false;
       this.rememberTimes(parent, false);
     }
     this.created.add(path, incoming, this.local.fp(incoming));
@@ -189,8 +190,9 @@ export class Merge {
 
   /**
    * The inode of `dir` when it and every directory above it are real directories now (no
-   * symlink, nothing else), remembering those found: one lookup per directory a batch meets.
-   * Reads only (below the Vfs API, like AbsentNames), so the queue needs no flush for it.
+   * symlink, nothing else), remembering those found: one lookup per directory a batch meets, none
+   * where the vfs keeps a directory cache that knows it from an earlier batch. Reads only, so the
+   * queue needs no flush for it.
    */
   private realDirIno(dir: string): number | undefined {
     if (dir === "/") return ROOT_INO;
@@ -198,19 +200,10 @@ export class Merge {
     if (known !== undefined) return known;
     const above = this.realDirIno(parentOf(dir));
     if (above === undefined) return undefined;
-    const row = this.local.sql.exec<{ ino: number; type: string }>(
-      "SELECT n.ino AS ino, n.type AS type FROM dirents d JOIN nodes n ON n.ino = d.ino WHERE d.parent = ? AND d.name = ?",
-      above,
-      baseName(dir),
-    )[0];
-    if (row?.type !== "dir") return undefined;
-    this.dirs.set(dir, row.ino);
-    return row.ino;
-  }
-
-  /** Whether directory inode `dir` has an entry `name`. */
-  private hasEntry(dir: number, name: string): boolean {
-    return this.local.sql.exec("SELECT 1 FROM dirents WHERE parent = ? AND name = ?", dir, name).length > 0;
+    const ino = this.local.vfs.childDirectory(above, baseName(dir));
+    if (ino === undefined) return undefined;
+    this.dirs.set(dir, ino);
+    return ino;
   }
 
   /**

@@ -5,11 +5,13 @@
  * feed page at a time (state-reader.ts), in statements that do not grow with the files, with
  * the directory times the sender had also when some entries take the ordinary path; an applied
  * batch is not read back when the receiver next sends (echo records), while a later local
- * change to one of its paths is sent.
+ * change to one of its paths is sent; a receiver whose vfs keeps a directory cache finds the
+ * directories an earlier batch met without looking them up again.
  */
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, test } from "vitest";
 import { linkPair, openSide, type SyncPair, settle, snapshot } from "../../test/sync-harness.ts";
+import { DirectoryCache } from "../dir-cache.ts";
 import { sha256Hex } from "../node.ts";
 import { nodeSqlite } from "../node-sqlite.ts";
 import type { SqlLike } from "../sql.ts";
@@ -151,6 +153,27 @@ describe("new nodes created together", () => {
     expect(many.mirrorStatements).toBeLessThan(few.mirrorStatements + 20);
   });
 
+  test("new names in directories with fewer than four of them: one lookup per directory, not per name", async () => {
+    const { pair, doSql } = newPair();
+    const vfs = pair.mirror.vfs;
+    const dirs = Array.from({ length: 20 }, (_, i) => `/s${i}`);
+    for (const dir of dirs) vfs.mkdir(dir);
+    await settle(pair);
+    const cost = async (files: number) => {
+      for (const dir of dirs) for (let i = 0; i < files; i++) vfs.writeFile(`${dir}/n${files}-${i}`, `${i}`);
+      doSql.statements = 0;
+      await pair.upload.drain();
+      return doSql.statements;
+    };
+    const one = await cost(1);
+    const three = await cost(3);
+    // Twenty directories with three new files each cost what they cost with one (inline blobs,
+    // 25 per statement, aside): not two more lookups in each.
+    expect(three - one).toBeLessThanOrEqual(Math.ceil((3 * dirs.length) / 25));
+    await settle(pair);
+    expect(tree(pair.do.vfs)).toEqual(tree(vfs));
+  });
+
   test("a new directory whose entries partly take the ordinary path (xattrs, links) keeps the sender's times", async () => {
     const { pair } = newPair();
     const vfs = pair.mirror.vfs;
@@ -204,6 +227,61 @@ describe("new nodes created together", () => {
     pair.do.vfs.setQuota(null);
     await settle(pair);
     expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
+  });
+});
+
+describe("a receiver with a directory cache", () => {
+  /** The DO's statements for the second of two uploads into the same deep directories. */
+  async function secondUploadCost(directoryCache?: DirectoryCache): Promise<number> {
+    const doSql = database();
+    const pair = linkPair(
+      openSide(doSql, "do", sha256Hex, undefined, directoryCache),
+      openSide(database(), "container", sha256Hex),
+    );
+    const dirs = ["/m", "/m/a", "/m/a/b", "/m/a/b/c", "/m/a/b/c/d"];
+    for (const dir of dirs) pair.mirror.vfs.mkdir(dir);
+    await pair.upload.drain();
+    // npm fills a package's directories over several batches: one new file in each here.
+    for (const dir of dirs) pair.mirror.vfs.writeFile(`${dir}/later`, dir);
+    doSql.statements = 0;
+    expect((await pair.upload.drain()).changes).toBe(2 * dirs.length);
+    const statements = doSql.statements;
+    await settle(pair);
+    expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
+    return statements;
+  }
+
+  test("a batch refused after it created directories leaves none cached: no path resolves through them", async () => {
+    const directories = new DirectoryCache();
+    const pair = linkPair(
+      openSide(database(), "do", sha256Hex, undefined, directories),
+      openSide(database(), "container", sha256Hex),
+    );
+    pair.mirror.vfs.writeFile("/z", "small");
+    await settle(pair);
+    pair.do.vfs.setQuota(pair.do.vfs.usage().usedBytes + 100);
+    // The new directory is created with the queue before /z's ordinary write passes the quota:
+    // the batch's transaction then rolls back, the directory with it.
+    pair.mirror.vfs.mkdir("/d");
+    pair.mirror.vfs.writeFile("/d/f", "in d");
+    pair.mirror.vfs.writeFile("/z", "x".repeat(1000));
+    await expect(pair.upload.drain()).rejects.toMatchObject({ code: "ENOSPC" });
+    expect(pair.do.vfs.exists("/d")).toBe(false);
+    // The next directory takes the inode number /d had; /d/f must not resolve to its entry.
+    pair.do.vfs.mkdir("/e");
+    pair.do.vfs.writeFile("/e/f", "in e");
+    expect(pair.do.vfs.exists("/d/f")).toBe(false);
+    pair.do.vfs.setQuota(null);
+    await settle(pair);
+    expect(pair.do.vfs.readText("/d/f")).toBe("in d");
+    expect(tree(pair.do.vfs)).toEqual(tree(pair.mirror.vfs));
+  });
+
+  test("finds the directories an earlier batch met without a statement each", async () => {
+    const without = await secondUploadCost();
+    const withCache = await secondUploadCost(new DirectoryCache());
+    // Each of the five directories was looked up by (parent, name) in the second batch too.
+    expect(withCache).toBeLessThanOrEqual(without - 5);
   });
 });
 

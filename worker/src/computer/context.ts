@@ -4,7 +4,14 @@
  * to wipe everything on delete.
  */
 import { createHash } from "node:crypto";
-import { durableObjectSql, openVfs, type SqlLike, type SqlValue, type Vfs } from "@computer/vfs";
+import {
+  DirectoryCache,
+  durableObjectSql,
+  openVfs,
+  type SqlLike,
+  type SqlValue,
+  type Vfs,
+} from "@computer/vfs";
 import { artifactPublisher } from "../artifacts/guest-publisher.ts";
 import type { Env } from "../env.ts";
 import { ExecSubsystem } from "../exec/exec-subsystem.ts";
@@ -43,6 +50,15 @@ export class ComputerContext {
   readonly sqlCounts = { statements: 0 };
   #sql: SqlLike | undefined;
   #vfs: Vfs | undefined;
+  /**
+   * The vfs's directories by name (vfs/src/dir-cache.ts): every change of the tree in this
+   * object goes through this instance's vfs (the API, the runtimes, sync, checkpoints, fork
+   * imports), and a transaction of `sql()` that throws (its rollback is one the vfs cannot see)
+   * drops it; the object's own `transactionSync` calls (lifecycle.ts, fork-target.ts) hold only
+   * the record and the quota. A sync batch then finds the directories an earlier batch met
+   * without a statement.
+   */
+  readonly #directories = new DirectoryCache();
   #execs: ExecSubsystem | undefined;
   #terminals: TerminalManager | undefined;
   #alarmChecked = false;
@@ -60,12 +76,22 @@ export class ComputerContext {
     if (this.#sql === undefined) {
       const sql = durableObjectSql(this.ctx.storage);
       const counts = this.sqlCounts;
+      const directories = this.#directories;
       this.#sql = {
         exec<T>(query: string, ...bindings: SqlValue[]): T[] {
           counts.statements++;
           return sql.exec<T>(query, ...bindings);
         },
-        transaction: (fn) => sql.transaction(fn),
+        transaction<T>(fn: () => T): T {
+          try {
+            return sql.transaction(fn);
+          } catch (err) {
+            // Rolled back (or joined to an outer transaction that may be): a directory created
+            // inside and cached by name may be gone, its inode number handed out again.
+            directories.clear();
+            throw err;
+          }
+        },
       };
     }
     return this.#sql;
@@ -88,7 +114,7 @@ export class ComputerContext {
 
   /** The computer's filesystem, opened (and migrated) on first use. */
   vfs(): Vfs {
-    this.#vfs ??= openVfs(this.sql(), { sha256 });
+    this.#vfs ??= openVfs(this.sql(), { sha256, directoryCache: this.#directories });
     return this.#vfs;
   }
 
