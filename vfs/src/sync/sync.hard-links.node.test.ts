@@ -309,37 +309,46 @@ describe("conflicts on a linked set", () => {
   });
 });
 
+/** A pair on one manual clock; `step` runs an operation one millisecond after the last. */
+function clockedPair(): { pair: SyncPair; step<T>(op: () => T): T } {
+  const clock = { ms: Date.UTC(2026, 0, 1) };
+  const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
+  return {
+    pair: linkPair(side("do"), side("container")),
+    step(op) {
+      clock.ms++;
+      return op();
+    },
+  };
+}
+
+/** Settles both ways: the trees end equal, and a second settle sends nothing. */
+async function expectSettledEqual(pair: SyncPair): Promise<void> {
+  await settle(pair);
+  expect(tree(pair.mirror.vfs)).toEqual(tree(pair.do.vfs));
+  const [pushed, uploaded] = await settle(pair);
+  expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
+}
+
 describe("crossing batches", () => {
   test("groups rearranged in opposite ways by crossing batches end equal", async () => {
-    const clock = { ms: Date.UTC(2026, 0, 1) };
-    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
-    const pair = linkPair(side("do"), side("container"));
+    const { pair, step } = clockedPair();
     const { do: doSide, mirror } = pair;
     mirror.vfs.writeFile("/b", "container");
     mirror.vfs.link("/b", "/a");
     doSide.vfs.writeFile("/b", "do");
     // The DO's /b wins; the container's group {/a, /b} becomes {/a, <copy of /b>}.
     await crossing(pair);
-    clock.ms++;
-    mirror.vfs.link("/a", "/l");
+    step(() => mirror.vfs.link("/a", "/l"));
     doSide.vfs.writeFile("/a", "do again");
     // The container links /l into the group the DO's crossing batch takes apart.
     await crossing(pair);
-    await settle(pair);
-    expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
-    const [pushed, uploaded] = await settle(pair);
-    expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
+    await expectSettledEqual(pair);
   });
 
   test("a name relinked into its group in another directory leaves that directory's times alone", async () => {
-    const clock = { ms: Date.UTC(2026, 0, 1) };
-    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
-    const pair = linkPair(side("do"), side("container"));
+    const { pair, step } = clockedPair();
     const { do: doSide, mirror } = pair;
-    const step = <T>(op: () => T): T => {
-      clock.ms++;
-      return op();
-    };
     step(() => doSide.vfs.writeFile("/b/a", "shared", { parents: true }));
     step(() => doSide.vfs.mkdir("/a"));
     await pair.push.drain();
@@ -349,21 +358,12 @@ describe("crossing batches", () => {
     // Each side takes the other's group apart; settling then joins /b/a to /a/a's inode on the
     // container, which must not stamp /b (its names did not change) after the DO sent its times.
     await crossing(pair);
-    await settle(pair);
-    expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
-    const [pushed, uploaded] = await settle(pair);
-    expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
+    await expectSettledEqual(pair);
   });
 
   test("names a regrouping leaves on their old inode are sent again, so crossing groups end equal", async () => {
-    const clock = { ms: Date.UTC(2026, 0, 1) };
-    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
-    const pair = linkPair(side("do"), side("container"));
+    const { pair, step } = clockedPair();
     const { do: doSide, mirror } = pair;
-    const step = <T>(op: () => T): T => {
-      clock.ms++;
-      return op();
-    };
     step(() => doSide.vfs.symlink("a", "/a"));
     step(() => mirror.vfs.writeFile("/a", "the container's", { parents: true }));
     step(() => mirror.vfs.link("/a", "/b"));
@@ -375,26 +375,19 @@ describe("crossing batches", () => {
     // names changed group though no change named them: they are sent again.
     await crossing(pair);
     await pair.upload.drain({ limits: { ...DEFAULT_LIMITS, maxChanges: 1 } });
-    await settle(pair);
-    expect(tree(mirror.vfs)).toEqual(tree(doSide.vfs));
-    const [pushed, uploaded] = await settle(pair);
-    expect([pushed?.changes, uploaded?.changes]).toEqual([0, 0]);
+    await expectSettledEqual(pair);
   });
 
   test("a name detached by a crossing batch is sent back against the state the peer sent", async () => {
-    const clock = { ms: Date.UTC(2026, 0, 1) };
-    const side = (name: "do" | "container") => memorySide(name, () => clock.ms);
-    const pair = linkPair(side("do"), side("container"));
+    const { pair, step } = clockedPair();
     const { do: doSide, mirror } = pair;
     doSide.vfs.writeFile("/b", "base");
     await pair.push.drain();
-    clock.ms++;
-    mirror.vfs.appendFile("/b", "+container");
+    step(() => mirror.vfs.appendFile("/b", "+container"));
     doSide.vfs.link("/b", "/a");
     // The DO takes the container's /b apart from /a; the container keeps its /b.
     await crossing(pair);
-    clock.ms++;
-    mirror.vfs.writeFile("/b", "the container's latest");
+    step(() => mirror.vfs.writeFile("/b", "the container's latest"));
     await crossing(pair);
     await settle(pair);
     for (const vfs of [doSide.vfs, mirror.vfs]) expect(vfs.readText("/b")).toBe("the container's latest");
