@@ -168,9 +168,7 @@ export function createNodes(
     const parents = new Map<string, Parent>();
     /** Existing parents touched, with the subdirectories they gain. */
     const touched = new Map<number, { path: string; subdirs: number }>();
-    const first =
-      (ctx.store.sql.exec<{ max: number | null }>("SELECT MAX(ino) AS max FROM nodes")[0]?.max ?? ROOT_INO) +
-      1;
+    const first = Math.max(ctx.store.firstFreeIno(), ROOT_INO + 1);
     const now = ctx.clock();
     const rows: NodeRow[] = [];
     const entries: [number, string, number][] = [];

@@ -4,6 +4,7 @@
  */
 export type { VfsOptions } from "./context.ts";
 export type { NewNode } from "./create-nodes.ts";
+export type { MadeAs } from "./namespace.ts";
 export { DirectoryCache } from "./dir-cache.ts";
 export { type ErrnoName, errnoOf, LINUX_ERRNO } from "./errno.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, isFsError, toFsError } from "./errors.ts";

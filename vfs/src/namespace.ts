@@ -9,7 +9,7 @@ import { byteLength, checkName, isWithin, splitPath } from "./paths.ts";
 import { type Location, locate, recordInode, recordNames, resolveExisting } from "./resolve.ts";
 import { NODE_COLUMNS, type NodeRow } from "./store.ts";
 import { deleteDescendants, descendants, dropLink } from "./subtree.ts";
-import type { FileType, MkdirOptions, RmOptions } from "./types.ts";
+import type { FileType, MkdirOptions, RmOptions, Timespec } from "./types.ts";
 
 /**
  * Adds the entry `at` names and bumps the parent's mtime/ctime (and nlink for a subdirectory);
@@ -262,8 +262,33 @@ export function symlink(ctx: Context, target: string, path: string): void {
   });
 }
 
+/**
+ * A node its maker numbered and dated before the vfs had it: the FUSE loop answers a create
+ * with an inode number reserved ahead (Store.reserveInodes), the caller's ids and its own clock.
+ */
+export interface MadeAs {
+  ino: number;
+  uid: number;
+  gid: number;
+  time: Timespec;
+}
+
+function madeColumns(made: MadeAs): Partial<NodeRow> {
+  const { sec, nsec } = made.time;
+  return {
+    uid: made.uid,
+    gid: made.gid,
+    atime_s: sec,
+    atime_ns: nsec,
+    mtime_s: sec,
+    mtime_ns: nsec,
+    ctime_s: sec,
+    ctime_ns: nsec,
+  };
+}
+
 /** Creates a special file (fifo, socket, char or block device) or an empty regular file. */
-export function mknod(ctx: Context, path: string, type: FileType, mode: number, rdev = 0): NodeRow {
+export function mknod(ctx: Context, path: string, type: FileType, mode: number, rdev = 0, made?: MadeAs): NodeRow {
   if (type === "dir" || type === "symlink")
     throw new FsError("EINVAL", "mknod", path, `mknod cannot make a ${type}`);
   checkMode(mode, "mknod", path);
@@ -271,7 +296,8 @@ export function mknod(ctx: Context, path: string, type: FileType, mode: number, 
     const loc = locate(ctx, path, "mknod", false);
     if (loc.node) throw new FsError("EEXIST", "mknod", path);
     checkName(loc.name, "mknod", path);
-    const row = ctx.newNode(type, mode, { rdev: type === "char" || type === "block" ? rdev : 0 });
+    const extra = { rdev: type === "char" || type === "block" ? rdev : 0, ...(made ? madeColumns(made) : {}) };
+    const row = { ...ctx.newNode(type, mode, extra), ...(made ? { ino: made.ino } : {}) };
     const ino = ctx.store.insertNode(row);
     addChild(ctx, loc, ino, false);
     ctx.changed(loc.path);

@@ -71,6 +71,8 @@ export class Store {
   private readonly dirs: DirectoryCache | undefined;
   /** The used bytes and the quota (usage-cache.ts), where the database's owner keeps them. */
   private readonly used: UsageCache | undefined;
+  /** Numbers up to here are handed out ahead of their nodes (reserveInodes); 0: none. */
+  private inoFloor = 0;
 
   constructor(sql: SqlLike, dirs?: DirectoryCache, used?: UsageCache) {
     this.sql = sql;
@@ -135,10 +137,30 @@ export class Store {
     )[0]?.ino;
   }
 
+  /**
+   * The lowest inode number a new node may take: past every node and every number handed out
+   * ahead (reserveInodes). Without reservations SQLite's own choice (the largest plus one).
+   */
+  firstFreeIno(): number {
+    const [row] = this.sql.exec<{ max: number | null }>("SELECT MAX(ino) AS max FROM nodes");
+    return Math.max((row?.max ?? 0) + 1, this.inoFloor);
+  }
+
+  /**
+   * Hands out `count` inode numbers no node has and no node created later will take: the FUSE
+   * loop numbers the files it creates with them before the vfs has their rows. Kept in this
+   * store's memory only: a number never used leaves a gap, which costs nothing.
+   */
+  reserveInodes(count: number): number {
+    const first = this.firstFreeIno();
+    this.inoFloor = first + count;
+    return first;
+  }
+
   insertNode(row: Omit<NodeRow, "ino"> & { ino?: number }): number {
     const inserted = this.sql.exec<{ ino: number }>(
       `INSERT INTO nodes (${NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ino`,
-      row.ino ?? null,
+      row.ino ?? (this.inoFloor > 0 ? this.firstFreeIno() : null),
       row.type,
       row.mode,
       row.uid,

@@ -140,8 +140,13 @@ export class Vfs {
   symlink(target: string, path: string): void {
     namespace.symlink(this.ctx, target, path);
   }
-  mknod(path: string, type: FileType, mode: number, rdev = 0): Stat {
-    return toStat(namespace.mknod(this.ctx, path, type, mode, rdev));
+  /** `made`: the node's number, owner and times as its maker answered them (namespace.MadeAs). */
+  mknod(path: string, type: FileType, mode: number, rdev = 0, made?: namespace.MadeAs): Stat {
+    return toStat(namespace.mknod(this.ctx, path, type, mode, rdev, made));
+  }
+  /** Inode numbers no node will take but through `mknod`'s `made` (Store.reserveInodes): the first of `count`. */
+  reserveInodes(count: number): number {
+    return this.ctx.store.reserveInodes(count);
   }
   readlink(path: string): string {
     return attributes.readlink(this.ctx, path);
