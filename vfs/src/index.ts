@@ -4,7 +4,6 @@
  */
 export type { VfsOptions } from "./context.ts";
 export type { NewNode } from "./create-nodes.ts";
-export type { MadeAs } from "./namespace.ts";
 export { DirectoryCache } from "./dir-cache.ts";
 export { type ErrnoName, errnoOf, LINUX_ERRNO } from "./errno.ts";
 export { FS_ERROR_CODES, FsError, type FsErrorCode, isFsError, toFsError } from "./errors.ts";
@@ -19,6 +18,7 @@ export {
   XATTR_NAME_MAX,
   XATTR_SIZE_MAX,
 } from "./limits.ts";
+export type { MadeAs } from "./namespace.ts";
 export { byteLength, childPath, joinPath, normalizePath, splitPath } from "./paths.ts";
 export { type BlobRef, ChunkUnavailableError, type PlaceholderChunk } from "./placeholders.ts";
 export { SCHEMA_VERSION } from "./schema.ts";

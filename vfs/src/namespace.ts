@@ -288,7 +288,14 @@ function madeColumns(made: MadeAs): Partial<NodeRow> {
 }
 
 /** Creates a special file (fifo, socket, char or block device) or an empty regular file. */
-export function mknod(ctx: Context, path: string, type: FileType, mode: number, rdev = 0, made?: MadeAs): NodeRow {
+export function mknod(
+  ctx: Context,
+  path: string,
+  type: FileType,
+  mode: number,
+  rdev = 0,
+  made?: MadeAs,
+): NodeRow {
   if (type === "dir" || type === "symlink")
     throw new FsError("EINVAL", "mknod", path, `mknod cannot make a ${type}`);
   checkMode(mode, "mknod", path);
@@ -296,7 +303,10 @@ export function mknod(ctx: Context, path: string, type: FileType, mode: number, 
     const loc = locate(ctx, path, "mknod", false);
     if (loc.node) throw new FsError("EEXIST", "mknod", path);
     checkName(loc.name, "mknod", path);
-    const extra = { rdev: type === "char" || type === "block" ? rdev : 0, ...(made ? madeColumns(made) : {}) };
+    const extra = {
+      rdev: type === "char" || type === "block" ? rdev : 0,
+      ...(made ? madeColumns(made) : {}),
+    };
     const row = { ...ctx.newNode(type, mode, extra), ...(made ? { ino: made.ino } : {}) };
     const ino = ctx.store.insertNode(row);
     addChild(ctx, loc, ino, false);

@@ -12,7 +12,15 @@ describe("reserved inode numbers", () => {
   vfsTest("a node made with a reserved number has that number, its maker's owner and times", (vfs) => {
     const first = vfs.reserveInodes(4);
     const made = vfs.mknod("/f", "file", 0o640, 0, { ino: first + 2, uid: 1000, gid: 100, time: T });
-    expect(made).toMatchObject({ ino: first + 2, type: "file", mode: 0o640, uid: 1000, gid: 100, nlink: 1, size: 0 });
+    expect(made).toMatchObject({
+      ino: first + 2,
+      type: "file",
+      mode: 0o640,
+      uid: 1000,
+      gid: 100,
+      nlink: 1,
+      size: 0,
+    });
     expect(vfs.stat("/f")).toMatchObject({ ino: first + 2, atime: T, mtime: T, ctime: T });
   });
 
@@ -29,7 +37,8 @@ describe("reserved inode numbers", () => {
     for (const ino of taken) expect(ino < first || ino >= first + 8).toBe(true);
     expect(new Set(taken).size).toBe(taken.length);
     // The reserved numbers are all still free to make nodes with.
-    for (let i = 0; i < 8; i++) vfs.mknod(`/r${i}`, "file", 0o644, 0, { ino: first + i, uid: 0, gid: 0, time: T });
+    for (let i = 0; i < 8; i++)
+      vfs.mknod(`/r${i}`, "file", 0o644, 0, { ino: first + i, uid: 0, gid: 0, time: T });
     expect(vfs.stat("/r7").ino).toBe(first + 7);
   });
 
@@ -45,7 +54,9 @@ describe("reserved inode numbers", () => {
     const first = vfs.reserveInodes(2);
     vfs.writeFile("/f", "x");
     const before = vfs.stat("/f");
-    expect(errorCode(() => vfs.mknod("/f", "file", 0o644, 0, { ino: first, uid: 0, gid: 0, time: T }))).toBe("EEXIST");
+    expect(errorCode(() => vfs.mknod("/f", "file", 0o644, 0, { ino: first, uid: 0, gid: 0, time: T }))).toBe(
+      "EEXIST",
+    );
     expect(vfs.stat("/f")).toEqual(before);
     vfs.mknod("/g", "file", 0o644, 0, { ino: first, uid: 0, gid: 0, time: T });
     expect(vfs.stat("/g").ino).toBe(first);
