@@ -31,6 +31,7 @@
 #include <sys/statvfs.h>
 
 #include "kill-priv.h"
+#include "loop-creates.h"
 #include "loop-entries.h"
 #include "loop-names.h"
 #include "write-run.h"
@@ -41,7 +42,7 @@ enum op {
   OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
   OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
-  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND
+  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND, OP_CREATE_ANSWERED
 };
 
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
@@ -124,6 +125,8 @@ struct session {
   struct loop_names names;
   /* Names JS answered as found: the loop answers their lookups again (loop-entries.h). */
   struct loop_entries entries;
+  /* Creates the loop answers, with inode numbers JS reserved (loop-creates.h). */
+  struct loop_creates creates;
   struct attr_cache *attrs; /* calloc'd with the session (2 MiB) */
   /* The loop thread's current receive buffer; a big write takes it over (the loop then
      reads the next request into a pooled or fresh one). Loop thread only. */
@@ -338,6 +341,14 @@ static void early_begin(struct session *s, fuse_ino_t ino) {
 static void early_end(struct session *s, fuse_ino_t ino) {
   __atomic_sub_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
   __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+}
+/* A create the loop answered changed directory `ino` and is on its way to JS / JS handled it:
+   meanwhile cacheAttrs takes none of the directory's (JS may have computed them before it). */
+static void dir_change_begin(struct session *s, fuse_ino_t ino) {
+  __atomic_add_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
+}
+static void dir_change_end(struct session *s, fuse_ino_t ino) {
+  __atomic_sub_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
 }
 
 static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
@@ -705,7 +716,76 @@ static void ll_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
 static void ll_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name) {
   struct request *r = make(req, OP_REMOVEXATTR); PUSH(r, ino); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
+/* The longest name a directory may hold (NAME_MAX): longer ones are never held. */
+#define NAME_BYTES_MAX 255
+
+/* File handles of the creates the loop answers (create_here): above those of its opens. */
+#define LOOP_CREATE_FH_FIRST (1ULL << 42)
+
+/*
+ * Answers a create as JS would (fuse3-ops.ts OP.create, fuse3-own.ts), where that answer is
+ * certain (loop-creates.h): the name is missing from a directory whose names the loop holds and
+ * whose attributes it has (not setgid: the new file would take its group), no setuid or setgid
+ * bit is asked for, no removal is on its way and no error waits for a close. The new file's
+ * attributes go into the loop's table and its name into the loop's names and entries, its
+ * directory's mtime and ctime become the create's time (JS dates the directory's change so,
+ * vfs MadeAs), and a handle that may write is armed for a run at 0, as JS does before its own
+ * answer. Handed to JS as OP_CREATE_ANSWERED ([parent, mode, flags,
+ * ino, fh, sec, nsec, direct, uid, gid], name), in order. 0 when JS must answer.
+ */
+static int create_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+                       struct fuse_file_info *fi) {
+  if (strlen(name) > NAME_BYTES_MAX || (mode & (S_ISUID | S_ISGID)) ||
+      __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0 || !names_absent(&s->names, parent, name))
+    return 0;
+  struct attr_slot *dir = &s->attrs->slots[parent % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  int dir_known = dir->ino == parent && S_ISDIR((mode_t)dir->attr[1]) && !((mode_t)dir->attr[1] & S_ISGID);
+  pthread_mutex_unlock(&s->attrs->lock);
+  const struct fuse_ctx *ctx = fuse_req_ctx(req);
+  struct loop_create made;
+  if (!dir_known || !creates_take(&s->creates, ctx->uid, ctx->gid, &made)) return 0;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  double a[14] = {(double)made.ino, (double)(S_IFREG | (mode & 07777)), 1, ctx->uid, ctx->gid, 0, 0, 0,
+                  (double)now.tv_sec, (double)now.tv_nsec, (double)now.tv_sec, (double)now.tv_nsec,
+                  (double)now.tv_sec, (double)now.tv_nsec};
+  struct attr_slot *slot = &s->attrs->slots[made.ino % ATTR_SLOTS];
+  dir_change_begin(s, parent);
+  pthread_mutex_lock(&s->attrs->lock);
+  if (dir->ino == parent) {
+    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
+    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
+  }
+  slot->ino = made.ino;
+  memcpy(slot->attr, a, sizeof slot->attr);
+  s->attrs->timeout = made.attr_timeout;
+  pthread_mutex_unlock(&s->attrs->lock);
+  names_add(&s->names, parent, name);
+  entries_put(&s->entries, parent, name, made.ino, made.entry_timeout);
+  uint64_t fh = LOOP_CREATE_FH_FIRST + made.serial;
+  if ((fi->flags & O_ACCMODE) != O_RDONLY) run_arm(&s->run, made.ino, fh, 0);
+  struct fuse_entry_param e;
+  memset(&e, 0, sizeof e);
+  stat_from(a, &e.attr);
+  e.ino = made.ino;
+  e.generation = 1;
+  e.entry_timeout = made.entry_timeout;
+  e.attr_timeout = made.attr_timeout;
+  fi->fh = fh;
+  fi->direct_io = made.direct && (fi->flags & O_ACCMODE) == O_WRONLY;
+  struct request *r = make(NULL, OP_CREATE_ANSWERED);
+  PUSH(r, parent); PUSH(r, mode & 07777); PUSH(r, fi->flags); PUSH(r, made.ino); PUSH(r, fh);
+  PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec); PUSH(r, fi->direct_io); PUSH(r, ctx->uid); PUSH(r, ctx->gid);
+  r->s1 = dup_str(name);
+  fuse_reply_create(req, &e, fi);
+  enqueue(s, r);
+  return 1;
+}
+
 static void ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode, struct fuse_file_info *fi) {
+  if (create_here(sess(req), req, parent, name, mode, fi)) return;
   struct request *r = make(req, OP_CREATE); PUSH(r, parent); PUSH(r, mode); PUSH(r, fi->flags);
   r->s1 = dup_str(name); enqueue(sess(req), r);
 }
@@ -753,6 +833,10 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   /* An early write counts as pending until the handler has returned (it buffered the page). */
   int early = r->op == OP_WRITE_EARLY || r->op == OP_WRITE_RUN;
   fuse_ino_t early_ino = early ? (fuse_ino_t)r->n[0] : 0;
+  /* So does the directory of a create the loop answered until its handler runs: what JS
+     computes of the directory from then on has the new file (JS runs one request at a time). */
+  fuse_ino_t created_in = r->op == OP_CREATE_ANSWERED ? (fuse_ino_t)r->n[0] : 0;
+  if (created_in) dir_change_end(s, created_in);
   if (env == NULL) {
     if (early) early_end(s, early_ino);
     if (removes_name(r->op)) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
@@ -877,6 +961,7 @@ static void finish(struct session *s) {
   run_destroy(&s->run);
   names_destroy(&s->names);
   entries_destroy(&s->entries);
+  creates_destroy(&s->creates);
   if (s->released) free_session(s);
 }
 
@@ -908,6 +993,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
   pthread_mutex_init(&s->attrs->lock, NULL);
   names_init(&s->names);
   entries_init(&s->entries);
+  creates_init(&s->creates);
   if (run_init(&s->run, (struct run_ops){.ctx = s, .take_credit = run_take_credit, .file_size_max = run_file_size_max,
                                          .started = run_started, .hand_over = run_hand_over}) != 0) {
     free_session(s);
@@ -1191,6 +1277,37 @@ static napi_value js_add_name(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* setLoopCreates(session, enabled, idLo, idHi, direct, entryTimeout, attrTimeout): the loop
+   answers creates by callers with ids in [idLo, idHi) (loop-creates.h), or none. */
+static napi_value js_set_loop_creates(napi_env env, napi_callback_info info) {
+  napi_value argv[7];
+  struct session *s = session_arg(env, info, 7, argv);
+  bool enabled = false, direct = false;
+  if (!s) return NULL;
+  napi_get_value_bool(env, argv[1], &enabled);
+  napi_get_value_bool(env, argv[4], &direct);
+  creates_set(&s->creates, enabled, (uint64_t)num(env, argv[2]), (uint64_t)num(env, argv[3]), direct,
+              num(env, argv[5]), num(env, argv[6]));
+  return NULL;
+}
+
+/* grantInodes(session, first, count): the loop's creates take their inode numbers from these
+   (reserved by JS), instead of what was left. */
+static napi_value js_grant_inodes(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  struct session *s = session_arg(env, info, 3, argv);
+  if (s) creates_grant(&s->creates, (uint64_t)num(env, argv[1]), (uint64_t)num(env, argv[2]));
+  return NULL;
+}
+
+/* inodesLeft(session) -> number: the inode numbers the loop's creates have not taken yet. */
+static napi_value js_inodes_left(napi_env env, napi_callback_info info) {
+  napi_value argv[1], result;
+  struct session *s = session_arg(env, info, 1, argv);
+  napi_create_double(env, s ? (double)creates_left(&s->creates) : 0, &result);
+  return result;
+}
+
 /* dropNames(session, ino) / clearNames(session): the loop no longer answers misses there / anywhere. */
 static napi_value js_drop_names(napi_env env, napi_callback_info info) {
   napi_value argv[2];
@@ -1204,9 +1321,6 @@ static napi_value js_clear_names(napi_env env, napi_callback_info info) {
   if (s) names_clear(&s->names);
   return NULL;
 }
-
-/* The longest name a directory may hold (NAME_MAX): longer ones are never held. */
-#define NAME_BYTES_MAX 255
 
 /* Copies JS string `v` into `name` (NAME_BYTES_MAX + 1 bytes); 0 when it is longer. */
 static int name_arg(napi_env env, napi_value v, char *name) {
@@ -1334,14 +1448,14 @@ static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
 }
 
 /* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs, writes joined into
-   runs, lookup misses, opendirs, opens] the loop answered without JS. */
+   runs, lookup misses, opendirs, opens, creates] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 7 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 8 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
   counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
@@ -1349,7 +1463,8 @@ static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   counts[4] = s ? (double)__atomic_load_n(&s->names.answered, __ATOMIC_RELAXED) : 0;
   counts[5] = s ? (double)__atomic_load_n(&s->loop_opendir, __ATOMIC_RELAXED) : 0;
   counts[6] = s ? (double)__atomic_load_n(&s->loop_open, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 7, buffer, 0, &array));
+  counts[7] = s ? (double)__atomic_load_n(&s->creates.answered, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 8, buffer, 0, &array));
   return array;
 }
 
@@ -1823,6 +1938,9 @@ NAPI_MODULE_INIT() {
     {"addName", NULL, js_add_name, NULL, NULL, NULL, napi_enumerable, NULL},
     {"dropNames", NULL, js_drop_names, NULL, NULL, NULL, napi_enumerable, NULL},
     {"clearNames", NULL, js_clear_names, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"setLoopCreates", NULL, js_set_loop_creates, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"grantInodes", NULL, js_grant_inodes, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"inodesLeft", NULL, js_inodes_left, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   if (SHA256) {

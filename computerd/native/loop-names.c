@@ -97,13 +97,26 @@ void names_clear(struct loop_names *n) {
   pthread_mutex_unlock(&n->lock);
 }
 
+/* Whether directory `parent` is held and `name` is not in it; under the lock. */
+static int absent_locked(struct loop_names *n, uint64_t parent, uint64_t hash) {
+  struct name_set *set = dir_of(n, parent);
+  return parent != 0 && set->ino == parent && set->hashes[slot_of(set, hash)] == 0;
+}
+
 int names_missing(struct loop_names *n, uint64_t parent, const char *name, double *timeout) {
   uint64_t hash = name_hash(name);
   pthread_mutex_lock(&n->lock);
-  struct name_set *set = dir_of(n, parent);
-  int missing = parent != 0 && set->ino == parent && set->hashes[slot_of(set, hash)] == 0;
+  int missing = absent_locked(n, parent, hash);
   *timeout = n->timeout;
   pthread_mutex_unlock(&n->lock);
   if (missing) __atomic_add_fetch(&n->answered, 1, __ATOMIC_RELAXED);
+  return missing;
+}
+
+int names_absent(struct loop_names *n, uint64_t parent, const char *name) {
+  uint64_t hash = name_hash(name);
+  pthread_mutex_lock(&n->lock);
+  int missing = absent_locked(n, parent, hash);
+  pthread_mutex_unlock(&n->lock);
   return missing;
 }

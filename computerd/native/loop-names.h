@@ -55,5 +55,7 @@ void names_clear(struct loop_names *n);
 /* 1 when directory `parent` is held and `name` is not in it: the caller answers the miss
    with the negative entry's lifetime in *timeout. */
 int names_missing(struct loop_names *n, uint64_t parent, const char *name, double *timeout);
+/* The same, uncounted: a create the loop answers asks whether its name is certainly free. */
+int names_absent(struct loop_names *n, uint64_t parent, const char *name);
 
 #endif

@@ -3,11 +3,13 @@
  * a temporary directory, a stand-in fuse3 addon whose every call fails the test, for
  * tests to override with the replies they record, and one that records the usual replies.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Vfs } from "@computer/vfs";
 import { type Mirror, openMirror } from "../src/mirror/open-mirror.ts";
+import type { LoopCreates } from "../src/mount/fuse3-loop-creates.ts";
 import { type Fuse3Addon, OP, type RequestHandle, type RequestListener } from "../src/mount/fuse3-native.ts";
 import type { NodeTable } from "../src/mount/fuse3-nodes.ts";
 import { fuse3Listener, type KernelHooks } from "../src/mount/fuse3-ops.ts";
@@ -107,6 +109,9 @@ export function unexpectedAddon(): Fuse3Addon {
     putEntry: unexpected,
     dropEntry: unexpected,
     clearEntries: unexpected,
+    setLoopCreates: unexpected,
+    grantInodes: unexpected,
+    inodesLeft: unexpected,
   };
 }
 
@@ -150,6 +155,8 @@ export interface TestHandlers extends TestLocalFs {
   nodes: NodeTable;
   /** The listener itself, for what the loop hands over without a request. */
   listener: RequestListener;
+  /** The creates the loop answers (started by a test, as the backend does once mounted). */
+  loopCreates: LoopCreates;
   call: Call;
 }
 
@@ -170,8 +177,12 @@ export function openTestHandlers(
   options.setup?.(local.mirror.vfs);
   const replies: Reply[] = [];
   const addon = options.addon?.(replies) ?? recordingAddon(replies);
-  const { listener, nodes } = testHandlers(addon, local.fs, options.kernel ? { kernel: options.kernel } : {});
-  return { ...local, replies, nodes, listener, call: caller(listener, replies) };
+  const { listener, nodes, loopCreates } = testHandlers(
+    addon,
+    local.fs,
+    options.kernel ? { kernel: options.kernel } : {},
+  );
+  return { ...local, replies, nodes, listener, loopCreates, call: caller(listener, replies) };
 }
 
 /** testHandlers' listener alone. */

@@ -15,9 +15,9 @@ import type { FileType, MkdirOptions, RmOptions, Timespec } from "./types.ts";
  * Adds the entry `at` names and bumps the parent's mtime/ctime (and nlink for a subdirectory);
  * the parent's new stat goes to the feed too.
  */
-export function addChild(ctx: Context, at: Location, ino: number, isDir: boolean): void {
+export function addChild(ctx: Context, at: Location, ino: number, isDir: boolean, time?: Timespec): void {
   ctx.store.addEntry(at.parent, at.name, ino);
-  touchParent(ctx, at.parent, isDir ? 1 : 0);
+  touchParent(ctx, at.parent, isDir ? 1 : 0, time);
   ctx.changed(at.parentPath);
 }
 
@@ -28,9 +28,12 @@ function removeChild(ctx: Context, at: Location, isDir: boolean): void {
   ctx.changed(at.parentPath);
 }
 
-/** Marks a directory's entries as changed (mtime/ctime), adjusting its nlink by the subdirectories gained or lost. */
-export function touchParent(ctx: Context, parent: number, nlinkDelta: number): void {
-  const now = ctx.clock();
+/**
+ * Marks a directory's entries as changed (mtime/ctime: now, or the `time` a node's maker gave),
+ * adjusting its nlink by the subdirectories gained or lost.
+ */
+export function touchParent(ctx: Context, parent: number, nlinkDelta: number, time?: Timespec): void {
+  const now = time ?? ctx.clock();
   // The directory's new row comes back with the update (Vfs.touchedNodes).
   const [row] = ctx.store.sql.exec<NodeRow>(
     `UPDATE nodes SET nlink = nlink + ?, mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? WHERE ino = ? RETURNING ${NODE_COLUMNS}`,
@@ -264,7 +267,8 @@ export function symlink(ctx: Context, target: string, path: string): void {
 
 /**
  * A node its maker numbered and dated before the vfs had it: the FUSE loop answers a create
- * with an inode number reserved ahead (Store.reserveInodes), the caller's ids and its own clock.
+ * with an inode number reserved ahead (Store.reserveInodes), the caller's ids and its own clock,
+ * which also dates the change of its directory.
  */
 export interface MadeAs {
   ino: number;
@@ -309,7 +313,8 @@ export function mknod(
     };
     const row = { ...ctx.newNode(type, mode, extra), ...(made ? { ino: made.ino } : {}) };
     const ino = ctx.store.insertNode(row);
-    addChild(ctx, loc, ino, false);
+    // Its directory changed at the same time: the maker answered that too.
+    addChild(ctx, loc, ino, false, made?.time);
     ctx.changed(loc.path);
     return { ...row, ino };
   });

@@ -1,7 +1,7 @@
 /**
  * Inode numbers handed out ahead (Vfs.reserveInodes) and nodes made with one of them
  * (mknod's `made`): no node created any other way takes a reserved number, and a node made
- * with one has exactly the number, owner and times its maker answered.
+ * with one has exactly the number, owner and times its maker answered, its directory that time.
  */
 import { describe, expect, vfsTest } from "../test/backend.ts";
 import { errorCode } from "../test/snapshot.ts";
@@ -22,6 +22,8 @@ describe("reserved inode numbers", () => {
       size: 0,
     });
     expect(vfs.stat("/f")).toMatchObject({ ino: first + 2, atime: T, mtime: T, ctime: T });
+    // Its directory changed when it was made.
+    expect(vfs.stat("/")).toMatchObject({ mtime: T, ctime: T });
   });
 
   vfsTest("nodes created any other way skip every reserved number", (vfs) => {

@@ -64,6 +64,11 @@ export class DirectWrites {
   /** Stores on their way, by inode. */
   private readonly storing = new Map<number, Promise<void>>();
 
+  /** Whether a write-only create or truncating open gets a direct handle (opened). */
+  get directOpens(): boolean {
+    return this.enabled;
+  }
+
   constructor(enabled: boolean, storePages: StorePages, cancel: () => void = () => {}) {
     this.enabled = enabled;
     this.storePages = storePages;

@@ -55,6 +55,11 @@ export interface FuseTuning {
    * daemon may write it (kernel-wake-here.ts; a setting of the whole host). Default: on.
    */
   wakeHere?: boolean;
+  /**
+   * The FUSE loop answers a new file's create itself where JS's answer is certain, and JS makes
+   * the file after (fuse3-loop-creates.ts). Default: on.
+   */
+  loopCreates?: boolean;
   /** Let users other than the daemon's use the mount (default: when running as root). */
   allowOther: boolean;
   /** libfuse debug output on stderr. */
@@ -174,8 +179,10 @@ export async function mountFuse3(
     putEntry: () => {},
     dropEntry: () => {},
     clearEntries: () => {},
+    setLoopCreates: () => {},
+    grantInodes: () => {},
   };
-  const { listener, nodes, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
+  const { listener, nodes, loopCreates, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
     addon,
     fs,
     log,
@@ -200,6 +207,9 @@ export async function mountFuse3(
       putEntry: (parent, name, ino, timeout) => kernel.putEntry(parent, name, ino, timeout),
       dropEntry: (parent, name) => kernel.dropEntry(parent, name),
       clearEntries: () => kernel.clearEntries(),
+      setLoopCreates: (enabled, ids, direct, entryTimeout, attrTimeout) =>
+        kernel.setLoopCreates(enabled, ids, direct, entryTimeout, attrTimeout),
+      grantInodes: (first, count) => kernel.grantInodes(first, count),
       directWrites: directs,
     },
   );
@@ -224,6 +234,9 @@ export async function mountFuse3(
     putEntry: (parent, name, ino, timeout) => addon.putEntry(session, parent, name, ino, timeout),
     dropEntry: (parent, name) => addon.dropEntry(session, parent, name),
     clearEntries: () => addon.clearEntries(session),
+    setLoopCreates: (enabled, ids, direct, entryTimeout, attrTimeout) =>
+      addon.setLoopCreates(session, enabled, ids.lo, ids.hi, direct, entryTimeout, attrTimeout),
+    grantInodes: (first, count) => addon.grantInodes(session, first, count),
   };
   storeInto = (ino, offset, chunks) =>
     mounted ? track(addon.notifyStore(session, ino, offset, chunks)) : Promise.resolve(0);
@@ -237,6 +250,7 @@ export async function mountFuse3(
   // Closes of handles nothing was written through reach JS only while it holds something to store or report.
   fs.files.closeWork.listen((pending) => addon.setFlushWanted(session, pending));
   // Whole-page writes are answered by the loop, within room the write-back sets aside.
+  if (settings.loopCreates !== false) loopCreates.start();
   fs.files.useEarlyWrites({
     grant: (bytes, fileSizeMax) => addon.grantWrites(session, bytes, fileSizeMax),
     revoke: () => addon.revokeWrites(session),
@@ -268,6 +282,10 @@ export async function mountFuse3(
   Object.defineProperty(counters, "open (loop)", {
     enumerable: true,
     get: () => addon.loopAnswers(session)[6],
+  });
+  Object.defineProperty(counters, "create (loop)", {
+    enumerable: true,
+    get: () => addon.loopAnswers(session)[7],
   });
   await raiseReadahead(mountPoint).catch(() => {});
   return {

@@ -35,6 +35,10 @@ export class LoopAttributes {
    * costs nothing.
    */
   private readonly given = new Set<number>();
+  /** The loop puts attributes of its own (its creates): a clear must always reach it. */
+  private loopPuts = false;
+  /** An inode whose drops are skipped for now (keeping). */
+  private kept: number | undefined;
 
   constructor(hooks: LoopAttributeHooks, attrTimeout: number) {
     this.hooks = hooks;
@@ -65,13 +69,37 @@ export class LoopAttributes {
 
   /** The attributes of `ino` are about to change (or are unknown): the loop forgets them. */
   drop(ino: number): void {
-    if (!this.given.delete(ino)) return;
+    if (ino === this.kept || !this.given.delete(ino)) return;
     this.hooks.dropAttr?.(ino);
+  }
+
+  /**
+   * The loop put the attributes of `ino` itself (a create it answered, native/loop-creates.h):
+   * they are dropped like those given here.
+   */
+  putByLoop(ino: number): void {
+    this.loopPuts = true;
+    if (this.given.size + 1 > GIVEN_MAX) this.clear();
+    this.given.add(ino);
+  }
+
+  /**
+   * Runs `change`, a change of `ino` the loop has already made to its own attributes of it (a
+   * create it answered dated its directory): the loop keeps them meanwhile, instead of sending
+   * the kernel's getattrs of `ino` here until the change is done.
+   */
+  keeping<T>(ino: number, change: () => T): T {
+    this.kept = ino;
+    try {
+      return change();
+    } finally {
+      this.kept = undefined;
+    }
   }
 
   /** Forgets every inode the loop holds (remote changes, a change it cannot follow). */
   clear(): void {
-    if (this.given.size === 0) return;
+    if (this.given.size === 0 && !this.loopPuts) return;
     this.given.clear();
     this.hooks.clearAttrs?.();
   }

@@ -47,6 +47,8 @@ export const OP = {
   write_run: 33,
   /** A lookup of a name found the loop answered (no request handle): [parent, ino, name]. */
   lookup_found: 34,
+  /** A create the loop answered (no request handle): [parent, mode, flags, ino, fh, sec, nsec, direct, uid, gid, name]. */
+  create_answered: 35,
 } as const;
 
 /** Request names by code (the FUSE counters' keys). */
@@ -200,8 +202,8 @@ export interface Fuse3Addon {
   dropAttr(session: SessionHandle, ino: number): void;
   /**
    * Requests the loop answered without the listener: [capability probes, flushes, getattrs,
-   * writes joined into runs, lookup misses, opendirs, read-only opens] (the last two are handed
-   * to the listener without a request, uncounted there).
+   * writes joined into runs, lookup misses, opendirs, read-only opens, creates] (the last three
+   * are handed to the listener without a request, uncounted there).
    */
   loopAnswers(session: SessionHandle): Float64Array;
   /**
@@ -234,6 +236,24 @@ export interface Fuse3Addon {
   dropEntry(session: SessionHandle, parent: number, name: string): void;
   /** The loop answers no lookup of a name found any more (remote changes). */
   clearEntries(session: SessionHandle): void;
+  /**
+   * The loop answers the creates of callers whose uid and gid are in [idLo, idHi), where its
+   * answer is certain (native/loop-creates.h), and hands each to the listener as
+   * OP.create_answered; `direct`: a write-only create opens for direct writes. Off: `enabled` false.
+   */
+  setLoopCreates(
+    session: SessionHandle,
+    enabled: boolean,
+    idLo: number,
+    idHi: number,
+    direct: boolean,
+    entryTimeout: number,
+    attrTimeout: number,
+  ): void;
+  /** The loop's creates number their files with [first, first + count) from now on (reserved in the vfs). */
+  grantInodes(session: SessionHandle, first: number, count: number): void;
+  /** The inode numbers the loop's creates have not taken yet. */
+  inodesLeft(session: SessionHandle): number;
   /**
    * Write runs (native/write-run.h): the listener took a whole write through `fh` of `ino`
    * ending at `next`; the loop answers the writes that continue there (within the early writes'

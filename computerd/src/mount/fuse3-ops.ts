@@ -6,7 +6,7 @@
  * negative entry, not an error. Files unlinked while open and removed directories still
  * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
-import { FsError, NAME_MAX, type Stat } from "@computer/vfs";
+import { FsError, type MadeAs, NAME_MAX, type Stat } from "@computer/vfs";
 import { AnsweredWrites } from "./answered-writes.ts";
 import { type DirectWrites, NO_DIRECT_WRITES } from "./direct-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
@@ -14,6 +14,7 @@ import { fillAttributes } from "./fuse3-attrs.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
 import { killPrivileges } from "./fuse3-kill-priv.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
+import { type LoopCreateHooks, LoopCreates } from "./fuse3-loop-creates.ts";
 import { type LoopNameHooks, LoopNames } from "./fuse3-loop-names.ts";
 import { loopOpened } from "./fuse3-loop-opens.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
@@ -38,7 +39,7 @@ const O_WRONLY = 0o1;
 const O_APPEND = 0o2000;
 
 /** What the handlers tell the kernel side (the backend, once the session exists). */
-export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks {
+export interface KernelHooks extends LoopAttributeHooks, LoopNameHooks, LoopCreateHooks {
   /** Write-only handles that bypass the page cache, and the stores after them (direct-writes.ts). */
   directWrites?: DirectWrites;
   /**
@@ -72,6 +73,8 @@ export function fuse3Listener(
 ): {
   listener: RequestListener;
   nodes: NodeTable;
+  /** The creates the loop answers: started by the backend once the session exists. */
+  loopCreates: LoopCreates;
   clearLoopAttributes: () => void;
   /** Settles once every write the loop answered is buffered. */
   answeredWritesBuffered: () => Promise<void>;
@@ -101,6 +104,12 @@ export function fuse3Listener(
   );
 
   const owners = timeouts.owners;
+  const loopCreates = new LoopCreates(kernel, fs, {
+    owners,
+    direct: directs.directOpens,
+    entryTimeout: timeouts.entryTimeout,
+    attrTimeout: timeouts.attrTimeout,
+  });
   /** Writes the kernel's view of `stat` into `into` at `at` (14 numbers, as the addon reads them). */
   function fillAt(into: Float64Array, at: number, stat: Stat): void {
     fillAttributes(into, at, stat, owners, orphans.isHidden(stat.ino));
@@ -171,6 +180,74 @@ export function fuse3Listener(
     changedBehind(ROOT_INO);
   }
   const released = (ino: number) => removeHidden(orphans.released(ino, nodes.has(ino)));
+  /**
+   * A create the loop answered (native/loop-creates.h: [parent, mode, flags, ino, fh, sec, nsec,
+   * direct, uid, gid, name]): the file it answered is made as JS's own create makes one.
+   */
+  function createAnswered(a: (number | string | Buffer)[]): void {
+    const n = (i: number) => a[i] as number;
+    const [parent, mode, flags, ino, fh] = [n(0), n(1), n(2), n(3), n(4)];
+    loopCreates.answered();
+    const caller = { uid: n(8), gid: n(9) };
+    const stored = owners ? owners.fromKernel(caller) : caller;
+    const made = { ino, uid: stored.uid, gid: stored.gid, time: { sec: n(5), nsec: n(6) } };
+    const stat = makeAnswered(parent, a[10] as string, mode, made, fh);
+    if (!stat) return;
+    pageCache.opened(stat, fh, flags);
+    orphans.opened(ino);
+    if (n(7)) directs.opened(ino, fh, flags, true);
+    changedIn(parent);
+  }
+  /**
+   * Makes the file of a create the loop answered as `name` in `parent`, where the kernel now
+   * has it. The name was missing when the loop answered; a remote change applied since may
+   * have brought one: a file there is replaced (the create came later), and where that cannot
+   * be (a directory, or the directory itself went) the file is made under a hidden name, so
+   * its handle works until it is released; the kernel shows it by that name until its entry
+   * times out. Undefined when not even that could be done (logged).
+   */
+  function makeAnswered(
+    parent: number,
+    name: string,
+    mode: number,
+    made: MadeAs,
+    fh: number,
+  ): Stat | undefined {
+    const path = nodes.childPath(parent, name);
+    try {
+      if (path === undefined) throw new FsError("ENOENT", "create", `#${parent}/${name}`);
+      const there = fs.lookup(path);
+      if (there && there.type !== "dir") {
+        loopNames.going(parent, name);
+        if (mustHide(there)) hide(parent, name, there);
+        else {
+          fs.unlink(path);
+          nodes.unlinked(there.ino, parent, name);
+        }
+      }
+      // Its directory's attributes in the loop are what this leaves (the loop dated them).
+      const stat = loopAttrs.keeping(parent, () => fs.createAnswered(path, mode, made, fh));
+      loopAttrs.putByLoop(stat.ino);
+      loopNames.added(parent, name, stat.ino);
+      nodes.looked(stat.ino, parent, name);
+      return stat;
+    } catch (err) {
+      if (!(err instanceof FsError)) throw err;
+      loopNames.going(parent, name);
+      const hiddenName = orphans.hiddenName(made.ino);
+      try {
+        const stat = fs.createAnswered(`/${hiddenName}`, mode, made, fh);
+        loopNames.added(ROOT_INO, hiddenName);
+        orphans.hide(made.ino, hiddenName);
+        nodes.looked(made.ino, ROOT_INO, hiddenName);
+        changedBehind(ROOT_INO);
+        return stat;
+      } catch (second) {
+        log(`a create the FUSE loop answered (#${made.ino} ${name} in #${parent})`, second);
+        return undefined;
+      }
+    }
+  }
   /** After a name in directory `ino` changed: the loop answers the kernel's next getattr of it
    * (its permission check of the next path walk through it). */
   function changedIn(ino: number): void {
@@ -452,7 +529,8 @@ export function fuse3Listener(
   const listener: RequestListener = (op, req, uid, gid, pid, _umask, ...args) => {
     const name = OP_NAMES[op] ?? `op${op}`;
     // Opens the loop answered are counted there (native/fuse3.c); a releasedir here, as a release.
-    if (req || (op !== OP.open && op !== OP.opendir)) counters[name] = (counters[name] ?? 0) + 1;
+    if (req || (op !== OP.open && op !== OP.opendir && op !== OP.create_answered))
+      counters[name] = (counters[name] ?? 0) + 1;
     if (!req && loopOpened(loopOpens, op, args)) return;
     if (op === OP.forget) {
       nodes.forget(args[0] as number, args[1] as number);
@@ -464,6 +542,7 @@ export function fuse3Listener(
       return;
     }
     if (op === OP.exit) return onExit();
+    if (op === OP.create_answered) return createAnswered(args);
     if (op === OP.release) {
       // Answered by the loop (native/fuse3.c ll_release); the loop answers closes too, so the
       // page cache learns here what the kernel's writes left.
@@ -493,6 +572,7 @@ export function fuse3Listener(
   return {
     listener,
     nodes,
+    loopCreates,
     clearLoopAttributes: () => loopAttrs.clear(),
     answeredWritesBuffered: () => answered.buffered(),
   };

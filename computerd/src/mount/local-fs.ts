@@ -5,7 +5,7 @@
  * backend and the unit tests use it directly. Every method is synchronous; a
  * failure throws an FsError, except lookups, which answer a miss with undefined.
  */
-import { FsError, type Stat, type TimeArg, type Timespec, type Vfs } from "@computer/vfs";
+import { FsError, type MadeAs, type Stat, type TimeArg, type Timespec, type Vfs } from "@computer/vfs";
 import { type Dentry, MetaCache, splitParent } from "./meta-cache.ts";
 import { typeOfMode } from "./mknod-type.ts";
 import { accessTime, atimeDue } from "./relatime.ts";
@@ -155,6 +155,23 @@ export class LocalFs {
     const stat = this.vfs.mknod(path, "file", mode & 0o7777);
     this.added(path, stat);
     return { fh: this.files.open(stat.ino, 0), stat };
+  }
+
+  /**
+   * Makes the empty regular file the FUSE loop already answered a create of (native/loop-creates.h):
+   * the number, owner and time it answered (`made`, the owner as the vfs stores it) and its
+   * handle `fh`, of the loop's numbering.
+   */
+  createAnswered(path: string, mode: number, made: MadeAs, fh: number): Stat {
+    const stat = this.vfs.mknod(path, "file", mode & 0o7777, 0, made);
+    this.added(path, stat);
+    this.files.open(stat.ino, 0, fh);
+    return stat;
+  }
+
+  /** Inode numbers for the loop's creates (Vfs.reserveInodes): the first of `count`. */
+  reserveInodes(count: number): number {
+    return this.vfs.reserveInodes(count);
   }
 
   /** Opens an existing file; O_TRUNC truncates it. */

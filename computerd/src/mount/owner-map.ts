@@ -20,7 +20,15 @@ export interface OwnerMap {
   toKernel(owner: Owner): Owner;
   /** A uid/gid from the kernel (chown; -1 = keep) as stored in the vfs. */
   fromKernel(owner: Owner): Owner;
+  /**
+   * The kernel ids [lo, hi) that toKernel(fromKernel(id)) gives back: a new file of such a
+   * caller shows as the caller's own, which lets the FUSE loop answer its create.
+   */
+  readonly roundTrip: { lo: number; hi: number };
 }
+
+/** Every id a uid_t holds. */
+export const ALL_IDS = { lo: 0, hi: 2 ** 32 } as const;
 
 function swap(id: number, a: number, b: number): number {
   if (id === a) return b;
@@ -37,7 +45,7 @@ export function swapOwners(vfs: Owner, kernel: Owner): OwnerMap {
     uid: owner.uid < 0 ? owner.uid : swap(owner.uid, vfs.uid, kernel.uid),
     gid: owner.gid < 0 ? owner.gid : swap(owner.gid, vfs.gid, kernel.gid),
   });
-  return { toKernel: map, fromKernel: map };
+  return { toKernel: map, fromKernel: map, roundTrip: ALL_IDS };
 }
 
 /**
@@ -53,5 +61,6 @@ export function offsetOwners(base: number, count: number): OwnerMap {
   return {
     toKernel: (owner) => ({ uid: id(owner.uid), gid: id(owner.gid) }),
     fromKernel: (owner) => ({ uid: back(owner.uid), gid: back(owner.gid) }),
+    roundTrip: { lo: base, hi: base + count },
   };
 }

@@ -1,0 +1,72 @@
+/**
+ * The creates the FUSE loop answers itself (native/loop-creates.h): a new file's CREATE no
+ * longer waits for this thread. The loop answers only where JS's answer is certain (a name it
+ * knows missing, a directory whose attributes it holds, no setid bit) and hands the create on
+ * in order; JS then makes the node with exactly the number, owner and time the loop answered.
+ *
+ * Here: which callers the loop may answer (those whose ids the owner map gives the kernel back,
+ * so the new file shows as theirs), and the supply of inode numbers it numbers new files with,
+ * reserved in the vfs ahead (Store.reserveInodes) and topped up before it runs out. A supply
+ * the loop exhausts before JS tops it up only sends the next creates to JS.
+ */
+import type { LocalFs } from "./local-fs.ts";
+import { ALL_IDS, type OwnerMap } from "./owner-map.ts";
+
+/** What the loop is told. */
+export interface LoopCreateHooks {
+  setLoopCreates?(
+    enabled: boolean,
+    ids: { lo: number; hi: number },
+    direct: boolean,
+    entryTimeout: number,
+    attrTimeout: number,
+  ): void;
+  grantInodes?(first: number, count: number): void;
+}
+
+/** Inode numbers granted at a time. */
+export const INODE_SUPPLY = 1024;
+/** Topped up once this many of a supply may have been taken (JS sees each create after the loop). */
+const TOP_UP_AFTER = INODE_SUPPLY / 2;
+
+export interface LoopCreateSettings {
+  owners: OwnerMap | undefined;
+  /** Whether a write-only create opens for direct writes (direct-writes.ts). */
+  direct: boolean;
+  entryTimeout: number;
+  attrTimeout: number;
+}
+
+/** The listener's side of the loop's creates. */
+export class LoopCreates {
+  private readonly hooks: LoopCreateHooks;
+  private readonly fs: LocalFs;
+  private readonly settings: LoopCreateSettings;
+  private seen = 0;
+  private started = false;
+
+  constructor(hooks: LoopCreateHooks, fs: LocalFs, settings: LoopCreateSettings) {
+    this.hooks = hooks;
+    this.fs = fs;
+    this.settings = settings;
+  }
+
+  /** Lets the loop answer creates (once the session exists). */
+  start(): void {
+    if (!this.hooks.setLoopCreates || !this.hooks.grantInodes) return;
+    this.started = true;
+    this.topUp();
+    const { owners, direct, entryTimeout, attrTimeout } = this.settings;
+    this.hooks.setLoopCreates(true, owners?.roundTrip ?? ALL_IDS, direct, entryTimeout, attrTimeout);
+  }
+
+  /** The loop answered one more create (JS is handling it now). */
+  answered(): void {
+    if (++this.seen >= TOP_UP_AFTER && this.started) this.topUp();
+  }
+
+  private topUp(): void {
+    this.seen = 0;
+    this.hooks.grantInodes?.(this.fs.reserveInodes(INODE_SUPPLY), INODE_SUPPLY);
+  }
+}
