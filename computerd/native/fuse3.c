@@ -115,7 +115,7 @@ struct session {
   /* Early writes: whole-page writes the loop answers before JS buffers them (see ll_write). */
   long long write_credit;   /* bytes of them the quota still leaves room for (atomic; JS grants) */
   long long file_size_max;  /* the largest file size (JS sets it with the credit) */
-  long early_pending;       /* answered, not yet handled by JS (atomic) */
+  long early_pending;       /* answered, not yet handled by JS, with the creates the loop answered (atomic) */
   long early_answered;      /* answered since mount (atomic) */
   /* Small writes continuing a stream JS armed, answered here and handed over as one (write-run.h). */
   struct write_run run;
@@ -753,6 +753,8 @@ static int create_here(struct session *s, fuse_req_t req, fuse_ino_t parent, con
                   (double)now.tv_sec, (double)now.tv_nsec};
   struct attr_slot *slot = &s->attrs->slots[made.ino % ATTR_SLOTS];
   dir_change_begin(s, parent);
+  /* The fence waits for it as for an early write (writesHandled): the file is JS's only then. */
+  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
   pthread_mutex_lock(&s->attrs->lock);
   if (dir->ino == parent) {
     dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
@@ -839,6 +841,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   if (created_in) dir_change_end(s, created_in);
   if (env == NULL) {
     if (early) early_end(s, early_ino);
+    if (created_in) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
     if (removes_name(r->op)) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) {
       struct session *s = fuse_req_userdata(r->req);
@@ -879,6 +882,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     fprintf(stderr, "computerd fuse3: a request handler threw\n");
   }
   if (early) early_end(s, early_ino);
+  if (created_in) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
   /* The handler changed the names and dropped the attributes it changes before it returned. */
   if (removal) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
 }
@@ -1358,7 +1362,7 @@ static napi_value js_clear_entries(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* earlyWrites(session) -> Float64Array [answered since mount, not yet handled by JS]. */
+/* earlyWrites(session) -> Float64Array [answered since mount, not yet handled by JS (with the loop's creates)]. */
 static napi_value js_early_writes(napi_env env, napi_callback_info info) {
   napi_value argv[1], buffer, array;
   struct session *s = session_arg(env, info, 1, argv);

@@ -61,6 +61,12 @@ print(st.st_ino, oct(st.st_mode), st.st_uid, st.st_gid, st.st_size, empty.st_cti
     expect(m.mirror.vfs.readdir("/many").entries).toHaveLength(1501);
   });
 
+  it("the fence holds every file the loop created, written to or not", async () => {
+    await sh(`mkdir ${m.mnt}/e && cd ${m.mnt}/e && for i in $(seq 1 300); do : > e$i; done`);
+    await m.mount.flushAll();
+    expect(m.mirror.vfs.readdir("/e").entries).toHaveLength(300);
+  });
+
   it("an exclusive create of a name the loop just made fails with EEXIST", async () => {
     await sh(`mkdir ${m.mnt}/x`);
     const out = await py(`fd = os.open("${m.mnt}/x/once", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)

@@ -336,7 +336,8 @@ export async function mountFuse3(
     },
     async writesHandled() {
       addon.flushWriteRun(session);
-      // They are queued for this thread: each turn of the event loop delivers some.
+      // They (and the creates the loop answered) are queued for this thread: each turn of the
+      // event loop delivers some.
       while ((addon.earlyWrites(session)[1] ?? 0) > 0) await new Promise((resolve) => setImmediate(resolve));
       await answeredWritesBuffered();
     },

@@ -272,7 +272,7 @@ export interface Fuse3Addon {
   grantWrites(session: SessionHandle, bytes: number, fileSizeMax: number): void;
   /** Takes back the granted bytes early writes have not used; returns how many. */
   revokeWrites(session: SessionHandle): number;
-  /** [early writes answered since mount, answered but not yet handled by the listener]. */
+  /** [early writes answered since mount, answered but not yet handled by the listener (with the creates the loop answered)]. */
   earlyWrites(session: SessionHandle): Float64Array;
   /** Receive buffers of this process's loops: [reused from the pool, newly allocated, pooled now]. */
   receiveBuffers(): Float64Array;
