@@ -8,8 +8,10 @@
  * about the new file: JS makes the node with exactly that number, owner and times.
  *
  * JS turns it on with the owner ids whose files it shows as the caller's own (an owner map that
- * gives the kernel back the id it stored), and keeps a supply of inode numbers; the loop
- * answers nothing once the supply is out.
+ * gives the kernel back the id it stored), and keeps a supply of inode numbers: the range in use
+ * and the next one, granted while the first runs low, so the numbers of new files follow each
+ * other as JS's own would (the loop's attribute table is direct-mapped by inode: spread numbers
+ * collide); the loop answers nothing once both are out.
  *
  * Thread-safe: the loop thread takes, the JS thread sets and grants.
  */
@@ -22,8 +24,9 @@
 struct loop_creates {
   pthread_mutex_t lock;
   int enabled;
-  /* Inode numbers JS reserved for them: next up to end (exclusive). */
+  /* Inode numbers JS reserved for them: next up to end (exclusive), then the range granted after. */
   uint64_t next, end;
+  uint64_t then_next, then_end;
   /* Caller ids (uid and gid alike) whose new files the kernel sees owned by the caller. */
   uint64_t id_lo, id_hi;
   /* A write-only create opens for direct writes (direct-writes.ts). */
@@ -46,9 +49,9 @@ void creates_destroy(struct loop_creates *c);
 /* Turns the loop's creates on for callers with ids in [id_lo, id_hi), or off (enabled 0). */
 void creates_set(struct loop_creates *c, int enabled, uint64_t id_lo, uint64_t id_hi, int direct,
                  double entry_timeout, double attr_timeout);
-/* The inode numbers [first, first + count) replace what is left of the supply. */
+/* The inode numbers [first, first + count): the range in use when it is out, else the next one. */
 void creates_grant(struct loop_creates *c, uint64_t first, uint64_t count);
-/* Numbers left in the supply. */
+/* Numbers left in the supply (both ranges). */
 uint64_t creates_left(struct loop_creates *c);
 /* Takes a number for a create by uid/gid into *out; 0 when the loop may not answer it. */
 int creates_take(struct loop_creates *c, uint32_t uid, uint32_t gid, struct loop_create *out);

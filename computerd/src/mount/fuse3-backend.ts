@@ -181,6 +181,7 @@ export async function mountFuse3(
     clearEntries: () => {},
     setLoopCreates: () => {},
     grantInodes: () => {},
+    inodesLeft: () => 0,
   };
   const { listener, nodes, loopCreates, clearLoopAttributes, answeredWritesBuffered } = fuse3Listener(
     addon,
@@ -210,6 +211,7 @@ export async function mountFuse3(
       setLoopCreates: (enabled, ids, direct, entryTimeout, attrTimeout) =>
         kernel.setLoopCreates(enabled, ids, direct, entryTimeout, attrTimeout),
       grantInodes: (first, count) => kernel.grantInodes(first, count),
+      inodesLeft: () => kernel.inodesLeft(),
       directWrites: directs,
     },
   );
@@ -237,6 +239,7 @@ export async function mountFuse3(
     setLoopCreates: (enabled, ids, direct, entryTimeout, attrTimeout) =>
       addon.setLoopCreates(session, enabled, ids.lo, ids.hi, direct, entryTimeout, attrTimeout),
     grantInodes: (first, count) => addon.grantInodes(session, first, count),
+    inodesLeft: () => addon.inodesLeft(session),
   };
   storeInto = (ino, offset, chunks) =>
     mounted ? track(addon.notifyStore(session, ino, offset, chunks)) : Promise.resolve(0);

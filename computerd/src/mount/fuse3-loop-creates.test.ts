@@ -20,15 +20,22 @@ const T = { sec: 1_700_000_000, nsec: 250_000_000 };
 let t: TestHandlers;
 let granted: { first: number; count: number }[];
 let enabled: { ids: { lo: number; hi: number } }[];
+/** What the loop has left: what was granted, less what a test says it took. */
+let left: number;
 
 beforeEach(() => {
   granted = [];
   enabled = [];
+  left = 0;
   t = openTestHandlers("computerd-fuse3-loopcreates-", {
     setup: (vfs) => vfs.mkdir("/d"),
     kernel: {
       setLoopCreates: (_on, ids) => enabled.push({ ids }),
-      grantInodes: (first, count) => granted.push({ first, count }),
+      grantInodes: (first, count) => {
+        granted.push({ first, count });
+        left += count;
+      },
+      inodesLeft: () => left,
     },
   });
 });
@@ -91,13 +98,17 @@ describe("creates the loop answered", () => {
     expect(t.replies).not.toContainEqual(expect.objectContaining({ kind: "err" }));
   });
 
-  it("gives the loop numbers no other node takes, and more before it runs out", () => {
+  it("gives the loop numbers no other node takes, and more once it runs low", () => {
     t.loopCreates.start();
     const first = granted[0]?.first ?? 0;
     const made = t.call(OP.mkdir, ROOT, ROOT_INO, 0o755, "other").ino ?? 0;
     expect(made < first || made >= first + INODE_SUPPLY).toBe(true);
     const d = lookup(ROOT_INO, "d");
-    for (let i = 0; i < INODE_SUPPLY / 2; i++) answered(d, `f${i}`, first + i, FH + i);
+    // Plenty left: nothing more is granted, however many creates JS handles.
+    for (let i = 0; i < 100; i++) answered(d, `f${i}`, first + i, FH + i);
+    expect(granted).toHaveLength(1);
+    left = 10;
+    for (let i = 100; i < 200; i++) answered(d, `f${i}`, first + i, FH + i);
     expect(granted).toHaveLength(2);
     const second = granted[1]?.first ?? 0;
     expect(second).toBeGreaterThanOrEqual(first + INODE_SUPPLY);

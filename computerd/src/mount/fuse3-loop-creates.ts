@@ -6,8 +6,10 @@
  *
  * Here: which callers the loop may answer (those whose ids the owner map gives the kernel back,
  * so the new file shows as theirs), and the supply of inode numbers it numbers new files with,
- * reserved in the vfs ahead (Store.reserveInodes) and topped up before it runs out. A supply
- * the loop exhausts before JS tops it up only sends the next creates to JS.
+ * reserved in the vfs ahead (Store.reserveInodes): a next range is granted once what the loop
+ * has left runs low, used when the current one is out, so new files' numbers follow each other
+ * (the loop's attribute table is direct-mapped by inode). A supply the loop exhausts before JS
+ * tops it up only sends the next creates to JS.
  */
 import type { LocalFs } from "./local-fs.ts";
 import { ALL_IDS, type OwnerMap } from "./owner-map.ts";
@@ -22,12 +24,16 @@ export interface LoopCreateHooks {
     attrTimeout: number,
   ): void;
   grantInodes?(first: number, count: number): void;
+  /** The numbers the loop has not taken yet (both ranges). */
+  inodesLeft?(): number;
 }
 
 /** Inode numbers granted at a time. */
 export const INODE_SUPPLY = 1024;
-/** Topped up once this many of a supply may have been taken (JS sees each create after the loop). */
-const TOP_UP_AFTER = INODE_SUPPLY / 2;
+/** A next range is granted when fewer numbers than this are left. */
+const LOW = INODE_SUPPLY / 4;
+/** How often (creates JS handled) it asks the loop what is left. */
+const CHECK_EVERY = 32;
 
 export interface LoopCreateSettings {
   owners: OwnerMap | undefined;
@@ -62,11 +68,12 @@ export class LoopCreates {
 
   /** The loop answered one more create (JS is handling it now). */
   answered(): void {
-    if (++this.seen >= TOP_UP_AFTER && this.started) this.topUp();
+    if (++this.seen < CHECK_EVERY || !this.started) return;
+    this.seen = 0;
+    if ((this.hooks.inodesLeft?.() ?? 0) < LOW) this.topUp();
   }
 
   private topUp(): void {
-    this.seen = 0;
     this.hooks.grantInodes?.(this.fs.reserveInodes(INODE_SUPPLY), INODE_SUPPLY);
   }
 }

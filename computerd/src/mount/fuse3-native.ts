@@ -250,7 +250,10 @@ export interface Fuse3Addon {
     entryTimeout: number,
     attrTimeout: number,
   ): void;
-  /** The loop's creates number their files with [first, first + count) from now on (reserved in the vfs). */
+  /**
+   * The loop's creates number their files with [first, first + count) (reserved in the vfs):
+   * once the range in use is out, or now when it is.
+   */
   grantInodes(session: SessionHandle, first: number, count: number): void;
   /** The inode numbers the loop's creates have not taken yet. */
   inodesLeft(session: SessionHandle): number;
