@@ -745,7 +745,13 @@ static int create_here(struct session *s, fuse_req_t req, fuse_ino_t parent, con
   pthread_mutex_unlock(&s->attrs->lock);
   const struct fuse_ctx *ctx = fuse_req_ctx(req);
   struct loop_create made;
-  if (!dir_known || !creates_take(&s->creates, ctx->uid, ctx->gid, &made)) return 0;
+  /* Counted before the take: once JS turned the creates off (under the take's lock), every
+     create taken before is counted, so a fence after it waits for them all (writesHandled). */
+  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (!dir_known || !creates_take(&s->creates, ctx->uid, ctx->gid, &made)) {
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    return 0;
+  }
   struct timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   double a[14] = {(double)made.ino, (double)(S_IFREG | (mode & 07777)), 1, ctx->uid, ctx->gid, 0, 0, 0,
@@ -753,8 +759,6 @@ static int create_here(struct session *s, fuse_req_t req, fuse_ino_t parent, con
                   (double)now.tv_sec, (double)now.tv_nsec};
   struct attr_slot *slot = &s->attrs->slots[made.ino % ATTR_SLOTS];
   dir_change_begin(s, parent);
-  /* The fence waits for it as for an early write (writesHandled): the file is JS's only then. */
-  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
   pthread_mutex_lock(&s->attrs->lock);
   if (dir->ino == parent) {
     dir->attr[10] = dir->attr[12] = (double)now.tv_sec;

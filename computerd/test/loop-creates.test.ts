@@ -67,6 +67,17 @@ print(st.st_ino, oct(st.st_mode), st.st_uid, st.st_gid, st.st_size, empty.st_cti
     expect(m.mirror.vfs.readdir("/e").entries).toHaveLength(300);
   });
 
+  it("answers no create while the sync client holds them (applying the DO's changes)", async () => {
+    await sh(`mkdir ${m.mnt}/h`);
+    const release = m.mount.holdCreates();
+    const [loop, toJs] = [count("create (loop)"), count("create")];
+    await sh(`echo held > ${m.mnt}/h/a`);
+    expect([count("create (loop)") - loop, count("create") - toJs]).toEqual([0, 1]);
+    release();
+    await sh(`echo free > ${m.mnt}/h/b`);
+    expect([count("create (loop)") - loop, count("create") - toJs]).toEqual([1, 1]);
+  });
+
   it("an exclusive create of a name the loop just made fails with EEXIST", async () => {
     await sh(`mkdir ${m.mnt}/x`);
     const out = await py(`fd = os.open("${m.mnt}/x/once", os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)

@@ -41,6 +41,12 @@ export interface Mount {
   /** The fence: every write made through the mount is in the mirror (and committed) when this resolves. */
   flushAll(): Promise<void>;
   /**
+   * The FUSE loop answers no create until the returned function is called, so a fence after
+   * this call holds every create it answered (fuse3-loop-creates.ts): the sync client applies
+   * the DO's changes only then, and no create of a name they bring can come between.
+   */
+  holdCreates(): () => void;
+  /**
    * Paths the sync client changed in the mirror: drop local and kernel caches for them (the
    * kernel's by node id, names and attributes, at any depth; safe while commands run).
    */
@@ -91,6 +97,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
       await fs.files.hashAhead();
       fs.flushAll();
     },
+    holdCreates: () => fuse?.holdCreates() ?? (() => {}),
     async invalidate(paths) {
       fs.invalidate(paths);
       await fuse?.invalidateKernel(paths);

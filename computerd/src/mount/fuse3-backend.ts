@@ -78,6 +78,8 @@ export interface FuseMount {
   invalidateKernel(paths: readonly string[]): Promise<void>;
   /** Resolves once every write the loop answered early has been buffered (before the fence flushes). */
   writesHandled(): Promise<void>;
+  /** The loop answers no create until the returned function is called (Mount.holdCreates). */
+  holdCreates(): () => void;
   /** Unmounts (lazily: busy processes keep their open files until they close them). */
   unmount(): Promise<void>;
 }
@@ -337,6 +339,7 @@ export async function mountFuse3(
       await Promise.all(pending);
       checkCapabilities();
     },
+    holdCreates: () => loopCreates.hold(),
     async writesHandled() {
       addon.flushWriteRun(session);
       // They (and the creates the loop answered) are queued for this thread: each turn of the

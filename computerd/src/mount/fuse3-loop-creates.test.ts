@@ -19,7 +19,7 @@ const T = { sec: 1_700_000_000, nsec: 250_000_000 };
 
 let t: TestHandlers;
 let granted: { first: number; count: number }[];
-let enabled: { ids: { lo: number; hi: number } }[];
+let enabled: { on: boolean; ids: { lo: number; hi: number } }[];
 /** What the loop has left: what was granted, less what a test says it took. */
 let left: number;
 
@@ -30,7 +30,7 @@ beforeEach(() => {
   t = openTestHandlers("computerd-fuse3-loopcreates-", {
     setup: (vfs) => vfs.mkdir("/d"),
     kernel: {
-      setLoopCreates: (_on, ids) => enabled.push({ ids }),
+      setLoopCreates: (on, ids) => enabled.push({ on, ids }),
       grantInodes: (first, count) => {
         granted.push({ first, count });
         left += count;
@@ -76,7 +76,7 @@ describe("creates the loop answered", () => {
   it("makes the file with the loop's number, owner, time and handle, and dates its directory", () => {
     const d = lookup(ROOT_INO, "d");
     t.loopCreates.start();
-    expect(enabled).toEqual([{ ids: { lo: 0, hi: 2 ** 32 } }]);
+    expect(enabled).toEqual([{ on: true, ids: { lo: 0, hi: 2 ** 32 } }]);
     const ino = granted[0]?.first ?? 0;
     answered(d, "new", ino, FH);
     expect(t.mirror.vfs.stat("/d/new")).toMatchObject({
@@ -140,5 +140,16 @@ describe("creates the loop answered", () => {
     t.listener(OP.release, null, 0, 0, 1, 0, ino, FH);
     t.listener(OP.forget, null, 0, 0, 0, 0, ino, 1);
     expect(t.mirror.vfs.readdir("/").entries.some((entry) => entry.ino === ino)).toBe(false);
+  });
+
+  it("holds nest: the loop answers again once the last is released, each release counting once", () => {
+    t.loopCreates.start();
+    const first = t.loopCreates.hold();
+    const second = t.loopCreates.hold();
+    first();
+    first();
+    expect(enabled.map((call) => call.on)).toEqual([true, false]);
+    second();
+    expect(enabled.map((call) => call.on)).toEqual([true, false, true]);
   });
 });

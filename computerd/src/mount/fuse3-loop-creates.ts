@@ -50,6 +50,8 @@ export class LoopCreates {
   private readonly settings: LoopCreateSettings;
   private seen = 0;
   private started = false;
+  /** Holds (hold()) not yet released: the loop answers no create while there are any. */
+  private holds = 0;
 
   constructor(hooks: LoopCreateHooks, fs: LocalFs, settings: LoopCreateSettings) {
     this.hooks = hooks;
@@ -62,8 +64,31 @@ export class LoopCreates {
     if (!this.hooks.setLoopCreates || !this.hooks.grantInodes) return;
     this.started = true;
     this.topUp();
+    this.tell();
+  }
+
+  /**
+   * The loop answers no create until the returned function is called (once; holds nest). The
+   * loop turns them off under the lock its creates take their numbers under, and counts each
+   * create before it takes one: a fence after this waits for every create it answered.
+   */
+  hold(): () => void {
+    this.holds++;
+    if (this.holds === 1) this.tell();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      if (this.holds === 0) this.tell();
+    };
+  }
+
+  private tell(): void {
+    if (!this.started) return;
     const { owners, direct, entryTimeout, attrTimeout } = this.settings;
-    this.hooks.setLoopCreates(true, owners?.roundTrip ?? ALL_IDS, direct, entryTimeout, attrTimeout);
+    const ids = owners?.roundTrip ?? ALL_IDS;
+    this.hooks.setLoopCreates?.(this.holds === 0, ids, direct, entryTimeout, attrTimeout);
   }
 
   /** The loop answered one more create (JS is handling it now). */

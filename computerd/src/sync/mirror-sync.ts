@@ -261,14 +261,21 @@ export class MirrorSync implements DaemonSync {
    */
   async applyBatch(batch: SyncBatch): Promise<ApplyResult> {
     const { mount, endpoint } = this.#options;
-    await mount.flushAll();
-    const result = this.#unlimited(() => endpoint.applyBatch(batch));
-    this.#commit();
-    if (result.status === "applied") {
-      if (batch.placeholders?.length) this.#options.chunks?.refresh();
-      await mount.invalidate(touchedPaths(batch, result));
+    // The FUSE loop's creates wait until the kernel has heard of the batch: one answered before
+    // the fence is in the mirror first, none can take a name the batch brings meanwhile.
+    const release = mount.holdCreates();
+    try {
+      await mount.flushAll();
+      const result = this.#unlimited(() => endpoint.applyBatch(batch));
+      this.#commit();
+      if (result.status === "applied") {
+        if (batch.placeholders?.length) this.#options.chunks?.refresh();
+        await mount.invalidate(touchedPaths(batch, result));
+      }
+      return result;
+    } finally {
+      release();
     }
-    return result;
   }
 
   /**
