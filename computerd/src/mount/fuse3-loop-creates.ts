@@ -36,7 +36,7 @@ const LOW = INODE_SUPPLY / 4;
 const CHECK_EVERY = 32;
 
 export interface LoopCreateSettings {
-  owners: OwnerMap | undefined;
+  owners?: OwnerMap | undefined;
   /** Whether a write-only create opens for direct writes (direct-writes.ts). */
   direct: boolean;
   entryTimeout: number;
@@ -99,6 +99,6 @@ export class LoopCreates {
   }
 
   private topUp(): void {
-    this.hooks.grantInodes?.(this.fs.reserveInodes(INODE_SUPPLY), INODE_SUPPLY);
+    this.hooks.grantInodes?.(this.fs.vfs.reserveInodes(INODE_SUPPLY), INODE_SUPPLY);
   }
 }

@@ -6,19 +6,21 @@
  * negative entry, not an error. Files unlinked while open and removed directories still
  * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
-import { FsError, type MadeAs, NAME_MAX, type Stat } from "@computer/vfs";
+import { FsError, NAME_MAX, type Stat } from "@computer/vfs";
 import { AnsweredWrites } from "./answered-writes.ts";
 import { type DirectWrites, NO_DIRECT_WRITES } from "./direct-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
+import { createAnswered } from "./fuse3-create-answered.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
+import { hiding } from "./fuse3-hiding.ts";
 import { killPrivileges } from "./fuse3-kill-priv.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type LoopCreateHooks, LoopCreates } from "./fuse3-loop-creates.ts";
 import { type LoopNameHooks, LoopNames } from "./fuse3-loop-names.ts";
 import { loopOpened } from "./fuse3-loop-opens.ts";
 import { type Fuse3Addon, OP, OP_NAMES, type RequestHandle, type RequestListener } from "./fuse3-native.ts";
-import { NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
+import { NodeTable } from "./fuse3-nodes.ts";
 import { Orphans, removeStaleOrphans } from "./fuse3-orphans.ts";
 import { ownNew } from "./fuse3-own.ts";
 import { setattr } from "./fuse3-setattr.ts";
@@ -104,12 +106,7 @@ export function fuse3Listener(
   );
 
   const owners = timeouts.owners;
-  const loopCreates = new LoopCreates(kernel, fs, {
-    owners,
-    direct: directs.directOpens,
-    entryTimeout: timeouts.entryTimeout,
-    attrTimeout: timeouts.attrTimeout,
-  });
+  const loopCreates = new LoopCreates(kernel, fs, { ...timeouts, direct: directs.directOpens });
   /** Writes the kernel's view of `stat` into `into` at `at` (14 numbers, as the addon reads them). */
   function fillAt(into: Float64Array, at: number, stat: Stat): void {
     fillAttributes(into, at, stat, owners, orphans.isHidden(stat.ino));
@@ -158,96 +155,14 @@ export function fuse3Listener(
   /** New files belong to the caller (fuse3-own.ts). */
   const own = (path: string, uid: number, gid: number) =>
     ownNew(fs, owners, path, { uid, gid }, () => kernel.setidStored?.());
-  /** Whether removing the name of `stat` would drop a file that is still open (it must be hidden instead). */
-  function mustHide(stat: Stat): boolean {
-    return stat.type !== "dir" && stat.nlink <= 1 && orphans.isOpen(stat.ino);
-  }
-  /** Keeps the open file `stat` (`name` in `parentIno`) under a hidden name in the root instead of
-   * removing its last name; the node follows it, the bookkeeping only once the move succeeded. */
-  function hide(parentIno: number, name: string, stat: Stat): void {
-    const hiddenName = orphans.hiddenName(stat.ino);
-    fs.rename(childPath(parentIno, name), `/${hiddenName}`);
-    loopNames.added(ROOT_INO, hiddenName);
-    changedIn(ROOT_INO);
-    changedBehind(ROOT_INO);
-    orphans.hide(stat.ino, hiddenName);
-    nodes.renamed(stat.ino, { parent: parentIno, name }, { parent: ROOT_INO, name: hiddenName });
-  }
-  /** Removes a hidden file whose last release (and forget, if the kernel held its node) came. */
-  function removeHidden(path: string | undefined): void {
-    if (path === undefined) return;
-    fs.unlink(path);
-    changedBehind(ROOT_INO);
-  }
-  const released = (ino: number) => removeHidden(orphans.released(ino, nodes.has(ino)));
-  /**
-   * A create the loop answered (native/loop-creates.h: [parent, mode, flags, ino, fh, sec, nsec,
-   * direct, uid, gid, name]): the file it answered is made as JS's own create makes one.
-   */
-  function createAnswered(a: (number | string | Buffer)[]): void {
-    const n = (i: number) => a[i] as number;
-    const [parent, mode, flags, ino, fh] = [n(0), n(1), n(2), n(3), n(4)];
-    loopCreates.answered();
-    const caller = { uid: n(8), gid: n(9) };
-    const stored = owners ? owners.fromKernel(caller) : caller;
-    const made = { ino, uid: stored.uid, gid: stored.gid, time: { sec: n(5), nsec: n(6) } };
-    const stat = makeAnswered(parent, a[10] as string, mode, made, fh);
-    if (!stat) return;
-    pageCache.opened(stat, fh, flags);
-    orphans.opened(ino);
-    if (n(7)) directs.opened(ino, fh, flags, true);
-    changedIn(parent);
-  }
-  /**
-   * Makes the file of a create the loop answered as `name` in `parent`, where the kernel now
-   * has it. The name was missing when the loop answered; a remote change applied since may
-   * have brought one: a file there is replaced (the create came later), and where that cannot
-   * be (a directory, or the directory itself went) the file is made under a hidden name, so
-   * its handle works until it is released; the kernel shows it by that name until its entry
-   * times out. Undefined when not even that could be done (logged).
-   */
-  function makeAnswered(
-    parent: number,
-    name: string,
-    mode: number,
-    made: MadeAs,
-    fh: number,
-  ): Stat | undefined {
-    const path = nodes.childPath(parent, name);
-    try {
-      if (path === undefined) throw new FsError("ENOENT", "create", `#${parent}/${name}`);
-      const there = fs.lookup(path);
-      if (there && there.type !== "dir") {
-        loopNames.going(parent, name);
-        if (mustHide(there)) hide(parent, name, there);
-        else {
-          fs.unlink(path);
-          nodes.unlinked(there.ino, parent, name);
-        }
-      }
-      // Its directory's attributes in the loop are what this leaves (the loop dated them).
-      const stat = loopAttrs.keeping(parent, () => fs.createAnswered(path, mode, made, fh));
-      loopAttrs.putByLoop(stat.ino);
-      loopNames.added(parent, name, stat.ino);
-      nodes.looked(stat.ino, parent, name);
-      return stat;
-    } catch (err) {
-      if (!(err instanceof FsError)) throw err;
-      loopNames.going(parent, name);
-      const hiddenName = orphans.hiddenName(made.ino);
-      try {
-        const stat = fs.createAnswered(`/${hiddenName}`, mode, made, fh);
-        loopNames.added(ROOT_INO, hiddenName);
-        orphans.hide(made.ino, hiddenName);
-        nodes.looked(made.ino, ROOT_INO, hiddenName);
-        changedBehind(ROOT_INO);
-        return stat;
-      } catch (second) {
-        log(`a create the FUSE loop answered (#${made.ino} ${name} in #${parent})`, second);
-        return undefined;
-      }
-    }
-  }
+  const { mustHide, hide, removeHidden, released } = hiding({
+    fs,
+    nodes,
+    orphans,
+    loopNames,
+    changedIn,
+    changedBehind,
+  });
   /** After a name in directory `ino` changed: the loop answers the kernel's next getattr of it
    * (its permission check of the next path walk through it). */
   function changedIn(ino: number): void {
@@ -257,6 +172,10 @@ export function fuse3Listener(
     if (stat?.type === "dir" && stat.ino === ino) answer(stat);
   }
   const xattrs = { addon, fs, pathOf, capabilityStored: () => kernel.capabilityStored?.() };
+  const creates = {
+    ...{ fs, nodes, loopNames, loopAttrs, loopCreates, orphans, pageCache, directs, owners, log },
+    ...{ changedIn, changedBehind, mustHide, hide },
+  };
   const loopOpens = { fs, nodes, orphans, pageCache, dirHandles };
 
   /** Answers once the kernel dropped its attributes of `ino` if they `changed` behind it (atime, setuid). */
@@ -542,7 +461,7 @@ export function fuse3Listener(
       return;
     }
     if (op === OP.exit) return onExit();
-    if (op === OP.create_answered) return createAnswered(args);
+    if (op === OP.create_answered) return createAnswered(creates, args);
     if (op === OP.release) {
       // Answered by the loop (native/fuse3.c ll_release); the loop answers closes too, so the
       // page cache learns here what the kernel's writes left.

@@ -150,28 +150,15 @@ export class LocalFs {
     for (const stat of this.vfs.touchedNodes()) this.meta.setStat(stat);
   }
 
-  /** Creates an empty regular file and opens it; returns the handle. */
-  create(path: string, mode: number): { fh: number; stat: Stat } {
-    const stat = this.vfs.mknod(path, "file", mode & 0o7777);
-    this.added(path, stat);
-    return { fh: this.files.open(stat.ino, 0), stat };
-  }
-
   /**
-   * Makes the empty regular file the FUSE loop already answered a create of (native/loop-creates.h):
-   * the number, owner and time it answered (`made`, the owner as the vfs stores it) and its
-   * handle `fh`, of the loop's numbering.
+   * Creates an empty regular file and opens it; returns the handle. A create the FUSE loop
+   * answered (native/loop-creates.h) gives the number, owner and time it answered (`made`, the
+   * owner as the vfs stores it) and its handle `fh`, of the loop's numbering.
    */
-  createAnswered(path: string, mode: number, made: MadeAs, fh: number): Stat {
+  create(path: string, mode: number, made?: MadeAs, fh?: number): { fh: number; stat: Stat } {
     const stat = this.vfs.mknod(path, "file", mode & 0o7777, 0, made);
     this.added(path, stat);
-    this.files.open(stat.ino, 0, fh);
-    return stat;
-  }
-
-  /** Inode numbers for the loop's creates (Vfs.reserveInodes): the first of `count`. */
-  reserveInodes(count: number): number {
-    return this.vfs.reserveInodes(count);
+    return { fh: this.files.open(stat.ino, 0, fh), stat };
   }
 
   /** Opens an existing file; O_TRUNC truncates it. */
