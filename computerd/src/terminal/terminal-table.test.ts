@@ -99,7 +99,8 @@ for (const [name, setup] of cases()) {
         wrapper,
         baseEnv: { ...baseEnv(process.env), HOME: cwd },
         defaultCwd: cwd,
-        killGraceMs: 500,
+        // Long enough for a shell to end on SIGHUP on a loaded machine (500 ms was not, under `npm test`).
+        killGraceMs: 5_000,
       });
       const screen = new Screen();
       const id = `tm_${crypto.randomUUID().slice(0, 8)}`;
