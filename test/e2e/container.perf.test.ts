@@ -95,7 +95,9 @@ describe.skipIf(!containerCapable)("container runtime timings", () => {
     const after = totals();
     if (!before || !after)
       throw new Error(`no counters on computerd's fence events: ${fleet.hostOutput().slice(-2000)}`);
-    expect((after.fuse.create ?? 0) - (before.fuse.create ?? 0)).toBeGreaterThanOrEqual(50);
+    // The FUSE loop answers a create where JS's answer is certain (computerd/docs/mount.md).
+    const creates = (t: Totals) => (t.fuse.create ?? 0) + (t.fuse["create (loop)"] ?? 0);
+    expect(creates(after) - creates(before)).toBeGreaterThanOrEqual(50);
     expect(after.sql.statements).toBeGreaterThan(before.sql.statements);
     expect((after.rpc.calls.applyBatch ?? 0) - (before.rpc.calls.applyBatch ?? 0)).toBeGreaterThanOrEqual(1);
     expect(after.rpc.changes - before.rpc.changes).toBeGreaterThanOrEqual(50);
