@@ -3,7 +3,7 @@
  * lost its name): kept under a hidden name in the root (fuse3-orphans.ts) until their last
  * release, as the kernel's own `.fuse_hidden` files are, so their handles keep working.
  */
-import { FsError, type Stat } from "@computer/vfs";
+import type { Stat } from "@computer/vfs";
 import type { LoopNames } from "./fuse3-loop-names.ts";
 import { type NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
 import type { Orphans } from "./fuse3-orphans.ts";
@@ -15,6 +15,8 @@ export interface HidingContext {
   nodes: NodeTable;
   orphans: Orphans;
   loopNames: LoopNames;
+  /** The path of `name` in directory `parent` (ENOENT when the parent has no known name). */
+  childPath(parent: number, name: string): string;
   /** The loop answers the next getattr of directory `ino`, whose names changed. */
   changedIn(ino: number): void;
   /** The kernel is told that `ino`'s attributes changed behind it. */
@@ -31,9 +33,7 @@ export function hiding(c: HidingContext) {
    * removing its last name; the node follows it, the bookkeeping only once the move succeeded. */
   function hide(parentIno: number, name: string, stat: Stat): void {
     const hiddenName = c.orphans.hiddenName(stat.ino);
-    const from = c.nodes.childPath(parentIno, name);
-    if (from === undefined) throw new FsError("ENOENT", "fuse3", `#${parentIno}/${name}`);
-    c.fs.rename(from, `/${hiddenName}`);
+    c.fs.rename(c.childPath(parentIno, name), `/${hiddenName}`);
     c.loopNames.added(ROOT_INO, hiddenName);
     c.changedIn(ROOT_INO);
     c.changedBehind(ROOT_INO);

@@ -67,6 +67,12 @@ export class LoopAttributes {
     return attrs;
   }
 
+  /** The loop holds attributes of `ino` (given here or put by the loop): a drop reaches it. */
+  private answeredAlready(ino: number): void {
+    if (this.given.size + 1 > GIVEN_MAX) this.clear();
+    this.given.add(ino);
+  }
+
   /** The attributes of `ino` are about to change (or are unknown): the loop forgets them. */
   drop(ino: number): void {
     if (ino === this.kept || !this.given.delete(ino)) return;
@@ -79,8 +85,7 @@ export class LoopAttributes {
    */
   putByLoop(ino: number): void {
     this.loopPuts = true;
-    if (this.given.size + 1 > GIVEN_MAX) this.clear();
-    this.given.add(ino);
+    this.answeredAlready(ino);
   }
 
   /**

@@ -158,6 +158,7 @@ export function fuse3Listener(
   const { mustHide, hide, removeHidden, released } = hiding({
     fs,
     nodes,
+    childPath,
     orphans,
     loopNames,
     changedIn,
