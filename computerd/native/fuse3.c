@@ -42,7 +42,8 @@ enum op {
   OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
   OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
-  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND, OP_CREATE_ANSWERED
+  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND, OP_CREATE_ANSWERED, OP_UNLINK_ANSWERED,
+  OP_MKDIR_ANSWERED
 };
 
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
@@ -57,6 +58,12 @@ struct request {
   size_t size;
   /* Non-NULL when data points into a receive buffer the request took over: freed with it. */
   char *data_block;
+  /* A change of names the loop answered itself (create_here, unlink_here, mkdir_here): the fence
+     waits for it until its handler returned (early_pending), and the attribute slots it changed
+     take nothing from JS until its handler starts (slot_change_begin). */
+  int loop_answered;
+  fuse_ino_t changed[2];
+  int changed_count;
 };
 
 /*
@@ -109,9 +116,15 @@ struct session {
   long loop_getattr;  /* getattrs the loop answered from its attribute table (atomic) */
   long loop_opendir;  /* opendirs the loop answered, which also numbers its handles (atomic) */
   long loop_open;     /* read-only opens the loop answered, which also numbers their handles (atomic) */
+  long loop_unlink;   /* unlinks the loop answered (atomic) */
+  long loop_mkdir;    /* mkdirs the loop answered (atomic) */
   /* Unlinks, rmdirs and renames handed to JS and not yet handled (atomic): while one is on its
      way, a name the loop's tables still show may be going, so the loop answers no open. */
   long removals_pending;
+  /* Unlinks the loop answered itself and JS has not handled yet (atomic): an earlier request's
+     handler may put the removed name back into the entries until then, so the loop answers no
+     lookup of a found name meanwhile (lookup_found). */
+  long unlinks_pending;
   /* Early writes: whole-page writes the loop answers before JS buffers them (see ll_write). */
   long long write_credit;   /* bytes of them the quota still leaves room for (atomic; JS grants) */
   long long file_size_max;  /* the largest file size (JS sets it with the credit) */
@@ -215,6 +228,14 @@ static void answered(struct session *s) {
 }
 
 static int removes_name(enum op op);
+static void slot_changes_end(struct session *s, struct request *r);
+/* A change of names the loop answered never reaches JS (it is going away): nothing waits for it. */
+static void loop_answer_dropped(struct session *s, struct request *r) {
+  if (!r->loop_answered) return;
+  slot_changes_end(s, r);
+  __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (r->op == OP_UNLINK_ANSWERED) __atomic_sub_fetch(&s->unlinks_pending, 1, __ATOMIC_ACQ_REL);
+}
 static void enqueue(struct session *s, struct request *r) {
   /* Writes answered into a run come first: JS sees every request in the kernel's order. */
   run_flush(&s->run);
@@ -223,6 +244,7 @@ static void enqueue(struct session *s, struct request *r) {
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
     if (removal) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) { fuse_reply_err(r->req, EIO); answered(s); }
+    loop_answer_dropped(s, r);
     free_request(r);
   }
 }
@@ -308,7 +330,9 @@ static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
   }
   /* Not while a removal is on its way to JS: the name may be going (JS drops it as it handles
      the removal), and JS must count this lookup before it handles the removal. */
-  if (__atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) == 0 && lookup_found(s, req, parent, name)) return;
+  if (__atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) == 0 &&
+      __atomic_load_n(&s->unlinks_pending, __ATOMIC_ACQUIRE) == 0 && lookup_found(s, req, parent, name))
+    return;
   struct request *r = make(req, OP_LOOKUP); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
 static void ll_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
@@ -342,13 +366,18 @@ static void early_end(struct session *s, fuse_ino_t ino) {
   __atomic_sub_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
   __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
 }
-/* A create the loop answered changed directory `ino` and is on its way to JS / JS handled it:
-   meanwhile cacheAttrs takes none of the directory's (JS may have computed them before it). */
-static void dir_change_begin(struct session *s, fuse_ino_t ino) {
+/* A change of names the loop answered (request `r`) changes its attributes of `ino` (a
+   directory, a file whose link count moved) before JS has handled it: until its handler starts,
+   cacheAttrs takes none of that slot (JS may have computed them before it). Raised before the
+   slot changes. */
+static void slot_change_begin(struct session *s, struct request *r, fuse_ino_t ino) {
   __atomic_add_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
+  r->changed[r->changed_count++] = ino;
 }
-static void dir_change_end(struct session *s, fuse_ino_t ino) {
-  __atomic_sub_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
+static void slot_changes_end(struct session *s, struct request *r) {
+  for (int i = 0; i < r->changed_count; i++)
+    __atomic_sub_fetch(&s->attrs->early[r->changed[i] % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
+  r->changed_count = 0;
 }
 
 static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
@@ -387,13 +416,17 @@ static void ll_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
   struct request *r = make(req, OP_MKNOD); PUSH(r, parent); PUSH(r, mode); PUSH(r, rdev); r->s1 = dup_str(name);
   enqueue(sess(req), r);
 }
+static int mkdir_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode);
 static void ll_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode) {
+  if (mkdir_here(sess(req), req, parent, name, mode)) return;
   struct request *r = make(req, OP_MKDIR); PUSH(r, parent); PUSH(r, mode); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
 /* A request that may remove a name (unlink, rmdir, rename) is on its way to JS (ll_open). */
 static int removes_name(enum op op) { return op == OP_UNLINK || op == OP_RMDIR || op == OP_RENAME; }
 
+static int unlink_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name);
 static void ll_unlink(fuse_req_t req, fuse_ino_t parent, const char *name) {
+  if (unlink_here(sess(req), req, parent, name)) return;
   struct request *r = make(req, OP_UNLINK); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
 static void ll_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name) {
@@ -758,7 +791,9 @@ static int create_here(struct session *s, fuse_req_t req, fuse_ino_t parent, con
                   (double)now.tv_sec, (double)now.tv_nsec, (double)now.tv_sec, (double)now.tv_nsec,
                   (double)now.tv_sec, (double)now.tv_nsec};
   struct attr_slot *slot = &s->attrs->slots[made.ino % ATTR_SLOTS];
-  dir_change_begin(s, parent);
+  struct request *r = make(NULL, OP_CREATE_ANSWERED);
+  r->loop_answered = 1;
+  slot_change_begin(s, r, parent);
   pthread_mutex_lock(&s->attrs->lock);
   if (dir->ino == parent) {
     dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
@@ -781,11 +816,136 @@ static int create_here(struct session *s, fuse_req_t req, fuse_ino_t parent, con
   e.attr_timeout = made.attr_timeout;
   fi->fh = fh;
   fi->direct_io = made.direct && (fi->flags & O_ACCMODE) == O_WRONLY;
-  struct request *r = make(NULL, OP_CREATE_ANSWERED);
   PUSH(r, parent); PUSH(r, mode & 07777); PUSH(r, fi->flags); PUSH(r, made.ino); PUSH(r, fh);
   PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec); PUSH(r, fi->direct_io); PUSH(r, ctx->uid); PUSH(r, ctx->gid);
   r->s1 = dup_str(name);
+  __atomic_add_fetch(&s->creates.answered, 1, __ATOMIC_RELAXED);
   fuse_reply_create(req, &e, fi);
+  enqueue(s, r);
+  return 1;
+}
+
+/*
+ * Answers an unlink as JS would (fuse3-ops.ts OP.unlink), where that answer is certain: the loop
+ * holds the name as found (loop-entries.h: the kernel's dentry says it is no directory) and its
+ * directory's attributes, no removal is on its way to JS, no error waits for a close, and the
+ * loop's creates are on (JS holds both while the DO's changes are applied). JS's answer is then
+ * 0 whatever else holds (a file still open keeps a hidden name). The name leaves the loop's
+ * entries (its held names keep it: a lookup or create of it goes to JS), the directory's mtime
+ * and ctime in the table become the unlink's time, and the file's attributes lose a link with
+ * that ctime, or go with its last link. Handed to JS as OP_UNLINK_ANSWERED ([parent, ino, sec,
+ * nsec], name), in order. 0 when JS must answer.
+ */
+static int unlink_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name) {
+  if (strlen(name) > NAME_BYTES_MAX || __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0)
+    return 0;
+  double entry_timeout = 0;
+  fuse_ino_t ino = (fuse_ino_t)entries_find(&s->entries, parent, name, &entry_timeout);
+  if (ino == 0) return 0;
+  struct attr_slot *dir = &s->attrs->slots[parent % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  int dir_known = dir->ino == parent && S_ISDIR((mode_t)dir->attr[1]);
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!dir_known) return 0;
+  /* Counted before the check, as a create (create_here). */
+  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (!creates_on(&s->creates)) {
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    return 0;
+  }
+  __atomic_add_fetch(&s->unlinks_pending, 1, __ATOMIC_ACQ_REL);
+  struct request *r = make(NULL, OP_UNLINK_ANSWERED);
+  r->loop_answered = 1;
+  slot_change_begin(s, r, parent);
+  slot_change_begin(s, r, ino);
+  entries_drop(&s->entries, parent, name);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  struct attr_slot *file = &s->attrs->slots[ino % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  if (dir->ino == parent) {
+    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
+    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
+  }
+  if (file->ino == ino && file->attr[2] > 1 && !S_ISDIR((mode_t)file->attr[1])) {
+    file->attr[2] -= 1;
+    file->attr[12] = (double)now.tv_sec;
+    file->attr[13] = (double)now.tv_nsec;
+  } else if (file->ino == ino) {
+    /* Its last link: gone, or an open file JS hides (nlink 0): JS answers its getattrs. */
+    file->ino = 0;
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+  PUSH(r, parent); PUSH(r, ino); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
+  r->s1 = dup_str(name);
+  __atomic_add_fetch(&s->loop_unlink, 1, __ATOMIC_RELAXED);
+  fuse_reply_err(req, 0);
+  enqueue(s, r);
+  return 1;
+}
+
+/*
+ * Answers a mkdir as JS would (fuse3-ops.ts OP.mkdir), where that answer is certain: as a create
+ * (create_here: a name certainly missing, its directory's attributes known and not setgid, no
+ * setuid or setgid bit asked for, no removal on its way, no error waiting for a close), with an
+ * inode number of the same supply. The new directory's attributes go into the loop's table, it
+ * is held with no names (the creates in it the loop answers next), its name goes into the loop's
+ * names and entries, and its parent gains a link and is dated with the mkdir's time. Handed to
+ * JS as OP_MKDIR_ANSWERED ([parent, mode, ino, sec, nsec, uid, gid], name), in order. 0 when JS
+ * must answer.
+ */
+static int mkdir_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode) {
+  if (strlen(name) > NAME_BYTES_MAX || (mode & (S_ISUID | S_ISGID)) ||
+      __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0 || !names_absent(&s->names, parent, name))
+    return 0;
+  struct attr_slot *dir = &s->attrs->slots[parent % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  int dir_known = dir->ino == parent && S_ISDIR((mode_t)dir->attr[1]) && !((mode_t)dir->attr[1] & S_ISGID);
+  pthread_mutex_unlock(&s->attrs->lock);
+  const struct fuse_ctx *ctx = fuse_req_ctx(req);
+  struct loop_create made;
+  /* Counted before the take, as a create's. */
+  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (!dir_known || !creates_take(&s->creates, ctx->uid, ctx->gid, &made)) {
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    return 0;
+  }
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  double a[14] = {(double)made.ino, (double)(S_IFDIR | (mode & 07777)), 2, ctx->uid, ctx->gid, 0, 0, 0,
+                  (double)now.tv_sec, (double)now.tv_nsec, (double)now.tv_sec, (double)now.tv_nsec,
+                  (double)now.tv_sec, (double)now.tv_nsec};
+  struct attr_slot *slot = &s->attrs->slots[made.ino % ATTR_SLOTS];
+  struct request *r = make(NULL, OP_MKDIR_ANSWERED);
+  r->loop_answered = 1;
+  slot_change_begin(s, r, parent);
+  pthread_mutex_lock(&s->attrs->lock);
+  if (dir->ino == parent) {
+    dir->attr[2] += 1;
+    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
+    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
+  }
+  slot->ino = made.ino;
+  memcpy(slot->attr, a, sizeof slot->attr);
+  s->attrs->timeout = made.attr_timeout;
+  pthread_mutex_unlock(&s->attrs->lock);
+  names_hold_new(&s->names, made.ino);
+  names_add(&s->names, parent, name);
+  entries_put(&s->entries, parent, name, made.ino, made.entry_timeout);
+  struct fuse_entry_param e;
+  memset(&e, 0, sizeof e);
+  stat_from(a, &e.attr);
+  e.ino = made.ino;
+  e.generation = 1;
+  e.entry_timeout = made.entry_timeout;
+  e.attr_timeout = made.attr_timeout;
+  PUSH(r, parent); PUSH(r, mode & 07777); PUSH(r, made.ino); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
+  PUSH(r, ctx->uid); PUSH(r, ctx->gid);
+  r->s1 = dup_str(name);
+  __atomic_add_fetch(&s->loop_mkdir, 1, __ATOMIC_RELAXED);
+  fuse_reply_entry(req, &e);
   enqueue(s, r);
   return 1;
 }
@@ -839,13 +999,14 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
   /* An early write counts as pending until the handler has returned (it buffered the page). */
   int early = r->op == OP_WRITE_EARLY || r->op == OP_WRITE_RUN;
   fuse_ino_t early_ino = early ? (fuse_ino_t)r->n[0] : 0;
-  /* So does the directory of a create the loop answered until its handler runs: what JS
-     computes of the directory from then on has the new file (JS runs one request at a time). */
-  fuse_ino_t created_in = r->op == OP_CREATE_ANSWERED ? (fuse_ino_t)r->n[0] : 0;
-  if (created_in) dir_change_end(s, created_in);
+  /* So does a change of names the loop answered, and the attribute slots it changed take JS's
+     again once its handler runs: what JS computes from then on has the change (JS runs one
+     request at a time). */
+  int loop_answered = r->loop_answered;
+  int unlink_answered = r->op == OP_UNLINK_ANSWERED;
   if (env == NULL) {
     if (early) early_end(s, early_ino);
-    if (created_in) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    loop_answer_dropped(s, r);
     if (removes_name(r->op)) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
     if (r->req) {
       struct session *s = fuse_req_userdata(r->req);
@@ -877,6 +1038,7 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     argv[argc++] = buf;
   }
   int removal = removes_name(r->op);
+  slot_changes_end(s, r);
   free(r->s1); free(r->s2); free(r);
   napi_value undefined, result;
   napi_get_undefined(env, &undefined);
@@ -886,7 +1048,10 @@ static void call_js(napi_env env, napi_value handler, void *context, void *data)
     fprintf(stderr, "computerd fuse3: a request handler threw\n");
   }
   if (early) early_end(s, early_ino);
-  if (created_in) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (loop_answered) __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  /* The handler dropped the name the loop's unlink removed once more (an earlier request's
+     handler may have put it back meanwhile): the loop answers lookups of found names again. */
+  if (unlink_answered) __atomic_sub_fetch(&s->unlinks_pending, 1, __ATOMIC_ACQ_REL);
   /* The handler changed the names and dropped the attributes it changes before it returned. */
   if (removal) __atomic_sub_fetch(&s->removals_pending, 1, __ATOMIC_ACQ_REL);
 }
@@ -1456,14 +1621,14 @@ static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
 }
 
 /* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs, writes joined into
-   runs, lookup misses, opendirs, opens, creates] the loop answered without JS. */
+   runs, lookup misses, opendirs, opens, creates, unlinks, mkdirs] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 8 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 10 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
   counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
@@ -1472,7 +1637,9 @@ static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   counts[5] = s ? (double)__atomic_load_n(&s->loop_opendir, __ATOMIC_RELAXED) : 0;
   counts[6] = s ? (double)__atomic_load_n(&s->loop_open, __ATOMIC_RELAXED) : 0;
   counts[7] = s ? (double)__atomic_load_n(&s->creates.answered, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 8, buffer, 0, &array));
+  counts[8] = s ? (double)__atomic_load_n(&s->loop_unlink, __ATOMIC_RELAXED) : 0;
+  counts[9] = s ? (double)__atomic_load_n(&s->loop_mkdir, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 10, buffer, 0, &array));
   return array;
 }
 

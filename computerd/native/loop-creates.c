@@ -40,6 +40,13 @@ uint64_t creates_left(struct loop_creates *c) {
   return left;
 }
 
+int creates_on(struct loop_creates *c) {
+  pthread_mutex_lock(&c->lock);
+  int on = c->enabled;
+  pthread_mutex_unlock(&c->lock);
+  return on;
+}
+
 int creates_take(struct loop_creates *c, uint32_t uid, uint32_t gid, struct loop_create *out) {
   pthread_mutex_lock(&c->lock);
   if (c->next == c->end && c->then_next < c->then_end) {
@@ -56,6 +63,5 @@ int creates_take(struct loop_creates *c, uint32_t uid, uint32_t gid, struct loop
     out->attr_timeout = c->attr_timeout;
   }
   pthread_mutex_unlock(&c->lock);
-  if (ok) __atomic_add_fetch(&c->answered, 1, __ATOMIC_RELAXED);
   return ok;
 }

@@ -33,7 +33,7 @@ struct loop_creates {
   int direct;
   double entry_timeout, attr_timeout;
   uint64_t taken;
-  long answered; /* atomic: read by the counters */
+  long answered; /* creates answered (the caller counts them; atomic: read by the counters) */
 };
 
 /* What the loop answers a create with. */
@@ -53,6 +53,9 @@ void creates_set(struct loop_creates *c, int enabled, uint64_t id_lo, uint64_t i
 void creates_grant(struct loop_creates *c, uint64_t first, uint64_t count);
 /* Numbers left in the supply (both ranges). */
 uint64_t creates_left(struct loop_creates *c);
+/* Whether the loop's creates are on: the loop's other changes of names follow them (JS holds
+   them all while the DO's changes are applied). Under the lock creates_set turns them off under. */
+int creates_on(struct loop_creates *c);
 /* Takes a number for a create by uid/gid into *out; 0 when the loop may not answer it. */
 int creates_take(struct loop_creates *c, uint32_t uid, uint32_t gid, struct loop_create *out);
 

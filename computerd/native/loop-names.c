@@ -69,6 +69,13 @@ int names_hold(struct loop_names *n, uint64_t ino, const char *const *names, siz
   return ok;
 }
 
+int names_hold_new(struct loop_names *n, uint64_t ino) {
+  pthread_mutex_lock(&n->lock);
+  double timeout = n->timeout;
+  pthread_mutex_unlock(&n->lock);
+  return names_hold(n, ino, NULL, 0, timeout);
+}
+
 void names_add(struct loop_names *n, uint64_t ino, const char *name) {
   pthread_mutex_lock(&n->lock);
   struct name_set *set = dir_of(n, ino);

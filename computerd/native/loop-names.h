@@ -44,6 +44,8 @@ void names_destroy(struct loop_names *n);
 /* Holds directory `ino` with exactly `names` (replacing what was held); 0 when not held (out of
    memory, too many names). */
 int names_hold(struct loop_names *n, uint64_t ino, const char *const *names, size_t count, double timeout);
+/* Holds directory `ino`, just made, with no names; its misses live as long as the last hold's. */
+int names_hold_new(struct loop_names *n, uint64_t ino);
 /* Adds `name` to directory `ino` if it is held. */
 void names_add(struct loop_names *n, uint64_t ino, const char *name);
 /* Whether directory `ino` is held. */

@@ -57,8 +57,26 @@ export class Context {
     this.owner = options.owner ?? { uid: 0, gid: 0 };
   }
 
+  /** The time `at` runs its operations at (undefined: the clock's). */
+  private pinned: Timespec | undefined;
+
+  /**
+   * Runs `fn` with every time it stamps being `time`: a change its maker answered and dated
+   * before the vfs made it (the FUSE loop's unlinks). The clock's own order goes on after it.
+   */
+  at<T>(time: Timespec, fn: () => T): T {
+    const before = this.pinned;
+    this.pinned = time;
+    try {
+      return fn();
+    } finally {
+      this.pinned = before;
+    }
+  }
+
   /** The current time; strictly increasing within this process so mtime changes with every write. */
   clock(): Timespec {
+    if (this.pinned) return this.pinned;
     const now = fromMs(this.nowMs());
     const last = this.lastClock;
     if (now.sec < last.sec || (now.sec === last.sec && now.nsec <= last.nsec)) {

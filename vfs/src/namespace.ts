@@ -58,24 +58,28 @@ function checkMode(mode: number, syscall: string, path: string): number {
  * Creates a directory; with `recursive`, creates missing parents and accepts an existing
  * directory. Answers the directory's row (a new one's as it was inserted: no read back).
  */
-export function mkdir(ctx: Context, path: string, options: MkdirOptions = {}): NodeRow {
+export function mkdir(ctx: Context, path: string, options: MkdirOptions = {}, made?: MadeAs): NodeRow {
   const mode = checkMode(options.mode ?? 0o755, "mkdir", path);
   return ctx.mutate(() => {
-    if (!options.recursive) {
+    if (!options.recursive || made) {
       const loc = locate(ctx, path, "mkdir", false);
       if (loc.node) throw new FsError("EEXIST", "mkdir", path);
       checkName(loc.name, "mkdir", path);
-      return makeDir(ctx, loc, mode);
+      return makeDir(ctx, loc, mode, made);
     }
     return mkdirp(ctx, path, mode);
   });
 }
 
-/** Inserts a new directory at `loc` and records it; answers its row. */
-function makeDir(ctx: Context, loc: Location, mode: number): NodeRow {
-  const row = ctx.newNode("dir", mode);
+/** Inserts a new directory at `loc` (numbered and dated as `made` says) and records it; answers its row. */
+function makeDir(ctx: Context, loc: Location, mode: number, made?: MadeAs): NodeRow {
+  const row = {
+    ...ctx.newNode("dir", mode, made ? madeColumns(made) : {}),
+    ...(made ? { ino: made.ino } : {}),
+  };
   const ino = ctx.store.insertNode(row);
-  addChild(ctx, loc, ino, true);
+  // Its directory changed at the same time: the maker answered that too.
+  addChild(ctx, loc, ino, true, made?.time);
   ctx.changed(loc.path);
   return { ...row, ino };
 }

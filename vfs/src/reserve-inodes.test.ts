@@ -26,6 +26,23 @@ describe("reserved inode numbers", () => {
     expect(vfs.stat("/")).toMatchObject({ mtime: T, ctime: T });
   });
 
+  vfsTest("a directory made with a reserved number has that number, its maker's owner and times", (vfs) => {
+    const first = vfs.reserveInodes(2);
+    vfs.mkdir("/d", { mode: 0o750 }, { ino: first + 1, uid: 1000, gid: 100, time: T });
+    expect(vfs.stat("/d")).toMatchObject({
+      ino: first + 1,
+      type: "dir",
+      mode: 0o750,
+      uid: 1000,
+      gid: 100,
+      nlink: 2,
+    });
+    expect(vfs.stat("/d")).toMatchObject({ atime: T, mtime: T, ctime: T });
+    expect(vfs.stat("/")).toMatchObject({ mtime: T, ctime: T, nlink: 3 });
+    // Made with its number, it still refuses a name taken, as any mkdir.
+    expect(() => vfs.mkdir("/d", {}, { ino: first, uid: 0, gid: 0, time: T })).toThrow(/EEXIST/);
+  });
+
   vfsTest("nodes created any other way skip every reserved number", (vfs) => {
     const first = vfs.reserveInodes(8);
     vfs.mkdir("/d");

@@ -103,8 +103,9 @@ export class Vfs {
     return attributes.readdir(this.ctx, path).entries;
   }
   /** Answers the directory's attributes (a new one's without reading its row back). */
-  mkdir(path: string, options?: MkdirOptions): Stat {
-    return toStat(namespace.mkdir(this.ctx, path, options));
+  /** `made`: the directory's number, owner and times as its maker answered them (namespace.MadeAs). */
+  mkdir(path: string, options?: MkdirOptions, made?: namespace.MadeAs): Stat {
+    return toStat(namespace.mkdir(this.ctx, path, options, made));
   }
   rmdir(path: string): void {
     namespace.rmdir(this.ctx, path);
@@ -143,6 +144,10 @@ export class Vfs {
   /** `made`: the node's number, owner and times as its maker answered them (namespace.MadeAs). */
   mknod(path: string, type: FileType, mode: number, rdev = 0, made?: namespace.MadeAs): Stat {
     return toStat(namespace.mknod(this.ctx, path, type, mode, rdev, made));
+  }
+  /** Runs `fn` (operations of this vfs) with every time they stamp being `time` (Context.at). */
+  at<T>(time: Timespec, fn: () => T): T {
+    return this.ctx.at(time, fn);
   }
   /** Inode numbers no node will take but through `mknod`'s `made` (Store.reserveInodes): the first of `count`. */
   reserveInodes(count: number): number {

@@ -99,6 +99,19 @@ export function fuse3OptionString(tuning: Pick<FuseTuning, "allowOther" | "debug
 
 /** The kernel's page size (x86-64, arm64 with 4 KiB pages). */
 const PAGE = 4096;
+/** The counters of requests the loop answered itself, in the order of the addon's loopAnswers. */
+const LOOP_COUNTERS = [
+  "getxattr (loop)",
+  "flush (loop)",
+  "getattr (loop)",
+  "write (loop)",
+  "lookup (loop)",
+  "opendir (loop)",
+  "open (loop)",
+  "create (loop)",
+  "unlink (loop)",
+  "mkdir (loop)",
+];
 
 /** How often unmount wakes the FUSE loop until it has ended. */
 const WAKE_RETRY_MS = 50;
@@ -260,38 +273,9 @@ export async function mountFuse3(
     grant: (bytes, fileSizeMax) => addon.grantWrites(session, bytes, fileSizeMax),
     revoke: () => addon.revokeWrites(session),
   });
-  Object.defineProperty(counters, "getxattr (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[0],
-  });
-  Object.defineProperty(counters, "flush (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[1],
-  });
-  Object.defineProperty(counters, "getattr (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[2],
-  });
-  Object.defineProperty(counters, "write (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[3],
-  });
-  Object.defineProperty(counters, "lookup (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[4],
-  });
-  Object.defineProperty(counters, "opendir (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[5],
-  });
-  Object.defineProperty(counters, "open (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[6],
-  });
-  Object.defineProperty(counters, "create (loop)", {
-    enumerable: true,
-    get: () => addon.loopAnswers(session)[7],
-  });
+  // What the loop answered without JS, in the order loopAnswers counts it.
+  for (const [i, name] of LOOP_COUNTERS.entries())
+    Object.defineProperty(counters, name, { enumerable: true, get: () => addon.loopAnswers(session)[i] });
   await raiseReadahead(mountPoint).catch(() => {});
   return {
     mountPoint,

@@ -37,8 +37,8 @@ export class LoopAttributes {
   private readonly given = new Set<number>();
   /** The loop puts attributes of its own (its creates): a clear must always reach it. */
   private loopPuts = false;
-  /** An inode whose drops are skipped for now (keeping). */
-  private kept: number | undefined;
+  /** Inodes whose drops are skipped for now (keeping). */
+  private kept: readonly number[] = [];
 
   constructor(hooks: LoopAttributeHooks, attrTimeout: number) {
     this.hooks = hooks;
@@ -75,7 +75,7 @@ export class LoopAttributes {
 
   /** The attributes of `ino` are about to change (or are unknown): the loop forgets them. */
   drop(ino: number): void {
-    if (ino === this.kept || !this.given.delete(ino)) return;
+    if (this.kept.includes(ino) || !this.given.delete(ino)) return;
     this.hooks.dropAttr?.(ino);
   }
 
@@ -89,16 +89,17 @@ export class LoopAttributes {
   }
 
   /**
-   * Runs `change`, a change of `ino` the loop has already made to its own attributes of it (a
-   * create it answered dated its directory): the loop keeps them meanwhile, instead of sending
-   * the kernel's getattrs of `ino` here until the change is done.
+   * Runs `change`, a change of `inos` the loop has already made to its own attributes of them (a
+   * create it answered dated its directory, an unlink also the file's link count): the loop
+   * keeps them meanwhile, instead of sending the kernel's getattrs of them here until the change
+   * is done.
    */
-  keeping<T>(ino: number, change: () => T): T {
-    this.kept = ino;
+  keeping<T>(inos: number | readonly number[], change: () => T): T {
+    this.kept = typeof inos === "number" ? [inos] : inos;
     try {
       return change();
     } finally {
-      this.kept = undefined;
+      this.kept = [];
     }
   }
 

@@ -61,6 +61,11 @@ export class LoopNames {
     this.hooks.holdNames(ino, [], this.negativeTimeout);
   }
 
+  /** Directory `ino` was just made by the loop, which holds it with the names it added since. */
+  madeByLoop(ino: number): void {
+    if (this.hooks.holdNames) this.given.add(ino);
+  }
+
   /**
    * A request adds `name` to directory `ino`, or finds it there: told before it is answered.
    * `child`: the inode the answer's entry names (the loop answers its next lookups).

@@ -49,6 +49,10 @@ export const OP = {
   lookup_found: 34,
   /** A create the loop answered (no request handle): [parent, mode, flags, ino, fh, sec, nsec, direct, uid, gid, name]. */
   create_answered: 35,
+  /** An unlink the loop answered (no request handle): [parent, ino, sec, nsec, name]. */
+  unlink_answered: 36,
+  /** A mkdir the loop answered (no request handle): [parent, mode, ino, sec, nsec, uid, gid, name]. */
+  mkdir_answered: 37,
 } as const;
 
 /** Request names by code (the FUSE counters' keys). */
@@ -202,7 +206,7 @@ export interface Fuse3Addon {
   dropAttr(session: SessionHandle, ino: number): void;
   /**
    * Requests the loop answered without the listener: [capability probes, flushes, getattrs,
-   * writes joined into runs, lookup misses, opendirs, read-only opens, creates] (the last three
+   * writes joined into runs, lookup misses, opendirs, read-only opens, creates, unlinks, mkdirs] (the last five
    * are handed to the listener without a request, uncounted there).
    */
   loopAnswers(session: SessionHandle): Float64Array;

@@ -11,10 +11,10 @@ import { AnsweredWrites } from "./answered-writes.ts";
 import { type DirectWrites, NO_DIRECT_WRITES } from "./direct-writes.ts";
 import { ERRNO, type ErrorLogger, toErrno } from "./errno.ts";
 import { fillAttributes } from "./fuse3-attrs.ts";
-import { createAnswered } from "./fuse3-create-answered.ts";
 import { DirHandles } from "./fuse3-dirs.ts";
 import { hiding } from "./fuse3-hiding.ts";
 import { killPrivileges } from "./fuse3-kill-priv.ts";
+import { LOOP_ANSWERED, loopAnswered } from "./fuse3-loop-answered.ts";
 import { type LoopAttributeHooks, LoopAttributes } from "./fuse3-loop-attrs.ts";
 import { type LoopCreateHooks, LoopCreates } from "./fuse3-loop-creates.ts";
 import { type LoopNameHooks, LoopNames } from "./fuse3-loop-names.ts";
@@ -173,9 +173,9 @@ export function fuse3Listener(
     if (stat?.type === "dir" && stat.ino === ino) answer(stat);
   }
   const xattrs = { addon, fs, pathOf, capabilityStored: () => kernel.capabilityStored?.() };
-  const creates = {
+  const loopChanges = {
     ...{ fs, nodes, loopNames, loopAttrs, loopCreates, orphans, pageCache, directs, owners, log },
-    ...{ changedIn, changedBehind, mustHide, hide },
+    ...{ changedIn, changedBehind, mustHide, hide, refresh: (ino: number) => refresh(ino) },
   };
   const loopOpens = { fs, nodes, orphans, pageCache, dirHandles };
 
@@ -449,7 +449,7 @@ export function fuse3Listener(
   const listener: RequestListener = (op, req, uid, gid, pid, _umask, ...args) => {
     const name = OP_NAMES[op] ?? `op${op}`;
     // Opens the loop answered are counted there (native/fuse3.c); a releasedir here, as a release.
-    if (req || (op !== OP.open && op !== OP.opendir && op !== OP.create_answered))
+    if (req || (op !== OP.open && op !== OP.opendir && !LOOP_ANSWERED.has(op)))
       counters[name] = (counters[name] ?? 0) + 1;
     if (!req && loopOpened(loopOpens, op, args)) return;
     if (op === OP.forget) {
@@ -462,7 +462,7 @@ export function fuse3Listener(
       return;
     }
     if (op === OP.exit) return onExit();
-    if (op === OP.create_answered) return createAnswered(creates, args);
+    if (loopAnswered(loopChanges, op, args)) return;
     if (op === OP.release) {
       // Answered by the loop (native/fuse3.c ll_release); the loop answers closes too, so the
       // page cache learns here what the kernel's writes left.

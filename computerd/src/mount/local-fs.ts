@@ -286,8 +286,8 @@ export class LocalFs {
     this.files.dropChunks(ino);
   }
 
-  mkdir(path: string, mode: number): void {
-    this.added(path, this.vfs.mkdir(path, { mode: mode & 0o7777 }));
+  mkdir(path: string, mode: number, made?: MadeAs): void {
+    this.added(path, this.vfs.mkdir(path, { mode: mode & 0o7777 }, made));
     // A new directory is empty: its listing is known without reading it.
     this.meta.dropListing(path);
     this.meta.setListing(path, new Map());
