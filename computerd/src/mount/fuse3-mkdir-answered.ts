@@ -6,6 +6,7 @@
  */
 import type { ErrorLogger } from "./errno.ts";
 import type { LoopAttributes } from "./fuse3-loop-attrs.ts";
+import type { LoopCreates } from "./fuse3-loop-creates.ts";
 import type { LoopNames } from "./fuse3-loop-names.ts";
 import type { NodeTable } from "./fuse3-nodes.ts";
 import type { LocalFs } from "./local-fs.ts";
@@ -17,6 +18,7 @@ export interface MkdirAnsweredContext {
   nodes: NodeTable;
   loopNames: LoopNames;
   loopAttrs: LoopAttributes;
+  loopCreates: LoopCreates;
   owners: OwnerMap | undefined;
   log: ErrorLogger;
   /** The loop answers the next getattr of directory `ino`, whose names changed. */
@@ -27,6 +29,8 @@ export interface MkdirAnsweredContext {
 export function mkdirAnswered(c: MkdirAnsweredContext, a: readonly (number | string | Buffer)[]): void {
   const n = (i: number) => a[i] as number;
   const [parent, mode, ino, name] = [n(0), n(1), n(2), a[7] as string];
+  // Its number came from the creates' supply.
+  c.loopCreates.answered();
   const caller = { uid: n(5), gid: n(6) };
   const stored = c.owners ? c.owners.fromKernel(caller) : caller;
   const made = { ino, uid: stored.uid, gid: stored.gid, time: { sec: n(3), nsec: n(4) } };
