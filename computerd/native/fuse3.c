@@ -31,6 +31,7 @@
 #include <sys/statvfs.h>
 
 #include "kill-priv.h"
+#include "loop-contents.h"
 #include "loop-creates.h"
 #include "loop-entries.h"
 #include "loop-names.h"
@@ -43,7 +44,7 @@ enum op {
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
   OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
   OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND, OP_CREATE_ANSWERED, OP_UNLINK_ANSWERED,
-  OP_MKDIR_ANSWERED
+  OP_MKDIR_ANSWERED, OP_LINK_ANSWERED, OP_READ_ANSWERED
 };
 
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
@@ -95,6 +96,8 @@ struct attr_cache {
   /* Early writes and runs on their way to JS, by the slot of their inode (atomic): while one is,
      cacheAttrs takes nothing for that slot. Counted by slot, so a collision only refuses more. */
   int early[ATTR_SLOTS];
+  /* Bytes of small files the loop wrote itself: it answers their reads (loop-contents.h). */
+  struct loop_contents contents;
 };
 
 struct session {
@@ -118,6 +121,7 @@ struct session {
   long loop_open;     /* read-only opens the loop answered, which also numbers their handles (atomic) */
   long loop_unlink;   /* unlinks the loop answered (atomic) */
   long loop_mkdir;    /* mkdirs the loop answered (atomic) */
+  long loop_link;     /* links the loop answered (atomic) */
   /* Unlinks, rmdirs and renames handed to JS and not yet handled (atomic): while one is on its
      way, a name the loop's tables still show may be going, so the loop answers no open. */
   long removals_pending;
@@ -335,15 +339,18 @@ static void ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name) {
     return;
   struct request *r = make(req, OP_LOOKUP); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
+static void bytes_drop(struct session *s, fuse_ino_t ino);
 static void ll_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup) {
   struct session *s = sess(req);
   fuse_reply_none(req);
+  bytes_drop(s, ino);
   struct request *r = make(NULL, OP_FORGET); PUSH(r, ino); PUSH(r, nlookup); enqueue(s, r);
 }
 static void ll_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_data *forgets) {
   struct session *s = sess(req);
   fuse_reply_none(req);
   for (size_t i = 0; i < count; i++) {
+    bytes_drop(s, forgets[i].ino);
     struct request *r = make(NULL, OP_FORGET); PUSH(r, forgets[i].ino); PUSH(r, forgets[i].nlookup); enqueue(s, r);
   }
 }
@@ -352,6 +359,12 @@ static void attrs_drop(struct session *s, fuse_ino_t ino) {
   struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
   pthread_mutex_lock(&s->attrs->lock);
   if (slot->ino == ino) slot->ino = 0;
+  pthread_mutex_unlock(&s->attrs->lock);
+}
+/* Forgets the bytes the loop kept of `ino` (they may change, or the file is gone). */
+static void bytes_drop(struct session *s, fuse_ino_t ino) {
+  pthread_mutex_lock(&s->attrs->lock);
+  contents_drop(&s->attrs->contents, ino);
   pthread_mutex_unlock(&s->attrs->lock);
 }
 
@@ -402,6 +415,7 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 }
 static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set, struct fuse_file_info *fi) {
   run_disarm_ino(&sess(req)->run, ino);
+  bytes_drop(sess(req), ino);
   struct request *r = make(req, OP_SETATTR);
   PUSH(r, ino); PUSH(r, to_set); PUSH(r, attr->st_mode); PUSH(r, attr->st_uid); PUSH(r, attr->st_gid);
   PUSH(r, attr->st_size); PUSH(r, attr->st_atim.tv_sec); PUSH(r, attr->st_atim.tv_nsec);
@@ -441,7 +455,9 @@ static void ll_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_
   struct request *r = make(req, OP_RENAME); PUSH(r, parent); PUSH(r, newparent); PUSH(r, flags);
   r->s1 = dup_str(name); r->s2 = dup_str(newname); enqueue(sess(req), r);
 }
+static int link_here(struct session *s, fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname);
 static void ll_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname) {
+  if (link_here(sess(req), req, ino, newparent, newname)) return;
   struct request *r = make(req, OP_LINK); PUSH(r, ino); PUSH(r, newparent); r->s1 = dup_str(newname);
   enqueue(sess(req), r);
 }
@@ -501,10 +517,13 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
     enqueue(s, r);
     return;
   }
+  if (fi->flags & O_TRUNC) bytes_drop(s, ino);
   struct request *r = make(req, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); PUSH(r, kill);
   enqueue(s, r);
 }
+static int read_here(struct session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off);
 static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
+  if (read_here(sess(req), req, ino, size, off)) return;
   struct request *r = make(req, OP_READ); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
   enqueue(sess(req), r);
 }
@@ -535,6 +554,10 @@ static void run_started(void *ctx, uint64_t ino) { early_begin(ctx, (fuse_ino_t)
 /* The run goes to JS answered already, like an early write: no request to reply to. */
 static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len) {
   struct session *s = ctx;
+  /* Before JS can have handled it: the bytes wait for the attributes JS gives after it. */
+  pthread_mutex_lock(&s->attrs->lock);
+  contents_ran(&s->attrs->contents, ino, start, buf, len);
+  pthread_mutex_unlock(&s->attrs->lock);
   struct request *r = make(NULL, OP_WRITE_RUN); PUSH(r, ino); PUSH(r, fh); PUSH(r, start);
   r->data = buf;
   r->size = len;
@@ -574,6 +597,7 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
     fuse_reply_write(req, size);
     return;
   }
+  bytes_drop(s, ino);
   struct request *r = make(req, OP_WRITE); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, off);
   /* The kill bits (fuse3-kill-priv.ts): 1 setuid/setgid, 2 the capability is the daemon's to remove. */
   PUSH(r, kill | (killpriv_v2 ? 2 : 0));
@@ -601,6 +625,7 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
          refused by cacheAttrs, which sees the write pending. */
       early_begin(s, ino);
       attrs_drop(s, ino);
+      bytes_drop(s, ino);
       if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
         /* JS is going away: nobody would store it, so it is not answered as written. */
         early_end(s, ino);
@@ -850,7 +875,7 @@ static int unlink_here(struct session *s, fuse_req_t req, fuse_ino_t parent, con
   if (!dir_known) return 0;
   /* Counted before the check, as a create (create_here). */
   __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-  if (!creates_on(&s->creates)) {
+  if (!creates_on(&s->creates, NULL, NULL)) {
     __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
     return 0;
   }
@@ -875,6 +900,7 @@ static int unlink_here(struct session *s, fuse_req_t req, fuse_ino_t parent, con
   } else if (file->ino == ino) {
     /* Its last link: gone, or an open file JS hides (nlink 0): JS answers its getattrs. */
     file->ino = 0;
+    contents_drop(&s->attrs->contents, ino);
   }
   pthread_mutex_unlock(&s->attrs->lock);
   PUSH(r, parent); PUSH(r, ino); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
@@ -950,6 +976,153 @@ static int mkdir_here(struct session *s, fuse_req_t req, fuse_ino_t parent, cons
   return 1;
 }
 
+/*
+ * Answers a link as JS would (fuse3-ops.ts OP.link), where that answer is certain: the new name
+ * is certainly missing from a directory whose attributes the loop has, the loop has the file's
+ * attributes (the kernel refuses a directory, and a file whose last link went), no removal is on
+ * its way, no error waits for a close and the loop's creates are on. The file gains a link with
+ * the link's time as its ctime, the directory that time as its mtime and ctime, the name goes
+ * into the loop's names and entries, and the entry answered carries the file's new attributes.
+ * Handed to JS as OP_LINK_ANSWERED ([ino, newparent, sec, nsec], name), in order. 0 when JS
+ * must answer.
+ */
+static int link_here(struct session *s, fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname) {
+  if (strlen(newname) > NAME_BYTES_MAX || __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
+      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0 || !names_absent(&s->names, newparent, newname))
+    return 0;
+  struct attr_slot *dir = &s->attrs->slots[newparent % ATTR_SLOTS];
+  struct attr_slot *file = &s->attrs->slots[ino % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  int known = dir->ino == newparent && S_ISDIR((mode_t)dir->attr[1]) && file->ino == ino && ino != newparent &&
+              !S_ISDIR((mode_t)file->attr[1]) && file->attr[2] >= 1;
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!known) return 0;
+  double entry_timeout = 0, attr_timeout = 0;
+  /* Counted before the check, as a create (create_here). */
+  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (!creates_on(&s->creates, &entry_timeout, &attr_timeout)) {
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    return 0;
+  }
+  struct request *r = make(NULL, OP_LINK_ANSWERED);
+  r->loop_answered = 1;
+  slot_change_begin(s, r, newparent);
+  slot_change_begin(s, r, ino);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  struct fuse_entry_param e;
+  memset(&e, 0, sizeof e);
+  pthread_mutex_lock(&s->attrs->lock);
+  /* Both were there a moment ago: only a drop by JS (a remote change) can have taken them since. */
+  int still = dir->ino == newparent && file->ino == ino;
+  if (still) {
+    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
+    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
+    file->attr[2] += 1;
+    file->attr[12] = (double)now.tv_sec;
+    file->attr[13] = (double)now.tv_nsec;
+    stat_from(file->attr, &e.attr);
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!still) {
+    slot_changes_end(s, r);
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    free_request(r);
+    return 0;
+  }
+  names_add(&s->names, newparent, newname);
+  entries_put(&s->entries, newparent, newname, ino, entry_timeout);
+  e.ino = ino;
+  e.generation = 1;
+  e.entry_timeout = entry_timeout;
+  e.attr_timeout = attr_timeout;
+  PUSH(r, ino); PUSH(r, newparent); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
+  r->s1 = dup_str(newname);
+  __atomic_add_fetch(&s->loop_link, 1, __ATOMIC_RELAXED);
+  fuse_reply_entry(req, &e);
+  enqueue(s, r);
+  return 1;
+}
+
+/* The relatime rule's "a day old" (relatime.ts RELATIME_MAX_AGE_SEC). */
+#define RELATIME_MAX_AGE_SEC (24 * 60 * 60)
+/* How far ahead of the loop's clock the change that made an access due may be (relatime.ts). */
+#define CLOCK_SKEW_SEC 1
+
+/* The atime an access at `now` of a file with these attributes (14 numbers) stores, or 0 when
+   it stores none: relatime.ts atimeDue and accessTime. */
+static int access_time(const double *a, struct timespec now, double *sec, double *nsec) {
+  if (a[8] == (double)now.tv_sec && a[9] == (double)now.tv_nsec) return 0;
+  if (!atime_due(a) && (double)now.tv_sec - a[8] < RELATIME_MAX_AGE_SEC) return 0;
+  int mtime_later = a[10] > a[12] || (a[10] == a[12] && a[11] >= a[13]);
+  double changed_sec = mtime_later ? a[10] : a[12], changed_nsec = mtime_later ? a[11] : a[13];
+  int before_now = changed_sec < (double)now.tv_sec || (changed_sec == (double)now.tv_sec && changed_nsec < (double)now.tv_nsec);
+  if (before_now || changed_sec - (double)now.tv_sec > CLOCK_SKEW_SEC) {
+    *sec = (double)now.tv_sec;
+    *nsec = (double)now.tv_nsec;
+  } else if (changed_nsec == 999999999) {
+    *sec = changed_sec + 1;
+    *nsec = 0;
+  } else {
+    *sec = changed_sec;
+    *nsec = changed_nsec + 1;
+  }
+  return 1;
+}
+
+/*
+ * Answers a read of a small file whose bytes the loop wrote itself (loop-contents.h) while its
+ * attribute table shows the size and mtime they are of, as JS would (fuse3-ops.ts OP.read): the
+ * bytes, and a new atime where relatime says one is due, which the loop sets in its table and
+ * hands to JS as OP_READ_ANSWERED ([ino, sec, nsec]), in order. 0 when JS must answer.
+ */
+static int read_here(struct session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off) {
+  if (off < 0) return 0;
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  struct request *r = make(NULL, OP_READ_ANSWERED);
+  char *copy = NULL;
+  size_t count = 0;
+  int found = 0, dated = 0;
+  double sec = 0, nsec = 0;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  pthread_mutex_lock(&s->attrs->lock);
+  const struct content_slot *c = slot->ino == ino && ino != 0 ? contents_of(&s->attrs->contents, slot->attr) : NULL;
+  if (c) {
+    count = (size_t)off >= c->len ? 0 : c->len - (size_t)off;
+    if (count > size) count = size;
+    copy = malloc(count ? count : 1);
+    found = copy != NULL;
+  }
+  if (found) {
+    memcpy(copy, c->bytes + off, count);
+    dated = access_time(slot->attr, now, &sec, &nsec);
+    if (dated) {
+      /* Counted before the change, as a create's: the fence waits for JS to store it. */
+      __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+      r->loop_answered = 1;
+      slot_change_begin(s, r, ino);
+      slot->attr[8] = sec;
+      slot->attr[9] = nsec;
+    }
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!found) {
+    free_request(r);
+    return 0;
+  }
+  __atomic_add_fetch(&s->attrs->contents.answered, 1, __ATOMIC_RELAXED);
+  fuse_reply_buf(req, copy, count);
+  free(copy);
+  if (!dated) {
+    free_request(r);
+    return 1;
+  }
+  PUSH(r, ino); PUSH(r, sec); PUSH(r, nsec);
+  enqueue(s, r);
+  return 1;
+}
+
 static void ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode, struct fuse_file_info *fi) {
   if (create_here(sess(req), req, parent, name, mode, fi)) return;
   struct request *r = make(req, OP_CREATE); PUSH(r, parent); PUSH(r, mode); PUSH(r, fi->flags);
@@ -963,6 +1136,7 @@ static void ll_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in, 
                                int flags) {
   /* The target may share chunks still at the Durable Object now: JS decides again. */
   run_disarm_ino(&sess(req)->run, ino_out);
+  bytes_drop(sess(req), ino_out);
   struct request *r = make(req, OP_COPY_FILE_RANGE);
   PUSH(r, ino_in); PUSH(r, fi_in->fh); PUSH(r, off_in); PUSH(r, ino_out); PUSH(r, fi_out->fh); PUSH(r, off_out);
   PUSH(r, len); PUSH(r, flags);
@@ -1124,6 +1298,7 @@ static struct session *get_session(napi_env env, napi_value v) {
 
 static void free_session(struct session *s) {
   if (s->attrs) pthread_mutex_destroy(&s->attrs->lock);
+  if (s->attrs) contents_destroy(&s->attrs->contents);
   free(s->attrs);
   free(s);
 }
@@ -1164,6 +1339,7 @@ static napi_value js_mount(napi_env env, napi_callback_info info) {
     return NULL;
   }
   pthread_mutex_init(&s->attrs->lock, NULL);
+  contents_init(&s->attrs->contents);
   names_init(&s->names);
   entries_init(&s->entries);
   creates_init(&s->creates);
@@ -1316,6 +1492,7 @@ static napi_value js_cache_attrs(napi_env env, napi_callback_info info) {
     struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
     slot->ino = ino;
     memcpy(slot->attr, a, sizeof slot->attr);
+    contents_attrs(&s->attrs->contents, a);
   }
   pthread_mutex_unlock(&s->attrs->lock);
   return NULL;
@@ -1326,6 +1503,8 @@ static napi_value js_drop_attr(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   struct session *s = session_arg(env, info, 2, argv);
   if (!s) return NULL;
+  /* Not the bytes the loop kept: JS drops attributes as it handles changes the loop has seen
+     (and dropped the bytes of) already, a run among them, and after a background store. */
   attrs_drop(s, (fuse_ino_t)num(env, argv[1]));
   return NULL;
 }
@@ -1357,6 +1536,7 @@ static napi_value js_clear_attrs(napi_env env, napi_callback_info info) {
   if (!s) return NULL;
   pthread_mutex_lock(&s->attrs->lock);
   for (int i = 0; i < ATTR_SLOTS; i++) s->attrs->slots[i].ino = 0;
+  contents_clear(&s->attrs->contents);
   pthread_mutex_unlock(&s->attrs->lock);
   return NULL;
 }
@@ -1621,14 +1801,14 @@ static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
 }
 
 /* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs, writes joined into
-   runs, lookup misses, opendirs, opens, creates, unlinks, mkdirs] the loop answered without JS. */
+   runs, lookup misses, opendirs, opens, creates, unlinks, mkdirs, links, reads] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 10 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 12 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
   counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
@@ -1639,7 +1819,9 @@ static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   counts[7] = s ? (double)__atomic_load_n(&s->creates.answered, __ATOMIC_RELAXED) : 0;
   counts[8] = s ? (double)__atomic_load_n(&s->loop_unlink, __ATOMIC_RELAXED) : 0;
   counts[9] = s ? (double)__atomic_load_n(&s->loop_mkdir, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 10, buffer, 0, &array));
+  counts[10] = s ? (double)__atomic_load_n(&s->loop_link, __ATOMIC_RELAXED) : 0;
+  counts[11] = s ? (double)__atomic_load_n(&s->attrs->contents.answered, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 12, buffer, 0, &array));
   return array;
 }
 

@@ -40,9 +40,11 @@ uint64_t creates_left(struct loop_creates *c) {
   return left;
 }
 
-int creates_on(struct loop_creates *c) {
+int creates_on(struct loop_creates *c, double *entry_timeout, double *attr_timeout) {
   pthread_mutex_lock(&c->lock);
   int on = c->enabled;
+  if (entry_timeout) *entry_timeout = c->entry_timeout;
+  if (attr_timeout) *attr_timeout = c->attr_timeout;
   pthread_mutex_unlock(&c->lock);
   return on;
 }

@@ -54,8 +54,10 @@ void creates_grant(struct loop_creates *c, uint64_t first, uint64_t count);
 /* Numbers left in the supply (both ranges). */
 uint64_t creates_left(struct loop_creates *c);
 /* Whether the loop's creates are on: the loop's other changes of names follow them (JS holds
-   them all while the DO's changes are applied). Under the lock creates_set turns them off under. */
-int creates_on(struct loop_creates *c);
+   them all while the DO's changes are applied). Under the lock creates_set turns them off under.
+   The lifetimes of an entry and of attributes it answers go to *entry_timeout and *attr_timeout
+   (each may be NULL). */
+int creates_on(struct loop_creates *c, double *entry_timeout, double *attr_timeout);
 /* Takes a number for a create by uid/gid into *out; 0 when the loop may not answer it. */
 int creates_take(struct loop_creates *c, uint32_t uid, uint32_t gid, struct loop_create *out);
 

@@ -111,6 +111,8 @@ const LOOP_COUNTERS = [
   "create (loop)",
   "unlink (loop)",
   "mkdir (loop)",
+  "link (loop)",
+  "read (loop)",
 ];
 
 /** How often unmount wakes the FUSE loop until it has ended. */

@@ -35,8 +35,6 @@ export class LoopAttributes {
    * costs nothing.
    */
   private readonly given = new Set<number>();
-  /** The loop puts attributes of its own (its creates): a clear must always reach it. */
-  private loopPuts = false;
   /** Inodes whose drops are skipped for now (keeping). */
   private kept: readonly number[] = [];
 
@@ -84,7 +82,6 @@ export class LoopAttributes {
    * they are dropped like those given here.
    */
   putByLoop(ino: number): void {
-    this.loopPuts = true;
     this.answeredAlready(ino);
   }
 
@@ -103,9 +100,12 @@ export class LoopAttributes {
     }
   }
 
-  /** Forgets every inode the loop holds (remote changes, a change it cannot follow). */
+  /**
+   * Forgets every inode the loop holds (remote changes, a change it cannot follow). Always told:
+   * the loop keeps attributes of its own (its creates) and bytes of files it wrote
+   * (native/loop-contents.h), which no drop here reaches.
+   */
   clear(): void {
-    if (this.given.size === 0 && !this.loopPuts) return;
     this.given.clear();
     this.hooks.clearAttrs?.();
   }

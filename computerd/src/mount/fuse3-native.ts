@@ -53,6 +53,10 @@ export const OP = {
   unlink_answered: 36,
   /** A mkdir the loop answered (no request handle): [parent, mode, ino, sec, nsec, uid, gid, name]. */
   mkdir_answered: 37,
+  /** A link the loop answered (no request handle): [ino, newparent, sec, nsec, name]. */
+  link_answered: 38,
+  /** A read the loop answered moved the file's atime (no request handle): [ino, sec, nsec]. */
+  read_answered: 39,
 } as const;
 
 /** Request names by code (the FUSE counters' keys). */
@@ -206,7 +210,7 @@ export interface Fuse3Addon {
   dropAttr(session: SessionHandle, ino: number): void;
   /**
    * Requests the loop answered without the listener: [capability probes, flushes, getattrs,
-   * writes joined into runs, lookup misses, opendirs, read-only opens, creates, unlinks, mkdirs] (the last five
+   * writes joined into runs, lookup misses, opendirs, read-only opens, creates, unlinks, mkdirs, links, reads] (the last seven
    * are handed to the listener without a request, uncounted there).
    */
   loopAnswers(session: SessionHandle): Float64Array;

@@ -184,9 +184,9 @@ export class LocalFs {
    * Records an access (a read, a readdir, a symlink followed) with the relatime rule: most
    * accesses cost a cached-attribute check; a due one one grouped SQL write. `path` is only
    * needed when the attributes are not cached ("" for a file without a name: then nothing).
-   * Answers whether the atime changed.
+   * Answers whether the atime changed. A read the FUSE loop answered brings the atime it set.
    */
-  accessed(ino: number, path: string): boolean {
+  accessed(ino: number, path: string, answered?: Timespec): boolean {
     let stat = this.meta.stat(ino);
     if (!stat) {
       if (path === "") return false;
@@ -194,10 +194,9 @@ export class LocalFs {
       if (!stat) return false;
       this.meta.setStat(stat);
     }
-    const current = this.files.overlay(stat);
-    const now = this.now();
-    if (!atimeDue(current, now)) return false;
-    const time = accessTime(current, now);
+    const [current, now] = [this.files.overlay(stat), this.now()];
+    const time = answered ?? (atimeDue(current, now) ? accessTime(current, now) : undefined);
+    if (!time) return false;
     this.storeAtime(ino, time);
     this.meta.setStat({ ...stat, atime: time });
     return true;
