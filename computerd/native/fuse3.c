@@ -31,6 +31,7 @@
 #include <sys/statvfs.h>
 
 #include "kill-priv.h"
+#include "loop-changes.h"
 #include "loop-contents.h"
 #include "loop-creates.h"
 #include "loop-entries.h"
@@ -38,128 +39,13 @@
 #include "write-run.h"
 #include "writer-cpu.h"
 
-enum op {
-  OP_INIT, OP_LOOKUP, OP_FORGET, OP_GETATTR, OP_SETATTR, OP_READLINK, OP_MKNOD, OP_MKDIR,
-  OP_UNLINK, OP_RMDIR, OP_SYMLINK, OP_RENAME, OP_LINK, OP_OPEN, OP_READ, OP_WRITE, OP_FLUSH,
-  OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
-  OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
-  OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND, OP_CREATE_ANSWERED, OP_UNLINK_ANSWERED,
-  OP_MKDIR_ANSWERED, OP_LINK_ANSWERED, OP_READ_ANSWERED
-};
-
-/* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
-struct request {
-  enum op op;
-  fuse_req_t req;
-  uint32_t uid, gid, pid, umask;
-  double n[16];
-  int count;
-  char *s1, *s2;
-  char *data;
-  size_t size;
-  /* Non-NULL when data points into a receive buffer the request took over: freed with it. */
-  char *data_block;
-  /* A change of names the loop answered itself (create_here, unlink_here, mkdir_here): the fence
-     waits for it until its handler returned (early_pending), and the attribute slots it changed
-     take nothing from JS until its handler starts (slot_change_begin). */
-  int loop_answered;
-  fuse_ino_t changed[2];
-  int changed_count;
-};
-
-/*
- * Attributes of inodes JS has just answered (a lookup, getattr, setattr, create, readdirplus
- * entry) or changed (a directory after a create, unlink, rename... in it): the loop answers the
- * kernel's next getattr of them itself (its revalidation after the attribute timeout, the
- * permission check of a path walk, a stat after a write). Direct-mapped by inode (a collision
- * only evicts). JS drops an inode before it answers any request that changes what a getattr of
- * it would answer, and drops them all for remote changes, so an entry is always what JS would
- * answer. An early write changes a file before JS has seen it (ll_write): the loop drops the
- * file's entry as it answers one, and takes none of that file from JS while one is on its way
- * (JS may have computed them before it). A write changes its own inode's attributes only, so
- * every other inode's are taken meanwhile (a checkout's files stored while the next one's run is
- * on its way).
- */
-#define ATTR_SLOTS 16384
-struct attr_slot {
-  fuse_ino_t ino; /* 0: free */
-  double attr[14];
-};
-struct attr_cache {
-  pthread_mutex_t lock;
-  double timeout;
-  struct attr_slot slots[ATTR_SLOTS];
-  /* What the kernel's page cache of each file holds (page-cache.ts "seen": mtime in ms and
-     size at its last open or its own change), told by JS whenever it changes. Direct-mapped
-     like the slots; under the same lock. */
-  struct { fuse_ino_t ino; double mtime_ms, size; } seen[ATTR_SLOTS];
-  /* Early writes and runs on their way to JS, by the slot of their inode (atomic): while one is,
-     cacheAttrs takes nothing for that slot. Counted by slot, so a collision only refuses more. */
-  int early[ATTR_SLOTS];
-  /* Bytes of small files the loop wrote itself: it answers their reads (loop-contents.h). */
-  struct loop_contents contents;
-};
-
-struct session {
-  struct fuse_session *se;
-  napi_threadsafe_function tsfn;
-  pthread_t thread;
-  int running;
-  int loop_done;   /* set by the loop thread as it ends (atomic) */
-  int joined;      /* destroy joined the loop thread */
-  long pending;    /* requests handed to JS and not answered yet (atomic) */
-  int destroying;  /* destroy was called: the last answer destroys the session */
-  int released;    /* JS dropped the handle: free once destroyed */
-  int no_caps;     /* no file has security.capability: the loop answers its probes (atomic) */
-  int no_setid;    /* no file has setuid/setgid: a write that asks to kill them needs nothing (atomic) */
-  struct kill_priv kill_priv; /* FUSE_HANDLE_KILLPRIV_V2 (kill-priv.h) */
-  int flush_wanted; /* JS has an error to report at a close: every flush goes to JS (atomic) */
-  long loop_getxattr; /* capability probes the loop answered itself (atomic) */
-  long loop_flush;    /* flushes the loop answered itself (atomic) */
-  long loop_getattr;  /* getattrs the loop answered from its attribute table (atomic) */
-  long loop_opendir;  /* opendirs the loop answered, which also numbers its handles (atomic) */
-  long loop_open;     /* read-only opens the loop answered, which also numbers their handles (atomic) */
-  long loop_unlink;   /* unlinks the loop answered (atomic) */
-  long loop_mkdir;    /* mkdirs the loop answered (atomic) */
-  long loop_link;     /* links the loop answered (atomic) */
-  /* Unlinks, rmdirs and renames handed to JS and not yet handled (atomic): while one is on its
-     way, a name the loop's tables still show may be going, so the loop answers no open. */
-  long removals_pending;
-  /* Unlinks the loop answered itself and JS has not handled yet (atomic): an earlier request's
-     handler may put the removed name back into the entries until then, so the loop answers no
-     lookup of a found name meanwhile (lookup_found). */
-  long unlinks_pending;
-  /* Early writes: whole-page writes the loop answers before JS buffers them (see ll_write). */
-  long long write_credit;   /* bytes of them the quota still leaves room for (atomic; JS grants) */
-  long long file_size_max;  /* the largest file size (JS sets it with the credit) */
-  long early_pending;       /* answered, not yet handled by JS, with the creates the loop answered (atomic) */
-  long early_answered;      /* answered since mount (atomic) */
-  /* Small writes continuing a stream JS armed, answered here and handed over as one (write-run.h). */
-  struct write_run run;
-  /* While the loop answers a stream of small writes, it runs on the writer's CPU (writer-cpu.h). */
-  struct writer_cpu follow;
-  /* Directories whose names the loop holds: it answers misses there (loop-names.h). */
-  struct loop_names names;
-  /* Names JS answered as found: the loop answers their lookups again (loop-entries.h). */
-  struct loop_entries entries;
-  /* Creates the loop answers, with inode numbers JS reserved (loop-creates.h). */
-  struct loop_creates creates;
-  struct attr_cache *attrs; /* calloc'd with the session (2 MiB) */
-  /* The loop thread's current receive buffer; a big write takes it over (the loop then
-     reads the next request into a pooled or fresh one). Loop thread only. */
-  char *recv_mem;
-  int recv_taken;
-  /* Usable size of the receive buffers libfuse allocates for this session (0: none seen yet). */
-  size_t recv_size;
-  /* Raised by cancelStores: a store into the page cache started before stops at its next chunk (atomic). */
-  long stores_cancelled;
-};
+#include "session.h"
 
 /* Interrupts the loop thread's read of /dev/fuse on unmount (0: no signal was free). */
 static int wake_signal;
 static void on_wake(int sig) { (void)sig; }
 
-static char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
+char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
 
 /*
  * Receive buffers a big write took over come back here when JS drops them: the finalizer of
@@ -218,7 +104,7 @@ static char *pool_take(size_t need) {
   return block;
 }
 
-static void free_request(struct request *r) {
+void free_request(struct request *r) {
   free(r->s1); free(r->s2);
   free(r->data_block ? r->data_block : r->data);
   free(r);
@@ -232,7 +118,6 @@ static void answered(struct session *s) {
 }
 
 static int removes_name(enum op op);
-static void slot_changes_end(struct session *s, struct request *r);
 /* A change of names the loop answered never reaches JS (it is going away): nothing waits for it. */
 static void loop_answer_dropped(struct session *s, struct request *r) {
   if (!r->loop_answered) return;
@@ -240,7 +125,7 @@ static void loop_answer_dropped(struct session *s, struct request *r) {
   __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
   if (r->op == OP_UNLINK_ANSWERED) __atomic_sub_fetch(&s->unlinks_pending, 1, __ATOMIC_ACQ_REL);
 }
-static void enqueue(struct session *s, struct request *r) {
+void enqueue(struct session *s, struct request *r) {
   /* Writes answered into a run come first: JS sees every request in the kernel's order. */
   run_flush(&s->run);
   int removal = removes_name(r->op);
@@ -253,7 +138,7 @@ static void enqueue(struct session *s, struct request *r) {
   }
 }
 
-static struct request *make(fuse_req_t req, enum op op) {
+struct request *make(fuse_req_t req, enum op op) {
   struct request *r = calloc(1, sizeof *r);
   r->op = op;
   r->req = req;
@@ -266,7 +151,6 @@ static struct request *make(fuse_req_t req, enum op op) {
 }
 
 static struct session *sess(fuse_req_t req) { return fuse_req_userdata(req); }
-#define PUSH(r, v) ((r)->n[(r)->count++] = (double)(v))
 
 static void ll_init(void *userdata, struct fuse_conn_info *conn) {
   (void)userdata;
@@ -287,7 +171,6 @@ static void ll_init(void *userdata, struct fuse_conn_info *conn) {
   conn->max_readahead = 1 << 20;
 }
 
-static void stat_from(const double *a, struct stat *st);
 
 /*
  * Answers the lookup of a name JS answered as found (loop-entries.h) with the attributes of the
@@ -383,11 +266,11 @@ static void early_end(struct session *s, fuse_ino_t ino) {
    directory, a file whose link count moved) before JS has handled it: until its handler starts,
    cacheAttrs takes none of that slot (JS may have computed them before it). Raised before the
    slot changes. */
-static void slot_change_begin(struct session *s, struct request *r, fuse_ino_t ino) {
+void slot_change_begin(struct session *s, struct request *r, fuse_ino_t ino) {
   __atomic_add_fetch(&s->attrs->early[ino % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
   r->changed[r->changed_count++] = ino;
 }
-static void slot_changes_end(struct session *s, struct request *r) {
+void slot_changes_end(struct session *s, struct request *r) {
   for (int i = 0; i < r->changed_count; i++)
     __atomic_sub_fetch(&s->attrs->early[r->changed[i] % ATTR_SLOTS], 1, __ATOMIC_ACQ_REL);
   r->changed_count = 0;
@@ -430,7 +313,6 @@ static void ll_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
   struct request *r = make(req, OP_MKNOD); PUSH(r, parent); PUSH(r, mode); PUSH(r, rdev); r->s1 = dup_str(name);
   enqueue(sess(req), r);
 }
-static int mkdir_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode);
 static void ll_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode) {
   if (mkdir_here(sess(req), req, parent, name, mode)) return;
   struct request *r = make(req, OP_MKDIR); PUSH(r, parent); PUSH(r, mode); r->s1 = dup_str(name); enqueue(sess(req), r);
@@ -438,7 +320,6 @@ static void ll_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t
 /* A request that may remove a name (unlink, rmdir, rename) is on its way to JS (ll_open). */
 static int removes_name(enum op op) { return op == OP_UNLINK || op == OP_RMDIR || op == OP_RENAME; }
 
-static int unlink_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name);
 static void ll_unlink(fuse_req_t req, fuse_ino_t parent, const char *name) {
   if (unlink_here(sess(req), req, parent, name)) return;
   struct request *r = make(req, OP_UNLINK); PUSH(r, parent); r->s1 = dup_str(name); enqueue(sess(req), r);
@@ -455,7 +336,6 @@ static void ll_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_
   struct request *r = make(req, OP_RENAME); PUSH(r, parent); PUSH(r, newparent); PUSH(r, flags);
   r->s1 = dup_str(name); r->s2 = dup_str(newname); enqueue(sess(req), r);
 }
-static int link_here(struct session *s, fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname);
 static void ll_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname) {
   if (link_here(sess(req), req, ino, newparent, newname)) return;
   struct request *r = make(req, OP_LINK); PUSH(r, ino); PUSH(r, newparent); r->s1 = dup_str(newname);
@@ -521,7 +401,6 @@ static void ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi) {
   struct request *r = make(req, OP_OPEN); PUSH(r, ino); PUSH(r, fi->flags); PUSH(r, kill);
   enqueue(s, r);
 }
-static int read_here(struct session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off);
 static void ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi) {
   if (read_here(sess(req), req, ino, size, off)) return;
   struct request *r = make(req, OP_READ); PUSH(r, ino); PUSH(r, fi->fh); PUSH(r, size); PUSH(r, off);
@@ -552,13 +431,19 @@ static long long run_file_size_max(void *ctx) {
 static void run_started(void *ctx, uint64_t ino) { early_begin(ctx, (fuse_ino_t)ino); }
 
 /* The run goes to JS answered already, like an early write: no request to reply to. */
-static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len) {
+static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len,
+                          const struct timespec *at) {
   struct session *s = ctx;
-  /* Before JS can have handled it: the bytes wait for the attributes JS gives after it. */
+  /* Before JS can have handled it. The loop's attributes of the file, where it kept them through
+     the run's writes (attrs_after_write), say whether the bytes are the whole file; else they
+     wait for the attributes JS gives after it. */
   pthread_mutex_lock(&s->attrs->lock);
   contents_ran(&s->attrs->contents, ino, start, buf, len);
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  if (slot->ino == ino) contents_attrs(&s->attrs->contents, slot->attr);
   pthread_mutex_unlock(&s->attrs->lock);
   struct request *r = make(NULL, OP_WRITE_RUN); PUSH(r, ino); PUSH(r, fh); PUSH(r, start);
+  PUSH(r, at->tv_sec); PUSH(r, at->tv_nsec);
   r->data = buf;
   r->size = len;
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
@@ -574,6 +459,35 @@ static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start,
 /* How often a stream of answered writes looks up its writer's CPU (writer-cpu.h). */
 #define FOLLOW_EVERY 64
 
+/*
+ * A write the loop answered into a run changed `ino` before JS has seen it. Where the loop knows
+ * what JS will answer after it, its attributes follow the write: a regular file of one
+ * write-back page at most (1 MiB), written where it has bytes or at its end (no hole), whose
+ * blocks are its size's (the write-back counts a buffered page's bytes up to the size, and a
+ * file stored whole allocates its size) takes the new size and blocks, and the write's time as
+ * mtime and ctime (JS dates the run with it: OP_WRITE_RUN's time). A getattr, a lookup or a
+ * link of the file just written (git links each object after its write) needs no JS then.
+ * Otherwise its attributes go, as before; either way the table takes none from JS until JS has
+ * handled the run (it counts as an early write on its way).
+ */
+static void attrs_after_write(struct session *s, fuse_ino_t ino, off_t off, size_t size, const struct timespec *at) {
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  if (slot->ino == ino) {
+    double *a = slot->attr;
+    double end = (double)off + (double)size, blocks = (double)(((long long)a[6] + 511) / 512);
+    if (S_ISREG((mode_t)a[1]) && (double)off <= a[6] && end <= PAGE_BYTES && a[7] == blocks) {
+      if (end > a[6]) a[6] = end;
+      a[7] = (double)(((long long)a[6] + 511) / 512);
+      a[10] = a[12] = (double)at->tv_sec;
+      a[11] = a[13] = (double)at->tv_nsec;
+    } else {
+      slot->ino = 0;
+    }
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+}
+
 static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
                      struct fuse_file_info *fi) {
   struct session *s = sess(req);
@@ -586,10 +500,10 @@ static void ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
   int loop_may = !killpriv_v2 ||
                  (__atomic_load_n(&s->no_caps, __ATOMIC_ACQUIRE) &&
                   (!kill || __atomic_load_n(&s->no_setid, __ATOMIC_ACQUIRE)));
-  if (!whole_page && loop_may && run_join(&s->run, ino, fi->fh, buf, size, off)) {
-    /* The file changed before JS has seen it: its attributes go (the run counts as an early
-       write on its way, so the table takes none from JS until JS has handled it). */
-    attrs_drop(s, ino);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  if (!whole_page && loop_may && run_join(&s->run, ino, fi->fh, buf, size, off, &now)) {
+    attrs_after_write(s, ino, off, size, &now);
     /* Every FOLLOW_EVERY writes answered here: onto the writer's CPU (not at a stream's first
        write, so a small file's one write costs no look-up). */
     if (__atomic_load_n(&s->run.joined, __ATOMIC_RELAXED) % FOLLOW_EVERY == 0)
@@ -693,7 +607,7 @@ static int atime_not_due(const double *a) {
    directory just made or changed). atimeDue's one exception, an atime equal to its clock's now
    to the nanosecond, is left aside: there the loop drops a listing JS would keep (one readdir
    more, never a stale one). */
-static int atime_due(const double *a) {
+int atime_due(const double *a) {
   int after_mtime = a[8] > a[10] || (a[8] == a[10] && a[9] > a[11]);
   int after_ctime = a[8] > a[12] || (a[8] == a[12] && a[9] > a[13]);
   return !after_mtime || !after_ctime;
@@ -774,355 +688,6 @@ static void ll_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size) {
 static void ll_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name) {
   struct request *r = make(req, OP_REMOVEXATTR); PUSH(r, ino); r->s1 = dup_str(name); enqueue(sess(req), r);
 }
-/* The longest name a directory may hold (NAME_MAX): longer ones are never held. */
-#define NAME_BYTES_MAX 255
-
-/* File handles of the creates the loop answers (create_here): above those of its opens. */
-#define LOOP_CREATE_FH_FIRST (1ULL << 42)
-
-/*
- * Answers a create as JS would (fuse3-ops.ts OP.create, fuse3-own.ts), where that answer is
- * certain (loop-creates.h): the name is missing from a directory whose names the loop holds and
- * whose attributes it has (not setgid: the new file would take its group), no setuid or setgid
- * bit is asked for, no removal is on its way and no error waits for a close. The new file's
- * attributes go into the loop's table and its name into the loop's names and entries, its
- * directory's mtime and ctime become the create's time (JS dates the directory's change so,
- * vfs MadeAs), and a handle that may write is armed for a run at 0, as JS does before its own
- * answer. Handed to JS as OP_CREATE_ANSWERED ([parent, mode, flags,
- * ino, fh, sec, nsec, direct, uid, gid], name), in order. 0 when JS must answer.
- */
-static int create_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
-                       struct fuse_file_info *fi) {
-  if (strlen(name) > NAME_BYTES_MAX || (mode & (S_ISUID | S_ISGID)) ||
-      __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
-      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0 || !names_absent(&s->names, parent, name))
-    return 0;
-  struct attr_slot *dir = &s->attrs->slots[parent % ATTR_SLOTS];
-  pthread_mutex_lock(&s->attrs->lock);
-  int dir_known = dir->ino == parent && S_ISDIR((mode_t)dir->attr[1]) && !((mode_t)dir->attr[1] & S_ISGID);
-  pthread_mutex_unlock(&s->attrs->lock);
-  const struct fuse_ctx *ctx = fuse_req_ctx(req);
-  struct loop_create made;
-  /* Counted before the take: once JS turned the creates off (under the take's lock), every
-     create taken before is counted, so a fence after it waits for them all (writesHandled). */
-  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-  if (!dir_known || !creates_take(&s->creates, ctx->uid, ctx->gid, &made)) {
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-    return 0;
-  }
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  double a[14] = {(double)made.ino, (double)(S_IFREG | (mode & 07777)), 1, ctx->uid, ctx->gid, 0, 0, 0,
-                  (double)now.tv_sec, (double)now.tv_nsec, (double)now.tv_sec, (double)now.tv_nsec,
-                  (double)now.tv_sec, (double)now.tv_nsec};
-  struct attr_slot *slot = &s->attrs->slots[made.ino % ATTR_SLOTS];
-  struct request *r = make(NULL, OP_CREATE_ANSWERED);
-  r->loop_answered = 1;
-  slot_change_begin(s, r, parent);
-  pthread_mutex_lock(&s->attrs->lock);
-  if (dir->ino == parent) {
-    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
-    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
-  }
-  slot->ino = made.ino;
-  memcpy(slot->attr, a, sizeof slot->attr);
-  s->attrs->timeout = made.attr_timeout;
-  pthread_mutex_unlock(&s->attrs->lock);
-  names_add(&s->names, parent, name);
-  entries_put(&s->entries, parent, name, made.ino, made.entry_timeout);
-  uint64_t fh = LOOP_CREATE_FH_FIRST + made.serial;
-  if ((fi->flags & O_ACCMODE) != O_RDONLY) run_arm(&s->run, made.ino, fh, 0);
-  struct fuse_entry_param e;
-  memset(&e, 0, sizeof e);
-  stat_from(a, &e.attr);
-  e.ino = made.ino;
-  e.generation = 1;
-  e.entry_timeout = made.entry_timeout;
-  e.attr_timeout = made.attr_timeout;
-  fi->fh = fh;
-  fi->direct_io = made.direct && (fi->flags & O_ACCMODE) == O_WRONLY;
-  PUSH(r, parent); PUSH(r, mode & 07777); PUSH(r, fi->flags); PUSH(r, made.ino); PUSH(r, fh);
-  PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec); PUSH(r, fi->direct_io); PUSH(r, ctx->uid); PUSH(r, ctx->gid);
-  r->s1 = dup_str(name);
-  __atomic_add_fetch(&s->creates.answered, 1, __ATOMIC_RELAXED);
-  fuse_reply_create(req, &e, fi);
-  enqueue(s, r);
-  return 1;
-}
-
-/*
- * Answers an unlink as JS would (fuse3-ops.ts OP.unlink), where that answer is certain: the loop
- * holds the name as found (loop-entries.h: the kernel's dentry says it is no directory) and its
- * directory's attributes, no removal is on its way to JS, no error waits for a close, and the
- * loop's creates are on (JS holds both while the DO's changes are applied). JS's answer is then
- * 0 whatever else holds (a file still open keeps a hidden name). The name leaves the loop's
- * entries (its held names keep it: a lookup or create of it goes to JS), the directory's mtime
- * and ctime in the table become the unlink's time, and the file's attributes lose a link with
- * that ctime, or go with its last link. Handed to JS as OP_UNLINK_ANSWERED ([parent, ino, sec,
- * nsec], name), in order. 0 when JS must answer.
- */
-static int unlink_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name) {
-  if (strlen(name) > NAME_BYTES_MAX || __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
-      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0)
-    return 0;
-  double entry_timeout = 0;
-  fuse_ino_t ino = (fuse_ino_t)entries_find(&s->entries, parent, name, &entry_timeout);
-  if (ino == 0) return 0;
-  struct attr_slot *dir = &s->attrs->slots[parent % ATTR_SLOTS];
-  pthread_mutex_lock(&s->attrs->lock);
-  int dir_known = dir->ino == parent && S_ISDIR((mode_t)dir->attr[1]);
-  pthread_mutex_unlock(&s->attrs->lock);
-  if (!dir_known) return 0;
-  /* Counted before the check, as a create (create_here). */
-  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-  if (!creates_on(&s->creates, NULL, NULL)) {
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-    return 0;
-  }
-  __atomic_add_fetch(&s->unlinks_pending, 1, __ATOMIC_ACQ_REL);
-  struct request *r = make(NULL, OP_UNLINK_ANSWERED);
-  r->loop_answered = 1;
-  slot_change_begin(s, r, parent);
-  slot_change_begin(s, r, ino);
-  entries_drop(&s->entries, parent, name);
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  struct attr_slot *file = &s->attrs->slots[ino % ATTR_SLOTS];
-  pthread_mutex_lock(&s->attrs->lock);
-  if (dir->ino == parent) {
-    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
-    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
-  }
-  if (file->ino == ino && file->attr[2] > 1 && !S_ISDIR((mode_t)file->attr[1])) {
-    file->attr[2] -= 1;
-    file->attr[12] = (double)now.tv_sec;
-    file->attr[13] = (double)now.tv_nsec;
-  } else if (file->ino == ino) {
-    /* Its last link: gone, or an open file JS hides (nlink 0): JS answers its getattrs. */
-    file->ino = 0;
-    contents_drop(&s->attrs->contents, ino);
-  }
-  pthread_mutex_unlock(&s->attrs->lock);
-  PUSH(r, parent); PUSH(r, ino); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
-  r->s1 = dup_str(name);
-  __atomic_add_fetch(&s->loop_unlink, 1, __ATOMIC_RELAXED);
-  fuse_reply_err(req, 0);
-  enqueue(s, r);
-  return 1;
-}
-
-/*
- * Answers a mkdir as JS would (fuse3-ops.ts OP.mkdir), where that answer is certain: as a create
- * (create_here: a name certainly missing, its directory's attributes known and not setgid, no
- * setuid or setgid bit asked for, no removal on its way, no error waiting for a close), with an
- * inode number of the same supply. The new directory's attributes go into the loop's table, it
- * is held with no names (the creates in it the loop answers next), its name goes into the loop's
- * names and entries, and its parent gains a link and is dated with the mkdir's time. Handed to
- * JS as OP_MKDIR_ANSWERED ([parent, mode, ino, sec, nsec, uid, gid], name), in order. 0 when JS
- * must answer.
- */
-static int mkdir_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode) {
-  if (strlen(name) > NAME_BYTES_MAX || (mode & (S_ISUID | S_ISGID)) ||
-      __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
-      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0 || !names_absent(&s->names, parent, name))
-    return 0;
-  struct attr_slot *dir = &s->attrs->slots[parent % ATTR_SLOTS];
-  pthread_mutex_lock(&s->attrs->lock);
-  int dir_known = dir->ino == parent && S_ISDIR((mode_t)dir->attr[1]) && !((mode_t)dir->attr[1] & S_ISGID);
-  pthread_mutex_unlock(&s->attrs->lock);
-  const struct fuse_ctx *ctx = fuse_req_ctx(req);
-  struct loop_create made;
-  /* Counted before the take, as a create's. */
-  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-  if (!dir_known || !creates_take(&s->creates, ctx->uid, ctx->gid, &made)) {
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-    return 0;
-  }
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  double a[14] = {(double)made.ino, (double)(S_IFDIR | (mode & 07777)), 2, ctx->uid, ctx->gid, 0, 0, 0,
-                  (double)now.tv_sec, (double)now.tv_nsec, (double)now.tv_sec, (double)now.tv_nsec,
-                  (double)now.tv_sec, (double)now.tv_nsec};
-  struct attr_slot *slot = &s->attrs->slots[made.ino % ATTR_SLOTS];
-  struct request *r = make(NULL, OP_MKDIR_ANSWERED);
-  r->loop_answered = 1;
-  slot_change_begin(s, r, parent);
-  pthread_mutex_lock(&s->attrs->lock);
-  if (dir->ino == parent) {
-    dir->attr[2] += 1;
-    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
-    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
-  }
-  slot->ino = made.ino;
-  memcpy(slot->attr, a, sizeof slot->attr);
-  s->attrs->timeout = made.attr_timeout;
-  pthread_mutex_unlock(&s->attrs->lock);
-  names_hold_new(&s->names, made.ino);
-  names_add(&s->names, parent, name);
-  entries_put(&s->entries, parent, name, made.ino, made.entry_timeout);
-  struct fuse_entry_param e;
-  memset(&e, 0, sizeof e);
-  stat_from(a, &e.attr);
-  e.ino = made.ino;
-  e.generation = 1;
-  e.entry_timeout = made.entry_timeout;
-  e.attr_timeout = made.attr_timeout;
-  PUSH(r, parent); PUSH(r, mode & 07777); PUSH(r, made.ino); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
-  PUSH(r, ctx->uid); PUSH(r, ctx->gid);
-  r->s1 = dup_str(name);
-  __atomic_add_fetch(&s->loop_mkdir, 1, __ATOMIC_RELAXED);
-  fuse_reply_entry(req, &e);
-  enqueue(s, r);
-  return 1;
-}
-
-/*
- * Answers a link as JS would (fuse3-ops.ts OP.link), where that answer is certain: the new name
- * is certainly missing from a directory whose attributes the loop has, the loop has the file's
- * attributes (the kernel refuses a directory, and a file whose last link went), no removal is on
- * its way, no error waits for a close and the loop's creates are on. The file gains a link with
- * the link's time as its ctime, the directory that time as its mtime and ctime, the name goes
- * into the loop's names and entries, and the entry answered carries the file's new attributes.
- * Handed to JS as OP_LINK_ANSWERED ([ino, newparent, sec, nsec], name), in order. 0 when JS
- * must answer.
- */
-static int link_here(struct session *s, fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname) {
-  if (strlen(newname) > NAME_BYTES_MAX || __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) ||
-      __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0 || !names_absent(&s->names, newparent, newname))
-    return 0;
-  struct attr_slot *dir = &s->attrs->slots[newparent % ATTR_SLOTS];
-  struct attr_slot *file = &s->attrs->slots[ino % ATTR_SLOTS];
-  pthread_mutex_lock(&s->attrs->lock);
-  int known = dir->ino == newparent && S_ISDIR((mode_t)dir->attr[1]) && file->ino == ino && ino != newparent &&
-              !S_ISDIR((mode_t)file->attr[1]) && file->attr[2] >= 1;
-  pthread_mutex_unlock(&s->attrs->lock);
-  if (!known) return 0;
-  double entry_timeout = 0, attr_timeout = 0;
-  /* Counted before the check, as a create (create_here). */
-  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-  if (!creates_on(&s->creates, &entry_timeout, &attr_timeout)) {
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-    return 0;
-  }
-  struct request *r = make(NULL, OP_LINK_ANSWERED);
-  r->loop_answered = 1;
-  slot_change_begin(s, r, newparent);
-  slot_change_begin(s, r, ino);
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  struct fuse_entry_param e;
-  memset(&e, 0, sizeof e);
-  pthread_mutex_lock(&s->attrs->lock);
-  /* Both were there a moment ago: only a drop by JS (a remote change) can have taken them since. */
-  int still = dir->ino == newparent && file->ino == ino;
-  if (still) {
-    dir->attr[10] = dir->attr[12] = (double)now.tv_sec;
-    dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
-    file->attr[2] += 1;
-    file->attr[12] = (double)now.tv_sec;
-    file->attr[13] = (double)now.tv_nsec;
-    stat_from(file->attr, &e.attr);
-  }
-  pthread_mutex_unlock(&s->attrs->lock);
-  if (!still) {
-    slot_changes_end(s, r);
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-    free_request(r);
-    return 0;
-  }
-  names_add(&s->names, newparent, newname);
-  entries_put(&s->entries, newparent, newname, ino, entry_timeout);
-  e.ino = ino;
-  e.generation = 1;
-  e.entry_timeout = entry_timeout;
-  e.attr_timeout = attr_timeout;
-  PUSH(r, ino); PUSH(r, newparent); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
-  r->s1 = dup_str(newname);
-  __atomic_add_fetch(&s->loop_link, 1, __ATOMIC_RELAXED);
-  fuse_reply_entry(req, &e);
-  enqueue(s, r);
-  return 1;
-}
-
-/* The relatime rule's "a day old" (relatime.ts RELATIME_MAX_AGE_SEC). */
-#define RELATIME_MAX_AGE_SEC (24 * 60 * 60)
-/* How far ahead of the loop's clock the change that made an access due may be (relatime.ts). */
-#define CLOCK_SKEW_SEC 1
-
-/* The atime an access at `now` of a file with these attributes (14 numbers) stores, or 0 when
-   it stores none: relatime.ts atimeDue and accessTime. */
-static int access_time(const double *a, struct timespec now, double *sec, double *nsec) {
-  if (a[8] == (double)now.tv_sec && a[9] == (double)now.tv_nsec) return 0;
-  if (!atime_due(a) && (double)now.tv_sec - a[8] < RELATIME_MAX_AGE_SEC) return 0;
-  int mtime_later = a[10] > a[12] || (a[10] == a[12] && a[11] >= a[13]);
-  double changed_sec = mtime_later ? a[10] : a[12], changed_nsec = mtime_later ? a[11] : a[13];
-  int before_now = changed_sec < (double)now.tv_sec || (changed_sec == (double)now.tv_sec && changed_nsec < (double)now.tv_nsec);
-  if (before_now || changed_sec - (double)now.tv_sec > CLOCK_SKEW_SEC) {
-    *sec = (double)now.tv_sec;
-    *nsec = (double)now.tv_nsec;
-  } else if (changed_nsec == 999999999) {
-    *sec = changed_sec + 1;
-    *nsec = 0;
-  } else {
-    *sec = changed_sec;
-    *nsec = changed_nsec + 1;
-  }
-  return 1;
-}
-
-/*
- * Answers a read of a small file whose bytes the loop wrote itself (loop-contents.h) while its
- * attribute table shows the size and mtime they are of, as JS would (fuse3-ops.ts OP.read): the
- * bytes, and a new atime where relatime says one is due, which the loop sets in its table and
- * hands to JS as OP_READ_ANSWERED ([ino, sec, nsec]), in order. 0 when JS must answer.
- */
-static int read_here(struct session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off) {
-  if (off < 0) return 0;
-  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
-  struct request *r = make(NULL, OP_READ_ANSWERED);
-  char *copy = NULL;
-  size_t count = 0;
-  int found = 0, dated = 0;
-  double sec = 0, nsec = 0;
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
-  pthread_mutex_lock(&s->attrs->lock);
-  const struct content_slot *c = slot->ino == ino && ino != 0 ? contents_of(&s->attrs->contents, slot->attr) : NULL;
-  if (c) {
-    count = (size_t)off >= c->len ? 0 : c->len - (size_t)off;
-    if (count > size) count = size;
-    copy = malloc(count ? count : 1);
-    found = copy != NULL;
-  }
-  if (found) {
-    memcpy(copy, c->bytes + off, count);
-    dated = access_time(slot->attr, now, &sec, &nsec);
-    if (dated) {
-      /* Counted before the change, as a create's: the fence waits for JS to store it. */
-      __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-      r->loop_answered = 1;
-      slot_change_begin(s, r, ino);
-      slot->attr[8] = sec;
-      slot->attr[9] = nsec;
-    }
-  }
-  pthread_mutex_unlock(&s->attrs->lock);
-  if (!found) {
-    free_request(r);
-    return 0;
-  }
-  __atomic_add_fetch(&s->attrs->contents.answered, 1, __ATOMIC_RELAXED);
-  fuse_reply_buf(req, copy, count);
-  free(copy);
-  if (!dated) {
-    free_request(r);
-    return 1;
-  }
-  PUSH(r, ino); PUSH(r, sec); PUSH(r, nsec);
-  enqueue(s, r);
-  return 1;
-}
-
 static void ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode, struct fuse_file_info *fi) {
   if (create_here(sess(req), req, parent, name, mode, fi)) return;
   struct request *r = make(req, OP_CREATE); PUSH(r, parent); PUSH(r, mode); PUSH(r, fi->flags);
@@ -1839,7 +1404,7 @@ static double num(napi_env env, napi_value v) {
 
 /* Attributes cross as a Float64Array: ino, mode, nlink, uid, gid, rdev, size, blocks,
    atime s, ns, mtime s, ns, ctime s, ns. */
-static void stat_from(const double *a, struct stat *st) {
+void stat_from(const double *a, struct stat *st) {
   memset(st, 0, sizeof *st);
   st->st_ino = (ino_t)a[0]; st->st_mode = (mode_t)a[1]; st->st_nlink = (nlink_t)a[2];
   st->st_uid = (uid_t)a[3]; st->st_gid = (gid_t)a[4]; st->st_rdev = (dev_t)a[5];

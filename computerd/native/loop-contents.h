@@ -5,10 +5,11 @@
  * first read is due to update its atime (relatime) and so finds no page in the kernel's cache.
  *
  * A write run (write-run.h) handed to JS from offset 0 is kept here (pieces that continue it are
- * added; anything else drops it), pending until JS next gives the loop the file's attributes
- * (cacheAttrs takes none while the run is on its way, so the first after it has the run): then
- * the bytes are the whole file if its size is theirs, and they are taken with that size and
- * mtime. The loop answers a read from them while its attribute table shows the same size and
+ * added; anything else drops it). The bytes are the whole file if its size is theirs, and they
+ * are taken with that size and mtime, as the loop's attributes of the file say when it kept them
+ * through the run's writes (fuse3.c attrs_after_write: the run is dated by its last write), or
+ * else as JS next gives them (cacheAttrs takes none while the run is on its way, so the first
+ * after it has the run). The loop answers a read from them while its attribute table shows the same size and
  * mtime (every change of a file's bytes moves its mtime). Every request that may change a
  * file's bytes drops them as the loop sees it (a write JS answers, a setattr, a copy into it, an
  * open that truncates, the unlink of its last name, the kernel's forget), and JS's clears of the

@@ -86,7 +86,7 @@ static void flush_locked(struct write_run *w) {
   size_t len = w->len;
   w->buf = NULL;
   w->len = 0;
-  w->ops.hand_over(w->ops.ctx, w->ino, w->fh, w->start, buf, len);
+  w->ops.hand_over(w->ops.ctx, w->ino, w->fh, w->start, buf, len, &w->at);
 }
 
 void run_flush(struct write_run *w) {
@@ -147,7 +147,8 @@ static void append_locked(struct write_run *w, const struct run_stream *st, cons
   if ((w->start + (long long)w->len) % RUN_PAGE == 0) flush_locked(w);
 }
 
-int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, size_t size, long long off) {
+int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, size_t size, long long off,
+             const struct timespec *at) {
   pthread_mutex_lock(&w->lock);
   long long page_end = (off / RUN_PAGE + 1) * (long long)RUN_PAGE;
   int crosses = off + (long long)size > page_end;
@@ -169,6 +170,7 @@ int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, s
     return 0;
   }
   if (other) flush_locked(w);
+  w->at = *at;
   /* A write past its page's end fills this run and starts the next. */
   size_t first = crosses ? (size_t)(page_end - off) : size;
   append_locked(w, st, data, first, off, fresh[0] ? &fresh[0] : &fresh[1]);

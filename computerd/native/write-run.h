@@ -24,6 +24,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* What a run needs of its session. */
 struct run_ops {
@@ -35,8 +36,10 @@ struct run_ops {
   /* A run of `ino` begins: it counts as an early write on its way until JS has handled it. */
   void (*started)(void *ctx, uint64_t ino);
   /* Hands the run's bytes [start, start + len) of `ino` to JS, queued after everything
-     queued before; `buf` (RUN_PAGE bytes allocated) is the callee's from then on. */
-  void (*hand_over)(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len);
+     queued before; `buf` (RUN_PAGE bytes allocated) is the callee's from then on. `at`: when
+     its last write was answered (the file's mtime from then on). */
+  void (*hand_over)(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len,
+                    const struct timespec *at);
 };
 
 /* The write-back's page (CHUNK_SIZE in JS). */
@@ -71,6 +74,7 @@ struct write_run {
   char *buf;
   long long start;
   size_t len;
+  struct timespec at; /* when its last write was answered */
   unsigned long generation; /* counts runs begun, so the flusher knows its run from the next */
   long joined; /* writes answered into runs since mount (atomic) */
 };
@@ -93,8 +97,9 @@ void run_flush(struct write_run *w);
    and moves the stream past it. */
 void run_skip(struct write_run *w, uint64_t fh, long long off, size_t size);
 /* Joins a write if it continues its handle's armed stream (and the room allows): 1 when the
-   caller may answer it as written; otherwise 0 and the run is handed over, so the write goes to
-   JS next. */
-int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, size_t size, long long off);
+   caller may answer it as written at `at`; otherwise 0 and the run is handed over, so the write
+   goes to JS next. */
+int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, size_t size, long long off,
+             const struct timespec *at);
 
 #endif

@@ -1,5 +1,5 @@
 /**
- * Creates the FUSE loop answers (native/loop-creates.h, fuse3.c create_here): a new file in a
+ * Creates the FUSE loop answers (native/loop-creates.h, loop-changes.c create_here): a new file in a
  * directory whose names the loop holds is answered without JS, and it is the file JS's own
  * create makes — the same inode number, owner, mode and times through the mount and in the
  * mirror, its directory dated by it, its bytes stored, its name found, renamed, linked and

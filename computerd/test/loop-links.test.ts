@@ -1,5 +1,5 @@
 /**
- * Links the FUSE loop answers (native/fuse3.c link_here): a new name, certainly missing, for a
+ * Links the FUSE loop answers (native/loop-changes.c link_here): a new name, certainly missing, for a
  * file whose attributes the loop holds is answered without JS, and the mirror ends as JS's own
  * link leaves it — one link more, the file's ctime and the directory's mtime the link's time,
  * through the mount and in the mirror, the bytes (buffered ones too) under every name. git's

@@ -1,5 +1,5 @@
 /**
- * Directories the FUSE loop makes (native/fuse3.c mkdir_here): a new directory whose name is
+ * Directories the FUSE loop makes (native/loop-changes.c mkdir_here): a new directory whose name is
  * certainly missing is answered without JS, with the number, owner, mode and times the mirror
  * then has, its parent gaining a link dated by it; the loop holds it empty, so the files made in
  * it next are answered by the loop too. Where JS's answer is not certain (a setgid parent, the

@@ -1,5 +1,5 @@
 /**
- * Reads the FUSE loop answers from bytes it wrote itself (native/loop-contents.h, fuse3.c
+ * Reads the FUSE loop answers from bytes it wrote itself (native/loop-contents.h, loop-changes.c
  * read_here): a small file a command just wrote is read back (git add, a build reading its own
  * output) without a trip through JS, with the bytes the mirror has and the atime relatime asks
  * for, stored in the mirror as the kernel shows it. Every way the bytes can change afterwards

@@ -1,5 +1,5 @@
 /**
- * Unlinks the FUSE loop answers (native/fuse3.c unlink_here): a name the loop holds as found, in
+ * Unlinks the FUSE loop answers (native/loop-changes.c unlink_here): a name the loop holds as found, in
  * a directory whose attributes it has, is removed without a trip through JS, and the mirror ends
  * as JS's own unlink leaves it — the name gone, an open file kept under a hidden name until its
  * close, a file other names keep with one link less, the directory and that file dated with the

@@ -9,7 +9,7 @@
  * still finds its file lazy waits for the chunks it merges with before it is buffered, and the
  * fence waits for it.
  */
-import { CHUNK_SIZE } from "@computer/vfs";
+import { CHUNK_SIZE, type Timespec } from "@computer/vfs";
 import { OP } from "./fuse3-native.ts";
 import type { LocalFs } from "./local-fs.ts";
 import { requestWait } from "./remote-chunks.ts";
@@ -45,20 +45,24 @@ export class AnsweredWrites {
       this.arm(ino, fh, offset + taken);
   }
 
-  /** A write the loop answered: buffered now, or once the chunks it merges with are here. */
-  answered(ino: number, fh: number, path: string, data: Buffer, offset: number): void {
+  /**
+   * A write the loop answered: buffered now, or once the chunks it merges with are here. `at`:
+   * the time the loop answered a run's last write at, its mtime (the loop's attributes of the
+   * file say so already).
+   */
+  answered(ino: number, fh: number, path: string, data: Buffer, offset: number, at?: Timespec): void {
     // A whole page needs no old bytes: it becomes the page as it is.
     const whole = data.length === CHUNK_SIZE && offset % CHUNK_SIZE === 0;
     const remote = whole ? undefined : this.fs.remoteChunks;
     const wait = remote && requestWait(remote, OP.write, [ino, fh, offset, 0, data], this.sizeOf);
     if (!wait) {
-      this.fs.writeAnswered(fh, path, data, offset);
+      this.fs.writeAnswered(fh, path, data, offset, at);
       return;
     }
     // Fetch failures are the store's to report: the write is buffered over what is here.
     const buffered = wait.then(
-      () => this.fs.writeAnswered(fh, path, data, offset),
-      () => this.fs.writeAnswered(fh, path, data, offset),
+      () => this.fs.writeAnswered(fh, path, data, offset, at),
+      () => this.fs.writeAnswered(fh, path, data, offset, at),
     );
     this.waiting.add(buffered);
     void buffered.finally(() => this.waiting.delete(buffered));

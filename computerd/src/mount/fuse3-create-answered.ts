@@ -6,30 +6,20 @@
  */
 import { FsError, type MadeAs, type Stat } from "@computer/vfs";
 import type { DirectWrites } from "./direct-writes.ts";
-import type { ErrorLogger } from "./errno.ts";
-import type { LoopAttributes } from "./fuse3-loop-attrs.ts";
+import type { LoopChangeContext } from "./fuse3-loop-change.ts";
 import type { LoopCreates } from "./fuse3-loop-creates.ts";
-import type { LoopNames } from "./fuse3-loop-names.ts";
-import { type NodeTable, ROOT_INO } from "./fuse3-nodes.ts";
+import { ROOT_INO } from "./fuse3-nodes.ts";
 import type { Orphans } from "./fuse3-orphans.ts";
-import type { LocalFs } from "./local-fs.ts";
 import type { OwnerMap } from "./owner-map.ts";
 import type { PageCachePolicy } from "./page-cache.ts";
 
 /** What it needs of the listener. */
-export interface CreateAnsweredContext {
-  fs: LocalFs;
-  nodes: NodeTable;
-  loopNames: LoopNames;
-  loopAttrs: LoopAttributes;
+export interface CreateAnsweredContext extends LoopChangeContext {
   loopCreates: LoopCreates;
   orphans: Orphans;
   pageCache: PageCachePolicy;
   directs: DirectWrites;
   owners: OwnerMap | undefined;
-  log: ErrorLogger;
-  /** The loop answers the next getattr of directory `ino`, whose names changed. */
-  changedIn(ino: number): void;
   /** The kernel is told that `ino`'s attributes changed behind it. */
   changedBehind(ino: number): void;
   /** Whether removing the name of `stat` would drop a file still open. */

@@ -1,29 +1,14 @@
 /**
- * A link the FUSE loop answered (native/fuse3.c link_here, handed over as OP.link_answered:
+ * A link the FUSE loop answered (native/loop-changes.c link_here, handed over as OP.link_answered:
  * [ino, newparent, sec, nsec, name]): the new name is made as the listener's own link makes it
  * (fuse3-ops.ts OP.link), at exactly the time the loop answered, which it also dated its own
  * attributes of the directory and the file with. No reply: the kernel has it.
  */
 import type { Timespec } from "@computer/vfs";
-import type { ErrorLogger } from "./errno.ts";
-import type { LoopAttributes } from "./fuse3-loop-attrs.ts";
-import type { LoopNames } from "./fuse3-loop-names.ts";
-import type { NodeTable } from "./fuse3-nodes.ts";
-import type { LocalFs } from "./local-fs.ts";
-
-/** What it needs of the listener. */
-export interface LinkAnsweredContext {
-  fs: LocalFs;
-  nodes: NodeTable;
-  loopNames: LoopNames;
-  loopAttrs: LoopAttributes;
-  log: ErrorLogger;
-  /** The loop answers the next getattr of directory `ino`, whose names changed. */
-  changedIn(ino: number): void;
-}
+import type { LoopChangeContext } from "./fuse3-loop-change.ts";
 
 /** Makes the name the loop answered the link of (`a`: the request's numbers and name). */
-export function linkAnswered(c: LinkAnsweredContext, a: readonly (number | string | Buffer)[]): void {
+export function linkAnswered(c: LoopChangeContext, a: readonly (number | string | Buffer)[]): void {
   const n = (i: number) => a[i] as number;
   const [ino, parent, name] = [n(0), n(1), a[4] as string];
   const time: Timespec = { sec: n(2), nsec: n(3) };

@@ -1,20 +1,17 @@
 /**
- * Changes of names the FUSE loop answered itself (native/fuse3.c create_here, unlink_here,
+ * Changes of names the FUSE loop answered itself (native/loop-changes.c create_here, unlink_here,
  * mkdir_here, link_here, and the atime of a read_here),
  * handed to JS in order and without a request to reply to: each is made in the mirror exactly as
  * the loop answered it. The loop counts them itself ("create (loop)", "unlink (loop)", "mkdir (loop)",
  * "link (loop)", "read (loop)").
  */
 import { type CreateAnsweredContext, createAnswered } from "./fuse3-create-answered.ts";
-import { type LinkAnsweredContext, linkAnswered } from "./fuse3-link-answered.ts";
+import { linkAnswered } from "./fuse3-link-answered.ts";
 import { type MkdirAnsweredContext, mkdirAnswered } from "./fuse3-mkdir-answered.ts";
 import { OP } from "./fuse3-native.ts";
 import { type UnlinkAnsweredContext, unlinkAnswered } from "./fuse3-unlink-answered.ts";
 
-export type LoopAnsweredContext = CreateAnsweredContext &
-  UnlinkAnsweredContext &
-  MkdirAnsweredContext &
-  LinkAnsweredContext;
+export type LoopAnsweredContext = CreateAnsweredContext & UnlinkAnsweredContext & MkdirAnsweredContext;
 
 /** The requests the loop answered that are made here. */
 export const LOOP_ANSWERED: ReadonlySet<number> = new Set([

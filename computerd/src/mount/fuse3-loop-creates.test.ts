@@ -43,7 +43,7 @@ afterEach(() => t.close());
 
 const lookup = (parent: number, name: string) => t.call(OP.lookup, ROOT, parent, name).ino ?? 0;
 
-/** Hands the listener a create the loop answered, as native/fuse3.c create_here does. */
+/** Hands the listener a create the loop answered, as native/loop-changes.c create_here does. */
 function answered(
   parent: number,
   name: string,

@@ -1,28 +1,18 @@
 /**
- * A mkdir the FUSE loop answered (native/fuse3.c mkdir_here, handed over as OP.mkdir_answered:
+ * A mkdir the FUSE loop answered (native/loop-changes.c mkdir_here, handed over as OP.mkdir_answered:
  * [parent, mode, ino, sec, nsec, uid, gid, name]): the directory is made as the listener's own
  * mkdir makes one (fuse3-ops.ts OP.mkdir), with exactly the number, owner and time the loop
  * answered, which it also dated its parent with. No reply: the kernel has it.
  */
-import type { ErrorLogger } from "./errno.ts";
-import type { LoopAttributes } from "./fuse3-loop-attrs.ts";
+
+import type { LoopChangeContext } from "./fuse3-loop-change.ts";
 import type { LoopCreates } from "./fuse3-loop-creates.ts";
-import type { LoopNames } from "./fuse3-loop-names.ts";
-import type { NodeTable } from "./fuse3-nodes.ts";
-import type { LocalFs } from "./local-fs.ts";
 import type { OwnerMap } from "./owner-map.ts";
 
 /** What it needs of the listener. */
-export interface MkdirAnsweredContext {
-  fs: LocalFs;
-  nodes: NodeTable;
-  loopNames: LoopNames;
-  loopAttrs: LoopAttributes;
+export interface MkdirAnsweredContext extends LoopChangeContext {
   loopCreates: LoopCreates;
   owners: OwnerMap | undefined;
-  log: ErrorLogger;
-  /** The loop answers the next getattr of directory `ino`, whose names changed. */
-  changedIn(ino: number): void;
 }
 
 /** Makes the directory of the mkdir the loop answered (`a`: the request's numbers and name). */

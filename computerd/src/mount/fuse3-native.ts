@@ -44,6 +44,7 @@ export const OP = {
   readdirplus: 31,
   /** A whole-page write the loop already answered (no request handle): buffer it, never refuse it. */
   write_early: 32,
+  /** A run of writes the loop answered (no request handle): [ino, fh, offset, sec, nsec, data], dated by its last write. */
   write_run: 33,
   /** A lookup of a name found the loop answered (no request handle): [parent, ino, name]. */
   lookup_found: 34,

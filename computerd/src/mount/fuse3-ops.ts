@@ -476,9 +476,10 @@ export function fuse3Listener(
       return;
     }
     if (op === OP.write_early || op === OP.write_run) {
-      // Answered by the loop already (a whole page or a run): nothing to reply.
-      const [ino, fh, offset, data] = args as [number, number, number, Buffer];
-      answered.answered(ino, fh, nodes.pathOf(ino) ?? "", data, offset);
+      // Answered by the loop already (a whole page; a run, dated by the loop): nothing to reply.
+      const [ino, fh, offset, sec, nsec] = args as number[] as [number, number, number, number, number];
+      const at = op === OP.write_run ? { sec, nsec } : undefined;
+      answered.answered(ino, fh, nodes.pathOf(ino) ?? "", args.at(-1) as Buffer, offset, at);
       return;
     }
     if (!req) return;

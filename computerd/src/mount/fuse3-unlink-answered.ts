@@ -1,25 +1,14 @@
 /**
- * An unlink the FUSE loop answered (native/fuse3.c unlink_here, handed over as
+ * An unlink the FUSE loop answered (native/loop-changes.c unlink_here, handed over as
  * OP.unlink_answered: [parent, ino, sec, nsec, name]): the name goes as the listener's own
  * unlink removes it (fuse3-ops.ts OP.unlink), at exactly the time the loop answered, which it
  * also dated its own attributes of the directory and the file with. No reply: the kernel has it.
  */
 import type { Stat, Timespec } from "@computer/vfs";
-import type { ErrorLogger } from "./errno.ts";
-import type { LoopAttributes } from "./fuse3-loop-attrs.ts";
-import type { LoopNames } from "./fuse3-loop-names.ts";
-import type { NodeTable } from "./fuse3-nodes.ts";
-import type { LocalFs } from "./local-fs.ts";
+import type { LoopChangeContext } from "./fuse3-loop-change.ts";
 
 /** What it needs of the listener. */
-export interface UnlinkAnsweredContext {
-  fs: LocalFs;
-  nodes: NodeTable;
-  loopNames: LoopNames;
-  loopAttrs: LoopAttributes;
-  log: ErrorLogger;
-  /** The loop answers the next getattr of directory `ino`, whose names changed. */
-  changedIn(ino: number): void;
+export interface UnlinkAnsweredContext extends LoopChangeContext {
   /** The loop gets the file's attributes if cached. */
   refresh(ino: number): void;
   /** Whether removing the name of `stat` would drop a file still open. */

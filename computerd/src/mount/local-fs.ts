@@ -220,10 +220,10 @@ export class LocalFs {
    * A whole-page write the FUSE loop has already answered (early-writes.ts): buffered without a
    * copy; a failure is kept for the file's next fsync or close.
    */
-  writeAnswered(fh: number, path: string, data: Uint8Array, offset: number): void {
+  writeAnswered(fh: number, path: string, data: Uint8Array, offset: number, at?: Timespec): void {
     // The kernel writes only through open handles; without one the write has no file.
     const ino = this.files.inoOf(fh);
-    this.files.writeAnswered(ino, path, data, offset, () => this.storedSize(ino ?? 0, path));
+    this.files.writeAnswered(ino, path, data, offset, () => this.storedSize(ino ?? 0, path), at);
   }
 
   /**

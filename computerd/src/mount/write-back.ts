@@ -8,6 +8,7 @@
  */
 import { CHUNK_SIZE, FILE_SIZE_MAX, FsError, laterTime, type Stat, type Vfs } from "@computer/vfs";
 import type { ChunkCache } from "./chunk-cache.ts";
+import { now } from "./clock.ts";
 import { type Digest, DirtyFile, threadPoolDigest } from "./dirty-file.ts";
 import type { WriteGrants } from "./early-writes.ts";
 import { KeptErrors } from "./kept-errors.ts";
@@ -21,9 +22,6 @@ import { WRITE_BACK_DEFAULTS, type WriteBackOptions } from "./write-back-options
 import { WriteRoom } from "./write-room.ts";
 
 export type { WriteBackOptions } from "./write-back-options.ts";
-
-import { now } from "./clock.ts";
-
 export { now };
 
 /** Handles, dirty files and clean chunks of one mount. */
@@ -157,6 +155,7 @@ export class WriteBack {
     offset: number,
     storedSize: () => number,
     handedOver = false,
+    at?: Stat["mtime"],
   ): number {
     if (offset + data.length > FILE_SIZE_MAX) {
       if (offset >= FILE_SIZE_MAX) throw new FsError("EFBIG", "write", path);
@@ -175,7 +174,7 @@ export class WriteBack {
       extra = file.growthOfWrite(offset, fit);
     }
     const before = file.bytes;
-    const full = file.write(offset, data, now(), handedOver);
+    const full = file.write(offset, data, at ?? now(), handedOver);
     this.hooks.changed(ino);
     this.dirtyBytes += file.bytes - before;
     this.dirtyGrowth += extra;
@@ -190,7 +189,7 @@ export class WriteBack {
   /**
    * A write the FUSE loop answered already (early-writes.ts): buffered like any. It cannot be
    * refused any more: a failure (the quota shrank meanwhile; what fits is kept) is reported by
-   * the file's next fsync or close, as a failed background store is.
+   * the file's next fsync or close, as a failed background store is. `at`: its mtime, else now.
    */
   writeAnswered(
     ino: number | undefined,
@@ -198,11 +197,12 @@ export class WriteBack {
     data: Uint8Array,
     offset: number,
     size: () => number,
+    at?: Stat["mtime"],
   ): void {
     this.room.earlyHandled(data.length);
     try {
       if (ino === undefined) throw new FsError("ENOENT", "write", path, "no open file");
-      if (this.write(ino, path, data, offset, size, true) < data.length)
+      if (this.write(ino, path, data, offset, size, true, at) < data.length)
         throw new FsError("ENOSPC", "write", path);
     } catch (err) {
       if (ino !== undefined) this.errors.keep(ino, err);
