@@ -4,7 +4,9 @@
  * to JavaScript through a thread-safe function (the loop never waits for JS), and JS
  * answers later with the exported reply functions. Kernel notifications run on the
  * libuv thread pool, because the kernel may hold a directory lock that a pending
- * request (answered by the JS thread) waits on.
+ * request (answered by the JS thread) waits on. Requests whose answer is certain without JS
+ * the loop answers itself and hands to JS as they are: here (getattrs, opens, flushes, write
+ * runs...) and in loop-changes.c (creates, unlinks, mkdirs, links, reads of what it wrote).
  *
  * Lifetime: unmount ends the loop (waking its read with WAKE_SIGNAL when a process still
  * holds the detached mount open); destroy joins the loop thread, and the session itself is
