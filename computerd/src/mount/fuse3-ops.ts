@@ -1,10 +1,9 @@
 /**
- * The request handlers of the FUSE 3 backend: low-level requests (node ids, the
- * caller's uid/gid) turned into LocalFs calls on paths, and the answers into the
- * addon's reply functions. Times cross in nanoseconds both ways; new files belong
- * to the caller (the group of a setgid directory); a lookup miss is a cached
- * negative entry, not an error. Files unlinked while open and removed directories still
- * in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
+ * The request handlers of the FUSE 3 backend: low-level requests (node ids, the caller's uid/gid)
+ * turned into LocalFs calls on paths, and the answers into the addon's reply functions. Times
+ * cross in nanoseconds both ways; new files belong to the caller (the group of a setgid
+ * directory); a lookup miss is a cached negative entry, not an error. Files unlinked while open
+ * and removed directories still in use are orphans (fuse3-orphans.ts): nlink 0, no visible name.
  */
 import { FsError, NAME_MAX, type Stat } from "@computer/vfs";
 import { AnsweredWrites } from "./answered-writes.ts";
@@ -476,11 +475,12 @@ export function fuse3Listener(
       return;
     }
     if (op === OP.write_early || op === OP.write_run) {
-      // Answered by the loop already (a whole page; a run, dated by the loop): nothing to reply.
+      // No reply. A run is dated by the loop, which kept its attributes (fuse3.c attrs_after_write).
       const [ino, fh, offset, sec, nsec] = args as number[] as [number, number, number, number, number];
       const at = op === OP.write_run ? { sec, nsec } : undefined;
-      answered.answered(ino, fh, nodes.pathOf(ino) ?? "", args.at(-1) as Buffer, offset, at);
-      return;
+      const put = () =>
+        answered.answered(ino, fh, nodes.pathOf(ino) ?? "", args.at(-1) as Buffer, offset, at);
+      return at ? loopAttrs.keeping(ino, put) : put();
     }
     if (!req) return;
     const fail = (err: unknown) => addon.replyErr(req, -toErrno(err, name, String(args[0]), log));
