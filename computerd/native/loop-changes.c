@@ -295,27 +295,26 @@ static int access_time(const double *a, struct timespec now, double *sec, double
 int read_here(struct session *s, fuse_req_t req, fuse_ino_t ino, size_t size, off_t off) {
   if (off < 0) return 0;
   struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
-  struct request *r = make(NULL, OP_READ_ANSWERED);
+  /* Made only for a read the loop answers and whose atime moves: every other read goes to JS. */
+  struct request *r = NULL;
   char *copy = NULL;
   size_t count = 0;
-  int found = 0, dated = 0;
   double sec = 0, nsec = 0;
-  struct timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
   pthread_mutex_lock(&s->attrs->lock);
   const struct content_slot *c = slot->ino == ino && ino != 0 ? contents_of(&s->attrs->contents, slot->attr) : NULL;
   if (c) {
     count = (size_t)off >= c->len ? 0 : c->len - (size_t)off;
     if (count > size) count = size;
     copy = malloc(count ? count : 1);
-    found = copy != NULL;
   }
-  if (found) {
+  if (copy) {
     memcpy(copy, c->bytes + off, count);
-    dated = access_time(slot->attr, now, &sec, &nsec);
-    if (dated) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (access_time(slot->attr, now, &sec, &nsec)) {
       /* Counted before the change, as a create's: the fence waits for JS to store it. */
       __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+      r = make(NULL, OP_READ_ANSWERED);
       r->loop_answered = 1;
       slot_change_begin(s, r, ino);
       slot->attr[8] = sec;
@@ -323,18 +322,13 @@ int read_here(struct session *s, fuse_req_t req, fuse_ino_t ino, size_t size, of
     }
   }
   pthread_mutex_unlock(&s->attrs->lock);
-  if (!found) {
-    free_request(r);
-    return 0;
-  }
+  if (!copy) return 0;
   __atomic_add_fetch(&s->attrs->contents.answered, 1, __ATOMIC_RELAXED);
   fuse_reply_buf(req, copy, count);
   free(copy);
-  if (!dated) {
-    free_request(r);
-    return 1;
+  if (r) {
+    PUSH(r, ino); PUSH(r, sec); PUSH(r, nsec);
+    enqueue(s, r);
   }
-  PUSH(r, ino); PUSH(r, sec); PUSH(r, nsec);
-  enqueue(s, r);
   return 1;
 }
