@@ -33,3 +33,27 @@ describe("Vfs.at", () => {
     expect(vfs.stat("/f").mtime).not.toEqual(T);
   });
 });
+
+describe("times a maker gave", () => {
+  /** A time an hour ahead of the vfs's clock, with nanoseconds its milliseconds cannot show. */
+  const ahead = () => ({ sec: Math.floor(Date.now() / 1000) + 3600, nsec: 123_456_789 });
+  const after = (a: { sec: number; nsec: number }, b: { sec: number; nsec: number }) =>
+    a.sec > b.sec || (a.sec === b.sec && a.nsec > b.nsec);
+
+  vfsTest("a write after a node made at a given time is dated after it", (vfs) => {
+    const T = ahead();
+    const ino = vfs.reserveInodes(1);
+    vfs.mknod("/f", "file", 0o644, 0, { ino, uid: 0, gid: 0, time: T });
+    vfs.writeFile("/f", "x");
+    const stat = vfs.stat("/f");
+    expect(stat.atime).toEqual(T);
+    expect(after(stat.mtime, T), `mtime ${JSON.stringify(stat.mtime)} after ${JSON.stringify(T)}`).toBe(true);
+  });
+
+  vfsTest("a change after one run at a given time is dated after it", (vfs) => {
+    const T = ahead();
+    vfs.at(T, () => vfs.mkdir("/d"));
+    vfs.writeFile("/d/f", "x");
+    expect(after(vfs.stat("/d").mtime, T)).toBe(true);
+  });
+});

@@ -144,7 +144,7 @@ export function commitContent(
   time?: Timespec,
 ): NodeRow {
   const node = loc.node;
-  const now = time ?? ctx.clock();
+  const now = time ? ctx.given(time) : ctx.clock();
   const changed = time ? contentChangeTime(node, time) : now;
   const fields = {
     size,

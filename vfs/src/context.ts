@@ -6,7 +6,7 @@
 import type { DirectoryCache } from "./dir-cache.ts";
 import { FsError } from "./errors.ts";
 import type { NodeRow, Store } from "./store.ts";
-import { fromMs } from "./time.ts";
+import { fromMs, laterTime } from "./time.ts";
 import type { Timespec } from "./types.ts";
 import type { UsageCache } from "./usage-cache.ts";
 
@@ -66,12 +66,22 @@ export class Context {
    */
   at<T>(time: Timespec, fn: () => T): T {
     const before = this.pinned;
-    this.pinned = time;
+    this.pinned = this.given(time);
     try {
       return fn();
     } finally {
       this.pinned = before;
     }
+  }
+
+  /**
+   * Answers `time`, a time its maker stamped by another clock (the FUSE loop's, with ns where
+   * this one has ms), after which this clock's own times go on: a write after the loop's create
+   * of the file must not be dated before it (relatime compares them).
+   */
+  given(time: Timespec): Timespec {
+    this.lastClock = laterTime(this.lastClock, time);
+    return time;
   }
 
   /** The current time; strictly increasing within this process so mtime changes with every write. */

@@ -33,7 +33,7 @@ function removeChild(ctx: Context, at: Location, isDir: boolean): void {
  * adjusting its nlink by the subdirectories gained or lost.
  */
 export function touchParent(ctx: Context, parent: number, nlinkDelta: number, time?: Timespec): void {
-  const now = time ?? ctx.clock();
+  const now = time ? ctx.given(time) : ctx.clock();
   // The directory's new row comes back with the update (Vfs.touchedNodes).
   const [row] = ctx.store.sql.exec<NodeRow>(
     `UPDATE nodes SET nlink = nlink + ?, mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? WHERE ino = ? RETURNING ${NODE_COLUMNS}`,
@@ -74,7 +74,7 @@ export function mkdir(ctx: Context, path: string, options: MkdirOptions = {}, ma
 /** Inserts a new directory at `loc` (numbered and dated as `made` says) and records it; answers its row. */
 function makeDir(ctx: Context, loc: Location, mode: number, made?: MadeAs): NodeRow {
   const row = {
-    ...ctx.newNode("dir", mode, made ? madeColumns(made) : {}),
+    ...ctx.newNode("dir", mode, made ? madeColumns(ctx, made) : {}),
     ...(made ? { ino: made.ino } : {}),
   };
   const ino = ctx.store.insertNode(row);
@@ -281,8 +281,8 @@ export interface MadeAs {
   time: Timespec;
 }
 
-function madeColumns(made: MadeAs): Partial<NodeRow> {
-  const { sec, nsec } = made.time;
+function madeColumns(ctx: Context, made: MadeAs): Partial<NodeRow> {
+  const { sec, nsec } = ctx.given(made.time);
   return {
     uid: made.uid,
     gid: made.gid,
@@ -313,7 +313,7 @@ export function mknod(
     checkName(loc.name, "mknod", path);
     const extra = {
       rdev: type === "char" || type === "block" ? rdev : 0,
-      ...(made ? madeColumns(made) : {}),
+      ...(made ? madeColumns(ctx, made) : {}),
     };
     const row = { ...ctx.newNode(type, mode, extra), ...(made ? { ino: made.ino } : {}) };
     const ino = ctx.store.insertNode(row);
