@@ -92,6 +92,11 @@ describe.skipIf(!containerCapable)("container runtime timings", () => {
     expect(result.metrics.doSyncChanges).toBeGreaterThanOrEqual(50);
     expect(result.metrics["doSync.applyBatch"]).toBeGreaterThanOrEqual(1);
     expect(await api.exec.metrics(result.id)).toEqual(result.metrics);
+    // The DO's time per step, which add up to no more than the exec's own duration.
+    const steps = ["doConnectMs", "doPushMs", "doStartMs", "doRunMs", "doFenceMs"];
+    for (const step of steps) expect(result.metrics[step], step).toBeGreaterThanOrEqual(0);
+    const stepSum = steps.reduce((sum, step) => sum + (result.metrics[step] ?? 0), 0);
+    expect(stepSum).toBeLessThanOrEqual(result.durationMs + 1);
     const after = totals();
     if (!before || !after)
       throw new Error(`no counters on computerd's fence events: ${fleet.hostOutput().slice(-2000)}`);

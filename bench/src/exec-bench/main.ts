@@ -32,6 +32,8 @@ interface RoundTrip {
   /** Every warm call in the order it ran: round trip and durationMs (a trend shows a warm-up or a neighbour). */
   samples: { ms: number; commandMs: number }[];
   metrics: Record<string, number>;
+  /** The DO's time per step of a container exec over the warm calls, p50 (X-Exec-Metrics `do…Ms`). */
+  steps: Record<string, number>;
 }
 
 /** 1,000 file operations on one target. */
@@ -62,7 +64,16 @@ async function roundTrip(
     server: summarize(warm.map((w) => w.durationMs)),
     samples: warm.map((w) => ({ ms: w.ms, commandMs: w.durationMs })),
     metrics: warm.at(-1)?.metrics ?? {},
+    steps: stepMedians(warm),
   };
+}
+
+/** The p50 of each step time (`do…Ms`) the execs' metrics carry. */
+function stepMedians(execs: readonly TimedExec[]): Record<string, number> {
+  const names = Object.keys(execs.at(-1)?.metrics ?? {}).filter((name) => /^do\w+Ms$/.test(name));
+  return Object.fromEntries(
+    names.map((name) => [name, summarize(execs.map((e) => e.metrics[name] ?? 0)).median]),
+  );
 }
 
 async function fileOps(computer: Computer, runtime: Runtime, reps: number): Promise<FileOps> {
@@ -120,6 +131,15 @@ function tables(trips: RoundTrip[], ops: FileOps[]): string {
       tripRows,
       1,
     ),
+    ...trips
+      .filter((t) => Object.keys(t.steps).length > 0)
+      .map(
+        (t) =>
+          `${t.runtime} steps in the DO, p50 ms: ` +
+          Object.entries(t.steps)
+            .map(([name, ms]) => `${name.replace(/^do|Ms$/g, "").toLowerCase()} ${formatMs(ms)}`)
+            .join(", "),
+      ),
     "",
     `${FILES * 4} file operations (${FILES} each of write, read, rename, delete; n=${ops[0]?.summary.n ?? 0}):`,
     renderTable(["target", "p50 ms", "p95 ms", "µs/op", "fs RPCs", "fs ops", "vs tmpfs"], opsRows, 1),

@@ -11,6 +11,7 @@ import type { ExecRequest, Runtime, RuntimeHandle, RuntimeOutcome, RuntimeSink }
 import type { LinkSession } from "./computerd-link.ts";
 import { errorCode } from "./container-limits.ts";
 import { ExecSinkState, ExecSinkTarget } from "./exec-sink-target.ts";
+import { ExecSteps } from "./exec-steps.ts";
 
 /** What the runtime needs from the DO. */
 export interface ContainerRuntimeDeps {
@@ -75,7 +76,9 @@ export class ContainerRuntime implements Runtime {
 
   async start(request: ExecRequest, sink: RuntimeSink): Promise<RuntimeHandle> {
     const before = this.#deps.counters?.();
+    const steps = new ExecSteps();
     const session = await this.#deps.connect();
+    steps.reached("doConnectMs");
     const conflicts: SyncConflict[] = [];
     try {
       // Sent beside the push (capnweb keeps the order): the quota is in place before the command.
@@ -84,6 +87,7 @@ export class ContainerRuntime implements Runtime {
         session.push.drain(),
       ]);
       conflicts.push(...report.conflicts);
+      steps.reached("doPushMs");
     } catch (err) {
       const outcome = failed("EIO", `sync push to the container failed: ${describe(err)}`, {
         status: "none",
@@ -104,6 +108,7 @@ export class ContainerRuntime implements Runtime {
     const state = new ExecSinkState(request.id, sink);
     try {
       await session.daemon.exec(spec, new ExecSinkTarget(state));
+      steps.reached("doStartMs");
     } catch (err) {
       const outcome = failed("EIO", `computerd could not start the command: ${describe(err)}`, {
         status: "none",
@@ -111,14 +116,17 @@ export class ContainerRuntime implements Runtime {
       });
       return { done: Promise.resolve(outcome), kill: async () => undefined };
     }
-    const finished = this.#finish(session, state, conflicts, request.detached);
+    const finished = this.#finish(session, state, conflicts, request.detached, steps);
     const counters = this.#deps.counters;
     return {
       // What the DO did for this exec, from before its push to after its fence.
       done:
         before === undefined || counters === undefined
           ? finished
-          : finished.then((outcome) => ({ ...outcome, metrics: difference(before, counters()) })),
+          : finished.then((outcome) => ({
+              ...outcome,
+              metrics: { ...difference(before, counters()), ...steps.durations },
+            })),
       kill: async () => {
         try {
           await session.daemon.kill(request.id);
@@ -134,11 +142,13 @@ export class ContainerRuntime implements Runtime {
     state: ExecSinkState,
     conflicts: SyncConflict[],
     detached: boolean,
+    steps: ExecSteps,
   ): Promise<RuntimeOutcome> {
     const ended = await Promise.race([
       state.exited.then((exit) => ({ exit })),
       session.broken.then((reason) => ({ lost: reason })),
     ]);
+    steps.reached("doRunMs");
     if ("lost" in ended) {
       this.#deps.pending();
       const sync = { status: "pending" as const, conflicts };
@@ -169,6 +179,7 @@ export class ContainerRuntime implements Runtime {
       if (errorCode(err) === "ENOSPC") outcome.error = { code: "ENOSPC", message: QUOTA_REFUSED };
       return outcome;
     }
+    steps.reached("doFenceMs");
     this.#deps.fenced(fence.rev);
     return {
       status: exit.status,
