@@ -82,11 +82,12 @@ fi
 addon=computerd/native/build/Release/fuse3.node
 helper=computerd/native/build/Release/computerd-userns
 enter=computerd/native/build/Release/computerd-enter
+spawner=computerd/native/build/Release/computerd-spawner
 # True when any source (every .c and .h there, and binding.gyp: the addon is several files) is
-# newer than any of the three.
+# newer than any of the four.
 native_stale() {
   local built source
-  for built in "$addon" "$helper" "$enter"; do
+  for built in "$addon" "$helper" "$enter" "$spawner"; do
     [[ -f $built ]] || return 0
     for source in computerd/native/*.c computerd/native/*.h computerd/native/binding.gyp; do
       [[ $source -nt $built ]] && return 0

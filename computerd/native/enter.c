@@ -3,7 +3,7 @@
  * held-sandbox.ts) instead of starting a bubblewrap sandbox for it, with what that bubblewrap
  * would have given the command:
  *
- *   computerd-enter HOLDER NS-INODES -- CMD [ARG...]
+ *   computerd-enter HOLDER NS-INODES [--cwd DIR] -- CMD [ARG...]
  *
  * HOLDER is the host pid of the held sandbox's first process (bubblewrap's pid 1 inside), whose
  * namespaces were made by the same `computerd-userns run … bwrap …` a command would get.
@@ -22,6 +22,11 @@
  * propagates back). As under bubblewrap: a new session, no_new_privs, a pid 1 that reaps and
  * exits with the command's status (128+N for a signal), and every process of the command dies
  * when it does, when this process is killed, or when computerd dies.
+ *
+ * With --cwd the command starts in DIR (an absolute path without `..`, resolved inside the
+ * sandbox): what `cd -- DIR` would do before the command's shell, without a shell of its own to
+ * do it (one exec fewer per command). A DIR that cannot be entered fails the command as that
+ * `cd` would: a message and exit code 2, the command not run.
  *
  * Must run as root on the host. Built by `npm run build:native -w computerd` (build.sh).
  */
@@ -137,8 +142,19 @@ static int exit_code(int status) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 125;
 }
 
+/* Enters `cwd` (NULL: stays at /) as the command's shell would have with `cd -- cwd`, which
+   also exported OLDPWD (the directory it left: /); PWD is in the command's environment already. */
+static void enter_cwd(const char *cwd) {
+  if (cwd == NULL) return;
+  if (chdir(cwd) < 0) {
+    fprintf(stderr, "computerd-exec: cd: can't cd to %s: %s\n", cwd, strerror(errno));
+    _exit(2);
+  }
+  if (setenv("OLDPWD", "/", 1) < 0) die("setenv");
+}
+
 /* Pid 1 of the command's namespace: starts the command, reaps, exits with its status. */
-static void init(int alive, char **argv) {
+static void init(int alive, const char *cwd, char **argv) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) die("prctl(PR_SET_PDEATHSIG)");
   /* The parent may have died before the line above (getppid says 0 across namespaces): its
      end of the `alive` pipe is then closed. */
@@ -152,6 +168,7 @@ static void init(int alive, char **argv) {
   pid_t command = fork();
   if (command < 0) die("fork");
   if (command == 0) {
+    enter_cwd(cwd);
     execvp(argv[0], argv);
     die(argv[0]);
   }
@@ -165,8 +182,14 @@ static void init(int alive, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 5 || strcmp(argv[3], "--") != 0) {
-    fprintf(stderr, "usage: computerd-enter HOLDER NS-INODES -- CMD [ARG...]\n");
+  const char *cwd = NULL;
+  int rest = 3;
+  if (argc > 4 && strcmp(argv[3], "--cwd") == 0) {
+    cwd = argv[4];
+    rest = 5;
+  }
+  if (argc < rest + 2 || strcmp(argv[rest], "--") != 0 || (cwd != NULL && cwd[0] != '/')) {
+    fprintf(stderr, "usage: computerd-enter HOLDER NS-INODES [--cwd /DIR] -- CMD [ARG...]\n");
     return 2;
   }
   const char *holder = argv[1];
@@ -196,7 +219,7 @@ int main(int argc, char **argv) {
   if (child < 0) die("fork");
   if (child == 0) {
     close(alive[1]);
-    init(alive[0], argv + 4);
+    init(alive[0], cwd, argv + rest + 1);
   }
   close(alive[0]);
   for (;;) {

@@ -101,6 +101,7 @@ class DoTarget extends RpcTarget implements DoSyncApi {
     return result;
   }
   rev(): number {
+    this.#do.revCalls++;
     return this.#do.vfs.rev();
   }
 }
@@ -115,6 +116,8 @@ export class FakeDo {
   /** applyBatch calls per direction since start. */
   pushes = 0;
   uploads = 0;
+  /** `rev` calls computerd made since start. */
+  revCalls = 0;
   /** Blobs computerd fetched (getBlobs) since start. */
   fetched = 0;
   sessions = 0;

@@ -176,8 +176,12 @@ export class HeldSandbox {
         if (holder === undefined) void this.start();
         return this.#options.fallback(input);
       }
+      // computerd-enter enters an absolute cwd itself: no shell just to `cd` (one exec fewer).
+      const command: string[] = input.cwd.startsWith("/")
+        ? ["--cwd", input.cwd, "--", "/bin/sh", "-c", input.command]
+        : ["--", ...shellArgv(input.command, input.cwd)];
       return {
-        argv: [this.#enter, String(holder.pid), holder.inodes, "--", ...shellArgv(input.command, input.cwd)],
+        argv: [this.#enter, String(holder.pid), holder.inodes, ...command],
         env: { HOME: this.#options.home, ...input.env },
       };
     };

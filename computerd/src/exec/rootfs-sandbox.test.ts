@@ -262,6 +262,21 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
     );
   });
 
+  test("starts in its cwd as `cd` would leave it (PWD, OLDPWD, $0); a missing one fails it unrun", async () => {
+    mkdirSync(join(folders.mountPoint, "sub dir"), { recursive: true });
+    const result = await table().start({
+      command: 'pwd; echo "$PWD|$OLDPWD|$0|$#"',
+      cwd: "/workspace/sub dir",
+    }).done;
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("/workspace/sub dir\n/workspace/sub dir|/|/bin/sh|0\n");
+    const missing = await table().start({ command: "echo ran", cwd: "/workspace/missing" }).done;
+    expect(missing.status).toBe("failed");
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toMatch(/can't cd to \/workspace\/missing/);
+  });
+
   test("root inside makes fifos but no device nodes (only the host's root may)", async () => {
     const result = await table().start({
       command: "mknod /tmp/fifo p && echo fifo; mknod /tmp/null c 1 3 2>/dev/null || echo no-device",

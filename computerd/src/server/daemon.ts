@@ -33,12 +33,6 @@ export const VERSION: string = (
   JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
-/**
- * How long after its start a daemon starts its spawner: its own start (a Node process) then does
- * not compete with the computer's first command, which a daemon still small spawns cheaply.
- */
-const SPAWNER_DELAY_MS = 1000;
-
 /** Optional parts a fuller daemon plugs in. */
 export interface DaemonParts {
   /** The sync engine's half of DaemonApi. */
@@ -192,8 +186,9 @@ export function execTableFor(
 export async function startDaemon(config: Config, parts: DaemonParts = {}): Promise<Daemon> {
   const net = await (parts.network ?? startCommandNetwork(config));
   const network = net.network;
-  // Commands are spawned by the spawner once it is up (spawner.ts), by the daemon until then.
-  const spawner = laterSpawner(parts.sealedFds, SPAWNER_DELAY_MS);
+  // Commands are spawned by the spawner once it is up (spawner.ts: a small C program, up in a
+  // few ms), by the daemon until then.
+  const spawner = laterSpawner(parts.sealedFds);
   // Over the image's root filesystem commands enter one held sandbox, started here.
   const held = heldSandboxFor(config, net, parts.sealedFds ?? []);
   void held?.start();

@@ -179,6 +179,18 @@ describe("MirrorSync", () => {
     expect(decode(fake.vfs.readFile("/closed.txt"))).toBe("closed");
   });
 
+  test("a fence with nothing left to send answers the last upload's revision without asking the DO", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    writeThroughMount(daemon, "/sent.txt", "sent");
+    const sent = await fake.fence();
+    expect(sent.rev).toBe(fake.vfs.rev());
+    const again = await fake.fence();
+    expect(again.rev).toBe(sent.rev);
+    expect(fake.revCalls).toBe(0);
+  });
+
   test("while a command runs, its writes stream to the DO before the fence", async () => {
     const fake = await fakeDo();
     const daemon = await start(fake);

@@ -296,7 +296,9 @@ export class MirrorSync implements DaemonSync {
     const report = await upload.sync.drain(this.#drainOptions());
     this.#commit();
     const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];
-    const rev = report.rev ?? (await upload.peer.rev());
+    // Sent nothing itself: the DO had all of it by its answer to the last upload. The DO reports
+    // its own revision when later (ContainerRuntime), so no round trip asks it here.
+    const rev = report.rev ?? upload.sync.appliedRev;
     const ms = performance.now() - started;
     const waitedMs = upload.peer.waitedMs - waited;
     const { batches, changes } = report;

@@ -83,6 +83,8 @@ export class SyncLink {
   /** The peer's hello said it takes placeholders. */
   private peerFetches = false;
   private tail: Promise<unknown> = Promise.resolve();
+  /** The highest revision the peer answered for a batch of this link (0: none yet). */
+  appliedRev = 0;
 
   constructor(local: SyncEndpoint, remote: SyncPeerApi) {
     this.local = local;
@@ -148,6 +150,7 @@ export class SyncLink {
         report.changes += batch.changes.length;
         report.conflicts.push(...result.conflicts);
         report.rev = result.rev;
+        this.appliedRev = Math.max(this.appliedRev, result.rev);
         if (!outgoing.more) break;
       }
       return report;

@@ -178,8 +178,8 @@ export interface SyncPeerApi {
 /** The interface the Durable Object exposes to computerd over the dial-back WebSocket. */
 export interface DoSyncApi extends SyncPeerApi {
   /**
-   * Called by computerd when a fence found nothing to upload: the DO's current vfs revision
-   * (what the exec result reports). Plain data.
+   * The DO's current vfs revision. Plain data. (computerd before issue 16's session 20 asked it
+   * when a fence found nothing to upload; the DO now fills in its own revision.)
    */
   rev(): Awaitable<number>;
 }
@@ -252,7 +252,11 @@ export interface TerminalSink {
 
 /** Answer of `DaemonApi.fence`. */
 export interface FenceResult {
-  /** The DO revision once every container change up to the fence is applied there. */
+  /**
+   * A DO revision at which every container change up to the fence is applied there: the one
+   * that answered the fence's last upload, or, when the fence sent nothing, the link's last (0:
+   * none). The DO reports the later of it and its own revision.
+   */
   rev: number;
   conflicts: SyncConflict[];
 }

@@ -37,6 +37,8 @@ export class LinkSession {
   readonly push: SyncLink;
   /** Resolves (never rejects) with the reason once the link is gone. */
   readonly broken: Promise<Error>;
+  /** The limits computerd took on this link, as JSON (container-limits.ts sendLimits). */
+  limitsTaken: string | undefined;
   #broken: Error | undefined;
   readonly #socket: WebSocket;
 

@@ -1,8 +1,9 @@
 /**
- * The computer's limits as computerd must know them: the quota, sent before every push for a
- * command and again when `PUT /v1/computers/:id` changes it, so the container's mount reports
- * the computer's room (statfs) and refuses writes past it in the syscall. The DO still checks
- * every upload against its own quota.
+ * The computer's limits as computerd must know them: the quota, sent before the first push for
+ * a command on a link (and before a later one when the limits differ from what that link took)
+ * and again when `PUT /v1/computers/:id` changes it, so the container's mount reports the
+ * computer's room (statfs) and refuses writes past it in the syscall. The DO still checks every
+ * upload against its own quota.
  */
 import type { Vfs } from "@computer/vfs";
 import type { ComputerLimits } from "@computer/vfs/sync";
@@ -14,6 +15,18 @@ export const LIMITS_TIMEOUT_MS = 5_000;
 /** The limits of the computer whose filesystem is `vfs`. */
 export function computerLimits(vfs: Vfs): ComputerLimits {
   return { quotaBytes: vfs.usage().quotaBytes };
+}
+
+/**
+ * Sends `limits` to computerd on `session` unless it took exactly these already: a command's
+ * push need not wait a round trip for a quota that did not change.
+ */
+export function sendLimits(session: LinkSession, limits: ComputerLimits): Promise<void> {
+  const text = JSON.stringify(limits);
+  if (session.limitsTaken === text) return Promise.resolve();
+  return Promise.resolve(session.daemon.setLimits(limits)).then(() => {
+    session.limitsTaken = text;
+  });
 }
 
 /**
@@ -30,7 +43,7 @@ export async function announceLimits(
     timer = setTimeout(resolve, LIMITS_TIMEOUT_MS);
   });
   try {
-    await Promise.race([session.daemon.setLimits(limits), timeout]);
+    await Promise.race([sendLimits(session, limits), timeout]);
   } catch (err) {
     console.error("could not send the quota to computerd:", err instanceof Error ? err.message : err);
   } finally {

@@ -9,7 +9,7 @@ import type { ComputerLimits, ExecSpec, FenceResult, SyncConflict } from "@compu
 import { WORKSPACE_DIR } from "../exec/exec-request.ts";
 import type { ExecRequest, Runtime, RuntimeHandle, RuntimeOutcome, RuntimeSink } from "../exec/runtime.ts";
 import type { LinkSession } from "./computerd-link.ts";
-import { errorCode } from "./container-limits.ts";
+import { errorCode, sendLimits } from "./container-limits.ts";
 import { ExecSinkState, ExecSinkTarget } from "./exec-sink-target.ts";
 import { ExecSteps } from "./exec-steps.ts";
 
@@ -24,7 +24,9 @@ export interface ContainerRuntimeDeps {
    * syncs earlier execs left pending are complete too (no need to wait for the retry alarm).
    */
   fenced(rev: number): void;
-  /** The computer's limits, sent to computerd with every push (the link may be new). */
+  /** The DO's vfs revision now: an exec's sync reports it when later than the fence's. */
+  rev(): number;
+  /** The computer's limits, sent to computerd with a push (container-limits.ts sendLimits). */
   limits(): ComputerLimits;
   /** The DO's counters now (SQL statements, sync round trips, ...); an exec reports their change. */
   counters?(): Record<string, number>;
@@ -82,10 +84,7 @@ export class ContainerRuntime implements Runtime {
     const conflicts: SyncConflict[] = [];
     try {
       // Sent beside the push (capnweb keeps the order): the quota is in place before the command.
-      const [, report] = await Promise.all([
-        session.daemon.setLimits(this.#deps.limits()),
-        session.push.drain(),
-      ]);
+      const [, report] = await Promise.all([sendLimits(session, this.#deps.limits()), session.push.drain()]);
       conflicts.push(...report.conflicts);
       steps.reached("doPushMs");
     } catch (err) {
@@ -180,11 +179,12 @@ export class ContainerRuntime implements Runtime {
       return outcome;
     }
     steps.reached("doFenceMs");
-    this.#deps.fenced(fence.rev);
+    const rev = Math.max(fence.rev, this.#deps.rev());
+    this.#deps.fenced(rev);
     return {
       status: exit.status,
       exitCode: exit.exitCode,
-      sync: { status: "complete", rev: fence.rev, conflicts: [...conflicts, ...fence.conflicts] },
+      sync: { status: "complete", rev, conflicts: [...conflicts, ...fence.conflicts] },
     };
   }
 }

@@ -8,6 +8,7 @@
 import type { ComputerLimits, TerminalSink } from "@computer/vfs/sync";
 import { RpcTarget } from "capnweb";
 import type { LinkSession } from "../container/computerd-link.ts";
+import { sendLimits } from "../container/container-limits.ts";
 import { workspaceRelative } from "../container/container-runtime.ts";
 import type { TerminalBackend, TerminalEvents } from "./terminal.ts";
 
@@ -60,7 +61,7 @@ export async function openContainerTerminal(
   events: TerminalEvents,
 ): Promise<TerminalBackend> {
   const session = await deps.connect();
-  await Promise.all([session.daemon.setLimits(deps.limits()), session.push.drain()]);
+  await Promise.all([sendLimits(session, deps.limits()), session.push.drain()]);
   let pushTimer: ReturnType<typeof setTimeout> | undefined;
   const stopPushing = deps.onRevision(() => {
     pushTimer ??= setTimeout(() => {
