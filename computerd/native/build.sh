@@ -13,5 +13,5 @@ if [[ -f /usr/include/node/node_api.h && -f /usr/include/node/common.gypi ]]; th
 node-gyp rebuild "${nodedir[@]}" "$@"
 gcc -O2 -Wall -Wextra -Werror -o build/Release/computerd-userns userns.c
 # Static: a command enters through it, and its exec then skips the dynamic loader (~2 ms here).
-gcc -O2 -Wall -Wextra -Werror -static -o build/Release/computerd-enter enter.c
-gcc -O2 -Wall -Wextra -Werror -o build/Release/computerd-spawner spawner.c
+gcc -O2 -Wall -Wextra -Werror -static -o build/Release/computerd-enter enter-main.c enter.c warm-entry.c
+gcc -O2 -Wall -Wextra -Werror -o build/Release/computerd-spawner spawner.c spawner-warm.c enter.c warm-entry.c

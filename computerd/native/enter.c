@@ -28,7 +28,9 @@
  * do it (one exec fewer per command). A DIR that cannot be entered fails the command as that
  * `cd` would: a message and exit code 2, the command not run.
  *
- * Must run as root on the host. Built by `npm run build:native -w computerd` (build.sh).
+ * Must run as root on the host. Built by `npm run build:native -w computerd` (build.sh), as
+ * computerd-enter (enter-main.c) and inside computerd-spawner, which runs it in a child of its
+ * own, ahead of the command (a warm entry, warm-entry.h), instead of executing this program.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +49,9 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "enter.h"
+#include "warm-entry.h"
 
 static void die(const char *what) {
   fprintf(stderr, "computerd-enter: %s: %s\n", what, strerror(errno));
@@ -153,8 +158,26 @@ static void enter_cwd(const char *cwd) {
   if (setenv("OLDPWD", "/", 1) < 0) die("setenv");
 }
 
-/* Pid 1 of the command's namespace: starts the command, reaps, exits with its status. */
-static void init(int alive, const char *cwd, char **argv) {
+/* The command of a warm entry (warm-entry.h), once it comes: its stdio, directory and
+   environment are this process's from here, for the command's fork. */
+static void take_warm_command(int warm, const char **cwd, char ***argv) {
+  char ready = WARM_READY;
+  static struct warm_command command;
+  if (write(warm, &ready, 1) != 1 || warm_receive(warm, &command) < 0) _exit(125);
+  close(warm);
+  for (int fd = 0; fd < 3; fd++) {
+    if (dup2(command.fds[fd], fd) < 0) _exit(125);
+    close(command.fds[fd]);
+    command.fds[fd] = -1;
+  }
+  environ = command.envp;
+  *cwd = command.cwd[0] ? command.cwd : NULL;
+  *argv = command.argv;
+}
+
+/* Pid 1 of the command's namespace: starts the command, reaps, exits with its status. With
+   `warm` >= 0 the command is the one that comes on that socket once all is set up. */
+static void init(int alive, const char *cwd, char **argv, int warm) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) die("prctl(PR_SET_PDEATHSIG)");
   /* The parent may have died before the line above (getppid says 0 across namespaces): its
      end of the `alive` pipe is then closed. */
@@ -165,12 +188,19 @@ static void init(int alive, const char *cwd, char **argv) {
   if (setsid() < 0) die("setsid");
   fresh_proc_and_dev();
   if (chdir("/") < 0) die("chdir /");
+  if (warm >= 0) take_warm_command(warm, &cwd, &argv);
   pid_t command = fork();
   if (command < 0) die("fork");
   if (command == 0) {
     enter_cwd(cwd);
     execvp(argv[0], argv);
     die(argv[0]);
+  }
+  /* The command's stdio are its own: pid 1 holds no end of its pipes (their readers see the
+     end once the command's processes are done with them). */
+  if (warm >= 0) {
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd < 3 && null >= 0; fd++) dup2(null, fd);
   }
   for (;;) {
     int status = 0;
@@ -181,22 +211,24 @@ static void init(int alive, const char *cwd, char **argv) {
   }
 }
 
-int main(int argc, char **argv) {
-  const char *cwd = NULL;
+int enter_parse(int argc, char **argv, struct enter_args *out) {
+  out->cwd = NULL;
   int rest = 3;
   if (argc > 4 && strcmp(argv[3], "--cwd") == 0) {
-    cwd = argv[4];
+    out->cwd = argv[4];
     rest = 5;
   }
-  if (argc < rest + 2 || strcmp(argv[rest], "--") != 0 || (cwd != NULL && cwd[0] != '/')) {
-    fprintf(stderr, "usage: computerd-enter HOLDER NS-INODES [--cwd /DIR] -- CMD [ARG...]\n");
-    return 2;
-  }
-  const char *holder = argv[1];
-  const char *inodes = argv[2];
+  if (argc < rest + 2 || strcmp(argv[rest], "--") != 0 || (out->cwd != NULL && out->cwd[0] != '/')) return -1;
+  out->holder = argv[1];
+  out->inodes = argv[2];
+  out->argv = argv + rest + 1;
+  return 0;
+}
+
+int enter_command(const struct enter_args *args, int warm) {
   pid_t parent = getppid();
   int fds[N_JOINED];
-  for (int i = 0; i < N_JOINED; i++) fds[i] = open_namespace(holder, JOINED[i], inodes);
+  for (int i = 0; i < N_JOINED; i++) fds[i] = open_namespace(args->holder, JOINED[i], args->inodes);
   for (int i = 0; i < N_JOINED; i++) {
     if (setns(fds[i], 0) < 0) die(JOINED[i]);
     close(fds[i]);
@@ -219,9 +251,10 @@ int main(int argc, char **argv) {
   if (child < 0) die("fork");
   if (child == 0) {
     close(alive[1]);
-    init(alive[0], cwd, argv + rest + 1);
+    init(alive[0], args->cwd, args->argv, warm);
   }
   close(alive[0]);
+  if (warm >= 0) close(warm);
   for (;;) {
     int status = 0;
     if (waitpid(child, &status, 0) < 0) {

@@ -19,7 +19,8 @@
  *   taken ID                                         (computerd holds the pipes of ID now)
  * Replies, on stdout, one line each:
  *   ready PID
- *   pid ID PID STDOUT STDERR STDIN                   (descriptors here; STDIN -1 without one)
+ *   pid ID PID STDOUT STDERR STDIN WARM              (descriptors here; STDIN -1 without one;
+ *                                                     WARM 1: it went to a warm entry)
  *   exit ID CODE SIGNAL                              (CODE -1 after a signal; SIGNAL 0 after
  *                                                     an exit)
  *   error ID ERRNO                                   (nothing runs: a pipe, the fork or the
@@ -40,6 +41,10 @@
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "child-prelude.h"
+#include "enter.h"
+#include "spawner-warm.h"
 
 /* A request larger than this is refused as malformed (argv and environment are far smaller). */
 #define MAX_REQUEST (64u << 20)
@@ -99,12 +104,7 @@ static struct command *find_id(unsigned long id) {
 /* The command's side of the fork: never returns. */
 static void run_child(int in, int out, int err, int failed, const char *uid, const char *gid, char **argv,
                       char **envp) {
-  sigset_t none;
-  sigemptyset(&none);
-  sigprocmask(SIG_SETMASK, &none, NULL);
-  for (int sig = 1; sig < NSIG; sig++) signal(sig, SIG_DFL);
-  int code = 0;
-  if (setsid() < 0) code = errno;
+  int code = child_prelude();
   if (!code && (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)) code = errno;
   if (!code && (*uid || *gid) && setgroups(0, NULL) < 0) code = errno;
   if (!code && *gid && setgid((gid_t)strtoul(gid, NULL, 10)) < 0) code = errno;
@@ -148,18 +148,21 @@ static void spawn_command(char **fields, int count) {
   if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0 || pipe2(failed, O_CLOEXEC) < 0) code = errno;
   if (!code && with_stdin && pipe2(in, O_CLOEXEC) < 0) code = errno;
   if (!code && !with_stdin && (in[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) code = errno;
+  /* A call of computerd-enter: its command may go to the warm entry of its held sandbox. */
+  struct enter_args entry;
+  int entering = !*uid && !*gid && warm_program(argv[0]) && enter_parse((int)argc, argv, &entry) == 0;
   pid_t pid = -1;
-  if (!code) {
+  if (!code && entering) pid = warm_take(&entry, (int[]){in[0], out[1], err[1]}, envp);
+  int warm = pid > 0;
+  if (!code && !warm) {
     pid = fork();
     if (pid < 0) code = errno;
     if (pid == 0) run_child(in[0], out[1], err[1], failed[1], uid, gid, argv, envp);
   }
-  free(argv);
-  free(envp);
   int child_ends[] = {out[1], err[1], in[0], failed[1]};
   for (int i = 0; i < 4; i++)
     if (child_ends[i] >= 0) close(child_ends[i]);
-  if (!code) {
+  if (!code && !warm) {
     /* Until the exec: its errno if it failed, nothing (the pipe closed) if it ran. */
     ssize_t r;
     while ((r = read(failed[0], &code, sizeof code)) < 0 && errno == EINTR) {
@@ -171,6 +174,8 @@ static void spawn_command(char **fields, int count) {
   if (failed[0] >= 0) close(failed[0]);
   struct command *c = code ? NULL : calloc(1, sizeof *c);
   if (!c) {
+    free(argv);
+    free(envp);
     int ends[] = {out[0], err[0], in[1]};
     for (int i = 0; i < 3; i++)
       if (ends[i] >= 0) close(ends[i]);
@@ -183,7 +188,11 @@ static void spawn_command(char **fields, int count) {
   }
   *c = (struct command){.next = commands, .id = id, .pid = pid, .fds = {out[0], err[0], in[1]}};
   commands = c;
-  reply("pid %lu %d %d %d %d\n", id, pid, out[0], err[0], in[1]);
+  reply("pid %lu %d %d %d %d %d\n", id, pid, out[0], err[0], in[1], warm);
+  /* The next command in that sandbox finds it set up (this one is on its way already). */
+  if (entering) warm_up(&entry);
+  free(argv);
+  free(envp);
 }
 
 static void handle(char *frame, uint32_t size) {
@@ -217,6 +226,7 @@ static void reap(void) {
     pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid < 0 && errno == EINTR) continue;
     if (pid <= 0) return;
+    if (warm_reaped(pid)) continue;
     for (struct command *c = commands; c; c = c->next) {
       if (c->pid != pid || c->exited) continue;
       c->exited = 1;
@@ -245,12 +255,14 @@ int main(void) {
   size_t cap = 1 << 16, len = 0;
   char *buf = malloc(cap);
   if (!buf) return 1;
-  struct pollfd polled[2] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = children, .events = POLLIN}};
+  struct pollfd polled[3] = {{.fd = STDIN_FILENO, .events = POLLIN}, {.fd = children, .events = POLLIN}};
   for (;;) {
-    if (poll(polled, 2, -1) < 0) {
+    polled[2] = (struct pollfd){.fd = warm_waiting_fd(), .events = POLLIN};
+    if (poll(polled, 3, -1) < 0) {
       if (errno == EINTR) continue;
       return 1;
     }
+    if (polled[2].fd >= 0 && polled[2].revents) warm_readable();
     if (polled[1].revents) {
       struct signalfd_siginfo info;
       while (read(children, &info, sizeof info) > 0) {

@@ -20,6 +20,7 @@ import {
   rootfsSandboxWrapper,
   USERNS_HELPER,
 } from "./rootfs-sandbox.ts";
+import { Spawner } from "./spawner.ts";
 import { type CommandInput, shellArgv } from "./wrapper.ts";
 
 describe("rootfsSandboxArgv", () => {
@@ -89,8 +90,12 @@ function miniRootfs(): string {
 
 const capable = process.getuid?.() === 0 && existsSync(USERNS_HELPER);
 
-/** The two ways a command gets its sandbox: bubblewrap per command, or entering the held one. */
-const PATHS = ["a sandbox of its own", "the held sandbox"] as const;
+/**
+ * The ways a command gets its sandbox: bubblewrap per command, or entering the held one, spawned
+ * by the daemon (computerd-enter runs) or by its spawner, which readies the next command's
+ * sandbox while one runs (a warm entry: native/spawner-warm.h).
+ */
+const PATHS = ["a sandbox of its own", "the held sandbox", "the held sandbox through the spawner"] as const;
 
 describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root), in %s", (path) => {
   const dir = tempDir("computerd-host-");
@@ -99,6 +104,8 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
   let root = "";
   let rootfs = "";
   let held: HeldSandbox | undefined;
+  let spawner: Spawner | undefined;
+  const entering = path !== "a sandbox of its own";
 
   /** The held sandbox over the computer's root (its holder started, as the daemon starts it). */
   async function hold(): Promise<void> {
@@ -120,10 +127,12 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
     rootfs = miniRootfs();
     prepareComputerFolders(dir, folders, uid);
     root = await prepareComputerRoot(folders, rootfs, uid);
-    if (path === "the held sandbox") await hold();
+    if (entering) await hold();
+    if (path === "the held sandbox through the spawner") spawner = await Spawner.start();
   });
   afterAll(async () => {
     held?.close();
+    spawner?.close();
     await removeComputerRoot(folders);
   });
 
@@ -132,6 +141,7 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
   const table = (wrapper = held ? held.wrapper() : ownSandbox(), timeoutMs = 20_000) =>
     testTable({
       wrapper,
+      spawner: () => spawner,
       baseEnv: sandboxBaseEnv(process.env, ROOTFS_HOME),
       defaults: { cwd: "/workspace", timeoutMs, maxTimeoutMs: 60_000, outputCap: 1 << 20 },
     });
@@ -152,7 +162,7 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
     expect(existsSync(join(folders.mountPoint, "late-timeout"))).toBe(false);
   });
 
-  test.runIf(path === "the held sandbox")(
+  test.runIf(entering)(
     "refuses to enter namespaces that are not the ones recorded when the holder started",
     async () => {
       // The host's own namespaces (this process's), named by inodes they do not have.
@@ -172,7 +182,7 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
     },
   );
 
-  test.runIf(path === "the held sandbox")(
+  test.runIf(entering)(
     "gives a command what a sandbox of its own gives: ids, capabilities, mounts, /dev, hostname",
     async () => {
       const probe = [
@@ -276,6 +286,23 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
     expect(missing.stdout).toBe("");
     expect(missing.stderr).toMatch(/can't cd to \/workspace\/missing/);
   });
+
+  test.runIf(path === "the held sandbox through the spawner")(
+    "a warm entry runs the next commands: stdin, output, exit code and cwd as a cold one's",
+    async () => {
+      const before = spawner?.counters.warm ?? 0;
+      for (let i = 0; i < 10; i++) {
+        const result = await table().start({
+          command: `cat; echo "$PWD ${i}" >&2; exit ${i}`,
+          cwd: "/workspace",
+          stdin: `in ${i}\n`,
+        }).done;
+        expect(result).toMatchObject({ stdout: `in ${i}\n`, stderr: `/workspace ${i}\n`, exitCode: i });
+      }
+      // Each command finds the next one's sandbox being readied; one at least was ready in time.
+      expect((spawner?.counters.warm ?? 0) - before).toBeGreaterThan(0);
+    },
+  );
 
   test("root inside makes fifos but no device nodes (only the host's root may)", async () => {
     const result = await table().start({

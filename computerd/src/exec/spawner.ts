@@ -171,6 +171,8 @@ export class Spawner {
   readonly #running = new Map<number, { process: SpawnedProcess; file: string }>();
   #nextId = 1;
   #alive = true;
+  /** Commands it started, and of them those a warm entry took (native/spawner-warm.h). */
+  readonly counters = { spawned: 0, warm: 0 };
 
   private constructor(child: ChildProcess, replies: Interface) {
     this.#child = child;
@@ -239,7 +241,9 @@ export class Spawner {
     if (!running) return;
     const numbers = rest.map(Number);
     if (type === "pid") {
-      const [pid = 0, stdout = -1, stderr = -1, stdin = -1] = numbers;
+      const [pid = 0, stdout = -1, stderr = -1, stdin = -1, warm = 0] = numbers;
+      this.counters.spawned++;
+      if (warm === 1) this.counters.warm++;
       let pipes: Pipes | undefined;
       try {
         pipes = {
