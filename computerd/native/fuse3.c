@@ -1058,6 +1058,7 @@ static napi_value js_cache_attrs(napi_env env, napi_callback_info info) {
     if (ino == 0 || a[2] == 0 || __atomic_load_n(&s->attrs->early[ino % ATTR_SLOTS], __ATOMIC_ACQUIRE) != 0) continue;
     struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
     slot->ino = ino;
+    s->attrs->filled = 1;
     memcpy(slot->attr, a, sizeof slot->attr);
     contents_attrs(&s->attrs->contents, a);
   }
@@ -1102,7 +1103,10 @@ static napi_value js_clear_attrs(napi_env env, napi_callback_info info) {
   struct session *s = session_arg(env, info, 1, argv);
   if (!s) return NULL;
   pthread_mutex_lock(&s->attrs->lock);
-  for (int i = 0; i < ATTR_SLOTS; i++) s->attrs->slots[i].ino = 0;
+  if (s->attrs->filled) {
+    for (int i = 0; i < ATTR_SLOTS; i++) s->attrs->slots[i].ino = 0;
+    s->attrs->filled = 0;
+  }
   contents_clear(&s->attrs->contents);
   pthread_mutex_unlock(&s->attrs->lock);
   return NULL;

@@ -60,6 +60,7 @@ static int new_node_here(struct session *s, fuse_req_t req, fuse_ino_t parent, c
     dir->attr[11] = dir->attr[13] = (double)now.tv_nsec;
   }
   slot->ino = made->ino;
+  s->attrs->filled = 1;
   memcpy(slot->attr, a, sizeof slot->attr);
   s->attrs->timeout = made->attr_timeout;
   pthread_mutex_unlock(&s->attrs->lock);

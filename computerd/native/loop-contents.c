@@ -8,6 +8,7 @@ static struct content_slot *slot_of(struct loop_contents *c, uint64_t ino) { ret
 
 static void slot_free(struct loop_contents *c, struct content_slot *slot) {
   c->held -= slot->len;
+  c->used--;
   free(slot->bytes);
   memset(slot, 0, sizeof *slot);
 }
@@ -35,6 +36,7 @@ void contents_ran(struct loop_contents *c, uint64_t ino, long long start, const 
     return;
   }
   memcpy(bytes + start, buf, len);
+  if (slot->ino == 0) c->used++;
   slot->ino = ino;
   slot->bytes = bytes;
   slot->len = total;
@@ -49,7 +51,7 @@ void contents_drop(struct loop_contents *c, uint64_t ino) {
 }
 
 void contents_clear(struct loop_contents *c) {
-  for (int i = 0; i < CONTENT_SLOTS; i++)
+  for (int i = 0; i < CONTENT_SLOTS && c->used > 0; i++)
     if (c->slots[i].ino != 0) slot_free(c, &c->slots[i]);
 }
 

@@ -43,6 +43,7 @@ struct content_slot {
 struct loop_contents {
   struct content_slot slots[CONTENT_SLOTS];
   size_t held; /* bytes held in all slots */
+  size_t used; /* slots held (a clear with none touches no slot) */
   long answered; /* reads answered from them (atomic) */
 };
 

@@ -86,6 +86,9 @@ struct attr_cache {
   int early[ATTR_SLOTS];
   /* Bytes of small files the loop wrote itself: it answers their reads (loop-contents.h). */
   struct loop_contents contents;
+  /* A slot may have been taken since the last clear: a clear of a table never filled (a new
+     mount's first remote change) touches none of its 2 MiB of pages. */
+  int filled;
 };
 
 struct session {
