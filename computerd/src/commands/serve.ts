@@ -81,6 +81,7 @@ async function run(args: string[], prepared: SparePrepared = {}): Promise<number
       mounted: () => mounted && config.mountBackend !== "none",
       sealedFds: [...fuseDeviceFds()],
       network,
+      ...(prepared.spawner ? { spawner: prepared.spawner } : {}),
     });
   } catch (err) {
     await workspace.close();

@@ -8,8 +8,10 @@
  * "env": {...}}` — and becomes that computer's daemon, as `computerd serve ARGS` with ENV would
  * be; stdin closing first ends it. It is never handed back: one spare, one computer.
  */
+import { isIPv6 } from "node:net";
 import { createInterface } from "node:readline";
 import { SandboxNetwork } from "../exec/sandbox-network.ts";
+import { Spawner } from "../exec/spawner.ts";
 import { loadFuse3 } from "../mount/fuse3-native.ts";
 
 /** What a spare is given. */
@@ -30,6 +32,12 @@ export interface SparePrepared {
   network?: Promise<SandboxNetwork>;
   /** Settles once the host mounted the computer's root (rejects when it could not). */
   rootReady?: Promise<void>;
+  /**
+   * The commands' spawner (spawner.ts), started here: a fork of the spare costs less than one of
+   * the daemon it becomes, and it holds no descriptor of any computer's (its FUSE device least
+   * of all: the mount is made later). Undefined when it could not start.
+   */
+  spawner?: Promise<Spawner | undefined>;
 }
 
 function isAssignment(value: unknown): value is SpareAssignment {
@@ -98,6 +106,10 @@ export async function waitAsSpare(
   // The FUSE addon and the mount's modules: loaded here rather than on the first exec's path.
   loadFuse3();
   await import("../mount/fuse3-backend.ts");
+  const spawner = Spawner.start().catch(() => undefined);
+  // The first address check compiles V8's IPv6 pattern (~5–15 ms here): every HTTP request
+  // and the dial-back make one, the host's health check and the DO's /connect first of all.
+  isIPv6("::1");
   await network?.catch(() => undefined);
   console.log(JSON.stringify({ event: "spare", pid: process.pid }));
   const lines = lineReader(process.stdin);
@@ -105,10 +117,11 @@ export async function waitAsSpare(
   if (line === undefined) {
     releaseStdin(lines);
     (await network?.catch(() => undefined))?.close();
+    (await spawner)?.close();
     return undefined;
   }
   const assignment = parseAssignment(line);
-  const prepared: SparePrepared = network ? { network } : {};
+  const prepared: SparePrepared = network ? { network, spawner } : { spawner };
   if (assignment.rootLater === true) {
     prepared.rootReady = rootWord(lines).finally(() => releaseStdin(lines));
     prepared.rootReady.catch(() => undefined);

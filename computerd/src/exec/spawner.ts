@@ -280,23 +280,30 @@ export class Spawner {
   }
 }
 
-/** A spawner started `delayMs` from now: `current()` until then (or if it failed) is undefined. */
+/**
+ * A spawner started `delayMs` from now, or the one `prepared` (a spare's, started before it had
+ * any computer's descriptors: spare.ts) when it came up: `current()` until then (or if it
+ * failed) is undefined.
+ */
 export function laterSpawner(
   sealedFds: readonly number[] = [],
   delayMs = 0,
+  prepared: Promise<Spawner | undefined> = Promise.resolve(undefined),
 ): { current: () => Spawner | undefined; close: () => Promise<void> } {
   let spawner: Spawner | undefined;
   let closed = false;
   let starting: Promise<void> = Promise.resolve();
   const timer = setTimeout(() => {
-    starting = Spawner.start(sealedFds).then(
-      (started) => {
-        if (closed) started.close();
-        else spawner = started;
-      },
-      (err: unknown) =>
-        console.error("computerd: the spawner did not start; commands are spawned directly", err),
-    );
+    starting = prepared
+      .then((ready) => (ready?.alive ? ready : Spawner.start(sealedFds)))
+      .then(
+        (started) => {
+          if (closed) started.close();
+          else spawner = started;
+        },
+        (err: unknown) =>
+          console.error("computerd: the spawner did not start; commands are spawned directly", err),
+      );
   }, delayMs);
   return {
     current: () => spawner,

@@ -37,6 +37,8 @@ export const VERSION: string = (
 export interface DaemonParts {
   /** The sync engine's half of DaemonApi. */
   sync?: DaemonSync;
+  /** The commands' spawner, started before (a spare's); without one the daemon starts its own. */
+  spawner?: Promise<Spawner | undefined>;
   /** Called with each new link to the Durable Object. */
   onLink?: (link: Link) => void;
   /** Whether the workspace is mounted (for /health). */
@@ -188,7 +190,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
   const network = net.network;
   // Commands are spawned by the spawner once it is up (spawner.ts: a small C program, up in a
   // few ms), by the daemon until then.
-  const spawner = laterSpawner(parts.sealedFds);
+  const spawner = laterSpawner(parts.sealedFds, 0, parts.spawner);
   // Over the image's root filesystem commands enter one held sandbox, started here.
   const held = heldSandboxFor(config, net, parts.sealedFds ?? []);
   void held?.start();
