@@ -13,6 +13,7 @@ import { createInterface } from "node:readline";
 import { SandboxNetwork } from "../exec/sandbox-network.ts";
 import { Spawner } from "../exec/spawner.ts";
 import { loadFuse3 } from "../mount/fuse3-native.ts";
+import { rehearseHttp } from "./spare-rehearsal.ts";
 
 /** What a spare is given. */
 export interface SpareAssignment {
@@ -110,6 +111,7 @@ export async function waitAsSpare(
   // The first address check compiles V8's IPv6 pattern (~5–15 ms here): every HTTP request
   // and the dial-back make one, the host's health check and the DO's /connect first of all.
   isIPv6("::1");
+  await rehearseHttp();
   await network?.catch(() => undefined);
   console.log(JSON.stringify({ event: "spare", pid: process.pid }));
   const lines = lineReader(process.stdin);
