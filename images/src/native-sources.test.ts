@@ -34,7 +34,16 @@ const nativeStage = dockerfile.slice(
 );
 const copied =
   /^COPY ([\s\S]*?) \/build\/$/m.exec(nativeStage.replaceAll("\\\n", " "))?.[1]?.split(/\s+/) ?? [];
-const compiled = /^RUN gcc ([\s\S]*?)$/m.exec(nativeStage.replaceAll("\\\n", " "))?.[1]?.split(/\s+/) ?? [];
+/** The words of the native stage's `RUN gcc` line that makes /build/`output`. */
+function gccLine(output: string): string[] {
+  const lines = nativeStage.replaceAll("\\\n", " ").match(/^RUN gcc .*$/gm) ?? [];
+  return lines.find((line) => line.includes(` -o /build/${output}`))?.split(/\s+/) ?? [];
+}
+const compiled = gccLine("fuse3.node");
+
+/** computerd-spawner's sources (computerd/native/build.sh), which the image builds too. */
+const spawnerSources = ["spawner.c", "spawner-warm.c", "enter.c", "warm-entry.c"];
+const spawnerHeaders = [...new Set(spawnerSources.flatMap((source) => [...localHeaders(source)]))];
 
 describe("the image's fuse3 addon", () => {
   it("has sources and headers to check", () => {
@@ -53,5 +62,21 @@ describe("the image's fuse3 addon", () => {
     expect(compiled.filter((word) => word.startsWith("/build/") && word.endsWith(".c")).sort()).toEqual(
       sources.map((source) => `/build/${source}`).sort(),
     );
+  });
+
+  it("builds computerd-spawner from the sources build.sh does, in the context and the native stage", () => {
+    const buildScript = read(`${NATIVE}/build.sh`);
+    const line = buildScript.split("\n").find((l) => l.includes("-o build/Release/computerd-spawner")) ?? "";
+    expect(line.split(/\s+/).filter((word) => word.endsWith(".c")).sort()).toEqual([...spawnerSources].sort());
+    const context = allowed();
+    for (const file of [...spawnerSources, ...spawnerHeaders]) {
+      expect(context, file).toContain(`${NATIVE}/${file}`);
+      expect(copied, file).toContain(`${NATIVE}/${file}`);
+    }
+    const spawner = gccLine("computerd-spawner");
+    expect(spawner.filter((word) => word.endsWith(".c")).sort()).toEqual(
+      spawnerSources.map((source) => `/build/${source}`).sort(),
+    );
+    expect(dockerfile).toContain("COPY --from=native /build/computerd-spawner");
   });
 });
