@@ -67,7 +67,12 @@ describe("the image's fuse3 addon", () => {
   it("builds computerd-spawner from the sources build.sh does, in the context and the native stage", () => {
     const buildScript = read(`${NATIVE}/build.sh`);
     const line = buildScript.split("\n").find((l) => l.includes("-o build/Release/computerd-spawner")) ?? "";
-    expect(line.split(/\s+/).filter((word) => word.endsWith(".c")).sort()).toEqual([...spawnerSources].sort());
+    expect(
+      line
+        .split(/\s+/)
+        .filter((word) => word.endsWith(".c"))
+        .sort(),
+    ).toEqual([...spawnerSources].sort());
     const context = allowed();
     for (const file of [...spawnerSources, ...spawnerHeaders]) {
       expect(context, file).toContain(`${NATIVE}/${file}`);
