@@ -122,8 +122,11 @@ static void run_child(int in, int out, int err, int failed, const char *uid, con
 
 /* Starts one command (`fields`: the spawn request's fields after "spawn"). */
 static void spawn_command(char **fields, int count) {
-  if (count < 6) return;
-  unsigned long id = strtoul(fields[0], NULL, 10);
+  unsigned long id = count > 0 ? strtoul(fields[0], NULL, 10) : 0;
+  if (count < 6) {
+    reply("error %lu %d\n", id, EINVAL);
+    return;
+  }
   int with_stdin = strcmp(fields[1], "1") == 0;
   const char *uid = fields[2], *gid = fields[3];
   long argc = strtol(fields[4], NULL, 10);
