@@ -2,8 +2,10 @@
  * `computerd serve --spare [--network bwrap]`: a daemon started before any computer asks for it
  * (computerd host keeps one, host/spare-daemon.ts), so a computer's first exec does not wait for
  * Node to start and load computerd (~120 ms of CPU here). Until it is assigned it holds nothing
- * of any computer: its code is loaded (the FUSE addon included) and, with `--network bwrap`,
- * the port bridge of a fresh, empty network namespace runs (sandbox-network.ts). It prints
+ * of any computer: its code is loaded (the FUSE addon included), its commands' spawner runs
+ * (a C program holding nothing yet), it has made one HTTP exchange with itself (spare-rehearsal.ts)
+ * and, with `--network bwrap`, the port bridge of a fresh, empty network namespace runs
+ * (sandbox-network.ts). It prints
  * `{"event":"spare"}`, then reads one line on stdin — `{"args": [...serve options],
  * "env": {...}}` — and becomes that computer's daemon, as `computerd serve ARGS` with ENV would
  * be; stdin closing first ends it. It is never handed back: one spare, one computer.
