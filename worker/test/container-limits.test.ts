@@ -1,6 +1,7 @@
 /**
- * The computer's quota reaches computerd: with every push for a command (so a new link knows
- * it before anything runs) and at once when `PUT /v1/computers/:id` changes it. An upload the
+ * The computer's quota reaches computerd: with the first push for a command on a link (so a new
+ * link knows it before anything runs; later pushes on it send it only when it changed) and at
+ * once when `PUT /v1/computers/:id` changes it. An upload the
  * DO's quota refuses is still refused; the exec says so (ENOSPC, sync pending) and the next
  * exec syncs once the container's changes fit.
  */
@@ -51,12 +52,12 @@ async function usage(id: string): Promise<{ usedBytes: number; quotaBytes: numbe
 }
 
 describe("the quota in the container", () => {
-  it("is sent before the first command and with every later one", async () => {
+  it("is sent before the first command on a link, and not again while it is unchanged", async () => {
     const ctx = await setup(123_456);
     expect(await exec(ctx, "out one", true)).toMatchObject({ status: "completed" });
     expect(ctx.daemon.limits).toEqual([{ quotaBytes: 123_456 }]);
-    await exec(ctx, "out two");
-    expect(ctx.daemon.limits).toEqual([{ quotaBytes: 123_456 }, { quotaBytes: 123_456 }]);
+    expect(await exec(ctx, "out two")).toMatchObject({ status: "completed" });
+    expect(ctx.daemon.limits).toEqual([{ quotaBytes: 123_456 }]);
   });
 
   it("a quota change reaches a connected computerd at once; no link, no call", async () => {
