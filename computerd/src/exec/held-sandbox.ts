@@ -14,7 +14,7 @@ import { existsSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sealedStdio } from "./command-process.ts";
 import { DEFAULT_PATH } from "./env.ts";
-import { type CommandWrapper, type SpawnPlan, shellArgv } from "./wrapper.ts";
+import type { CommandWrapper, SpawnPlan } from "./wrapper.ts";
 
 /** The `computerd-enter` program (native/enter.c, built by build:native). */
 export const ENTER_HELPER = fileURLToPath(
@@ -176,12 +176,20 @@ export class HeldSandbox {
         if (holder === undefined) void this.start();
         return this.#options.fallback(input);
       }
-      // computerd-enter enters an absolute cwd itself: no shell just to `cd` (one exec fewer).
-      const command: string[] = input.cwd.startsWith("/")
-        ? ["--cwd", input.cwd, "--", "/bin/sh", "-c", input.command]
-        : ["--", ...shellArgv(input.command, input.cwd)];
+      // computerd-enter enters the cwd (absolute: exec-spec.ts resolves it) itself: no shell just
+      // to `cd` (one exec fewer).
       return {
-        argv: [this.#enter, String(holder.pid), holder.inodes, ...command],
+        argv: [
+          this.#enter,
+          String(holder.pid),
+          holder.inodes,
+          "--cwd",
+          input.cwd,
+          "--",
+          "/bin/sh",
+          "-c",
+          input.command,
+        ],
         env: { HOME: this.#options.home, ...input.env },
       };
     };

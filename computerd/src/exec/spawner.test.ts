@@ -4,17 +4,10 @@
  * its /proc/PID/fd until computerd says it took them; an exec that fails is an error with errno.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { afterEach, describe, expect, it } from "vitest";
-import { SPAWNER_HELPER } from "./spawner.ts";
-
-function frame(fields: string[]): Buffer {
-  const body = Buffer.from(fields.map((f) => `${f}\0`).join(""));
-  const head = Buffer.alloc(4);
-  head.writeUInt32LE(body.length);
-  return Buffer.concat([head, body]);
-}
+import { SPAWNER_HELPER, spawnerFrame } from "./spawner.ts";
 
 const running: ReturnType<typeof spawn>[] = [];
 afterEach(() => {
@@ -27,10 +20,11 @@ function start() {
   running.push(child);
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
   const next = async () => String((await lines.next()).value);
-  return { child, next, send: (fields: string[]) => child.stdin?.write(frame(fields)) };
+  return { child, next, send: (fields: string[]) => child.stdin?.write(spawnerFrame(fields)) };
 }
 
-describe.runIf(existsSync(SPAWNER_HELPER))("computerd-spawner", () => {
+// build:native makes it (make deps): a missing program fails here rather than skipping.
+describe("computerd-spawner", () => {
   it("answers a malformed spawn with EINVAL, and a missing program with ENOENT", async () => {
     const { next, send } = start();
     expect(await next()).toMatch(/^ready \d+$/);

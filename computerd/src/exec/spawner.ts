@@ -133,7 +133,7 @@ class SpawnedProcess extends EventEmitter implements CommandProcess {
 }
 
 /** One request as the spawner reads it: its length, then NUL-terminated fields. */
-function frame(fields: readonly string[]): Buffer {
+export function spawnerFrame(fields: readonly string[]): Buffer {
   const body = Buffer.from(fields.map((field) => `${field}\0`).join(""));
   const head = Buffer.alloc(4);
   head.writeUInt32LE(body.length);
@@ -153,7 +153,7 @@ function spawnRequest(id: number, plan: SpawnPlan, stdin: boolean): Buffer {
     plan.uid === undefined ? "" : String(plan.uid),
     plan.gid === undefined ? "" : String(plan.gid),
   ];
-  return frame([
+  return spawnerFrame([
     "spawn",
     String(id),
     stdin ? "1" : "0",
@@ -276,40 +276,35 @@ export class Spawner {
   }
 
   #send(fields: readonly string[]): void {
-    this.#child.stdin?.write(frame(fields));
+    this.#child.stdin?.write(spawnerFrame(fields));
   }
 }
 
 /**
- * A spawner started `delayMs` from now, or the one `prepared` (a spare's, started before it had
- * any computer's descriptors: spare.ts) when it came up: `current()` until then (or if it
- * failed) is undefined.
+ * The daemon's spawner: the one `prepared` (a spare's, started before it had any computer's
+ * descriptors: spare.ts), or else one started now. `current()` until it is up (or if it
+ * failed) is undefined: the daemon spawns directly then.
  */
 export function laterSpawner(
   sealedFds: readonly number[] = [],
-  delayMs = 0,
   prepared: Promise<Spawner | undefined> = Promise.resolve(undefined),
 ): { current: () => Spawner | undefined; close: () => Promise<void> } {
   let spawner: Spawner | undefined;
   let closed = false;
-  let starting: Promise<void> = Promise.resolve();
-  const timer = setTimeout(() => {
-    starting = prepared
-      .then((ready) => (ready?.alive ? ready : Spawner.start(sealedFds)))
-      .then(
-        (started) => {
-          if (closed) started.close();
-          else spawner = started;
-        },
-        (err: unknown) =>
-          console.error("computerd: the spawner did not start; commands are spawned directly", err),
-      );
-  }, delayMs);
+  const starting = prepared
+    .then((ready) => (ready?.alive ? ready : Spawner.start(sealedFds)))
+    .then(
+      (started) => {
+        if (closed) started.close();
+        else spawner = started;
+      },
+      (err: unknown) =>
+        console.error("computerd: the spawner did not start; commands are spawned directly", err),
+    );
   return {
     current: () => spawner,
     async close() {
       closed = true;
-      clearTimeout(timer);
       await starting;
       spawner?.close();
     },

@@ -190,7 +190,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
   const network = net.network;
   // Commands are spawned by the spawner once it is up (spawner.ts: a small C program, up in a
   // few ms), by the daemon until then.
-  const spawner = laterSpawner(parts.sealedFds, 0, parts.spawner);
+  const spawner = laterSpawner(parts.sealedFds, parts.spawner);
   // Over the image's root filesystem commands enter one held sandbox, started here.
   const held = heldSandboxFor(config, net, parts.sealedFds ?? []);
   void held?.start();

@@ -297,7 +297,7 @@ export class MirrorSync implements DaemonSync {
     this.#commit();
     const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];
     // Sent nothing itself: the DO had all of it by its answer to the last upload. The DO reports
-    // its own revision when later (ContainerRuntime), so no round trip asks it here.
+    // its own revision when later (the DO's LinkSession.fence), so no round trip asks it here.
     const rev = report.rev ?? upload.sync.appliedRev;
     const ms = performance.now() - started;
     const waitedMs = upload.peer.waitedMs - waited;

@@ -7,6 +7,7 @@
 import { COMPUTER_ID } from "@computer/sdk/computer-id";
 import {
   type DaemonApi,
+  type FenceResult,
   forwardSyncPeer,
   SyncLink,
   WIRE_FRAMES,
@@ -41,10 +42,12 @@ export class LinkSession {
   limitsTaken: string | undefined;
   #broken: Error | undefined;
   readonly #socket: WebSocket;
+  readonly #deps: DoSyncDeps;
 
   constructor(daemon: RpcStub<DaemonApi>, socket: WebSocket, deps: DoSyncDeps) {
     this.daemon = daemon;
     this.#socket = socket;
+    this.#deps = deps;
     this.push = new SyncLink(deps.endpoint(), forwardSyncPeer(daemon));
     this.broken = new Promise((resolve) => {
       const fail = (reason: unknown) => {
@@ -55,6 +58,16 @@ export class LinkSession {
       socket.addEventListener("close", () => fail(new Error("computerd closed the link")));
       socket.addEventListener("error", () => fail(new Error("the link to computerd failed")));
     });
+  }
+
+  /**
+   * computerd's fence, at the later of its revision and the DO's own: a fence that sent nothing
+   * answers the link's last applied one (FenceResult.rev), and the DO has everything computerd
+   * sent by the time the answer arrives.
+   */
+  async fence(): Promise<FenceResult> {
+    const fence = await this.daemon.fence();
+    return { ...fence, rev: Math.max(fence.rev, this.#deps.rev()) };
   }
 
   /** True once the link is gone. */

@@ -24,8 +24,6 @@ export interface ContainerRuntimeDeps {
    * syncs earlier execs left pending are complete too (no need to wait for the retry alarm).
    */
   fenced(rev: number): void;
-  /** The DO's vfs revision now: an exec's sync reports it when later than the fence's. */
-  rev(): number;
   /** The computer's limits, sent to computerd with a push (container-limits.ts sendLimits). */
   limits(): ComputerLimits;
   /** The DO's counters now (SQL statements, sync round trips, ...); an exec reports their change. */
@@ -166,7 +164,7 @@ export class ContainerRuntime implements Runtime {
     const { exit } = ended;
     let fence: FenceResult;
     try {
-      fence = await session.daemon.fence();
+      fence = await session.fence();
     } catch (err) {
       this.#deps.pending();
       const outcome: RuntimeOutcome = {
@@ -179,12 +177,11 @@ export class ContainerRuntime implements Runtime {
       return outcome;
     }
     steps.reached("doFenceMs");
-    const rev = Math.max(fence.rev, this.#deps.rev());
-    this.#deps.fenced(rev);
+    this.#deps.fenced(fence.rev);
     return {
       status: exit.status,
       exitCode: exit.exitCode,
-      sync: { status: "complete", rev, conflicts: [...conflicts, ...fence.conflicts] },
+      sync: { status: "complete", rev: fence.rev, conflicts: [...conflicts, ...fence.conflicts] },
     };
   }
 }

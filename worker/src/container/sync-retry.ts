@@ -1,7 +1,7 @@
 /**
  * Finishing container syncs left `pending` (the link failed during or after an exec): the DO's
  * alarm reconnects to computerd and calls `fence()`, which uploads every change still held in
- * the container; then every pending exec of the journal is marked complete at the DO's revision.
+ * the container; then every pending exec of the journal is marked complete at the DO revision.
  * Failures back off exponentially (capped) and retry until it works or the computer is deleted.
  */
 
@@ -17,8 +17,6 @@ export const SYNC_RETRY_MAX_MS = 10 * 60 * 1000;
 export interface SyncRetryDeps {
   journal: ExecJournal;
   connect(): Promise<LinkSession>;
-  /** The DO's vfs revision now (later than or equal to the fence's). */
-  rev(): number;
   /** Schedules the next attempt at `at`. */
   schedule(at: number): Promise<void>;
   /** Durable attempt counter (reset on success). */
@@ -48,8 +46,8 @@ export async function retryPendingSync(deps: SyncRetryDeps): Promise<boolean> {
   }
   try {
     const session = await deps.connect();
-    const fence = await session.daemon.fence();
-    deps.journal.completeSync(pending, Math.max(fence.rev, deps.rev()), fence.conflicts);
+    const fence = await session.fence();
+    deps.journal.completeSync(pending, fence.rev, fence.conflicts);
     deps.attempts.put(0);
     return true;
   } catch (err) {

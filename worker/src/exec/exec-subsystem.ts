@@ -101,7 +101,6 @@ export class ExecSubsystem {
         connect: () => this.connector.connect(),
         pending: () => void schedulePendingSync(this.#retryDeps()),
         fenced: (rev) => this.journal.completeSync(this.journal.pendingSync(), rev, []),
-        rev: () => host.vfs().rev(),
         limits: () => computerLimits(host.vfs()),
         // As X-Exec-Metrics: the DO's SQL and the sync calls computerd made to it (do-sync-target.ts).
         counters: () => ({ doSql: host.sqlCounts.statements, ...doPrefixed(syncMetrics(syncCounters)) }),
@@ -201,7 +200,6 @@ export class ExecSubsystem {
     return {
       journal: this.journal,
       connect: () => this.connector.connect(),
-      rev: () => this.#host.vfs().rev(),
       schedule: (at) => this.#host.alarms.schedule("sync", at),
       attempts: {
         get: () => kv.get<number>(RETRY_ATTEMPTS_KEY) ?? 0,

@@ -76,7 +76,7 @@ export async function openContainerTerminal(
     stopPushing();
     clearTimeout(pushTimer);
     try {
-      await session.daemon.fence();
+      await session.fence();
     } catch {
       // The link is gone: computerd's next connect uploads what is left, as for an exec.
     }
