@@ -17,6 +17,9 @@
  *   spawn ID STDIN UID GID ARGC ARG... ENVC VAR...   (STDIN "1": a pipe, else /dev/null; UID
  *                                                     and GID "" keep this process's)
  *   taken ID                                         (computerd holds the pipes of ID now)
+ *   warm ARGC ARG...                                 (a computerd-enter call: ready a warm
+ *                                                     entry in its held sandbox now, before
+ *                                                     its first command; no reply)
  * Replies, on stdout, one line each:
  *   ready PID
  *   pid ID PID STDOUT STDERR STDIN WARM              (descriptors here; STDIN -1 without one;
@@ -198,6 +201,18 @@ static void spawn_command(char **fields, int count) {
   free(envp);
 }
 
+/*
+ * Readies a warm entry for the held sandbox a computerd-enter call names (`fields`: the warm
+ * request's fields after "warm"), so that even its first command finds one: computerd asks as
+ * soon as the holder runs. Anything else is ignored (the next command then goes the cold way).
+ */
+static void warm_ahead(char **fields, int count) {
+  long argc = count > 0 ? strtol(fields[0], NULL, 10) : 0;
+  if (argc < 1 || argc > count - 1) return;
+  struct enter_args entry;
+  if (warm_program(fields[1]) && enter_parse((int)argc, fields + 1, &entry) == 0) warm_up(&entry);
+}
+
 static void handle(char *frame, uint32_t size) {
   /* Fields end in NUL: a frame without one at its end is malformed. */
   if (size == 0 || frame[size - 1] != '\0') return;
@@ -211,6 +226,8 @@ static void handle(char *frame, uint32_t size) {
   }
   if (strcmp(fields[0], "spawn") == 0) {
     spawn_command(fields + 1, count - 1);
+  } else if (strcmp(fields[0], "warm") == 0) {
+    warm_ahead(fields + 1, count - 1);
   } else if (strcmp(fields[0], "taken") == 0 && count == 2) {
     struct command *c = find_id(strtoul(fields[1], NULL, 10));
     if (c) {

@@ -9,11 +9,11 @@
  * user namespace to map, no root to assemble, two execs fewer). A terminal's shell, and every
  * command while the holder is not up, takes the per-command sandbox (`fallback`).
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { sealedStdio } from "./command-process.ts";
+import { type CommandProcess, spawnDirect } from "./command-process.ts";
 import { DEFAULT_PATH } from "./env.ts";
+import type { Spawner } from "./spawner.ts";
 import type { CommandWrapper, SpawnPlan } from "./wrapper.ts";
 
 /** The `computerd-enter` program (native/enter.c, built by build:native). */
@@ -33,8 +33,11 @@ const HOLD = "echo held && read -r _";
 /** After a failed start, commands take the fallback this long before the holder is tried again. */
 const RETRY_MS = 30_000;
 
-/** The descriptor bubblewrap writes its child's pid to (`--info-fd`). */
-const INFO_FD = 3;
+/**
+ * The descriptor bubblewrap writes its child's pid to (`--info-fd`): its stderr, which it closes
+ * in the sandbox (the holder's shell writes nothing there), so the spawner's three pipes suffice.
+ */
+const INFO_FD = 2;
 
 /** How the held sandbox is made. */
 export interface HeldSandboxOptions {
@@ -50,6 +53,11 @@ export interface HeldSandboxOptions {
   home: string;
   /** Descriptors of the daemon the holder must not inherit (the FUSE device). */
   sealedFds?: readonly number[];
+  /**
+   * The daemon's spawner (spawner.ts), once up: it forks the holder (a fork of Node here took
+   * 20–30 ms of a new computer's start); undefined: Node spawns it.
+   */
+  spawner?: () => Promise<Spawner | undefined>;
   enter?: string;
   log?: (message: string) => void;
   startTimeoutMs?: number;
@@ -57,9 +65,10 @@ export interface HeldSandboxOptions {
 
 /** One running holder: bubblewrap's child pid and its namespaces' inodes, as computerd-enter checks them. */
 interface Holder {
-  child: ChildProcess;
+  child: CommandProcess;
   pid: number;
   inodes: string;
+  exited: boolean;
 }
 
 /** The inodes of `pid`'s namespaces in computerd-enter's notation (`net:N,user:N,...`). */
@@ -67,31 +76,31 @@ function namespaceInodes(pid: number): string {
   return JOINED.map((name) => `${name}:${statSync(`/proc/${pid}/ns/${name}`).ino}`).join(",");
 }
 
-/** Bubblewrap's `{"child-pid": N}` from the info pipe, once the holder said it runs. */
-function childPid(child: ChildProcess, timeoutMs: number): Promise<number> {
-  const info = child.stdio[INFO_FD];
+/** Bubblewrap's `{"child-pid": N}` from its stderr (INFO_FD), once the holder said it runs. */
+function childPid(child: CommandProcess, timeoutMs: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    let text = "";
     let said = "";
     let pid: number | undefined;
+    // bubblewrap's own errors come here too: the tail goes into the failure's message.
     let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-2000);
-    });
+    let settled = false;
     const fail = (why: string) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      child.kill("SIGKILL");
+      child.signalGroup("SIGKILL");
       reject(new Error(`the held sandbox did not start: ${why} ${stderr}`.trim()));
     };
     const timer = setTimeout(() => fail("no child pid in time"), timeoutMs);
     const ready = () => {
-      if (pid === undefined || !said.includes("held\n")) return;
+      if (settled || pid === undefined || !said.includes("held\n")) return;
+      settled = true;
       clearTimeout(timer);
       resolve(pid);
     };
-    info?.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = /"child-pid"\s*:\s*(\d+)/.exec(text);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+      const match = /"child-pid"\s*:\s*(\d+)/.exec(stderr);
       if (match) pid = Number(match[1]);
       ready();
     });
@@ -99,8 +108,13 @@ function childPid(child: ChildProcess, timeoutMs: number): Promise<number> {
       said += chunk.toString();
       ready();
     });
-    child.once("exit", (code, signal) => fail(`it exited (${signal ?? code})`));
-    child.once("error", (error) => fail(error.message));
+    // Its exit is told once its output is all here (the spawner reports it on a pipe of its own).
+    let status = "";
+    child.on("exit", (code, signal) => {
+      status = String(signal ?? code);
+    });
+    child.on("close", () => fail(`it exited (${status})`));
+    child.on("error", (error) => fail(error.message));
   });
 }
 
@@ -126,7 +140,7 @@ export class HeldSandbox {
 
   /** True while the holder runs: commands enter it. */
   get holding(): boolean {
-    return this.#holder !== undefined && this.#holder.child.exitCode === null;
+    return this.#holder !== undefined && !this.#holder.exited;
   }
 
   /** Starts the holder (again, after it died); resolves once commands can enter it. */
@@ -140,25 +154,30 @@ export class HeldSandbox {
   }
 
   async #start(): Promise<void> {
-    const plan = this.#options.holderPlan(["--info-fd", String(INFO_FD), "--", "/bin/sh", "-c", HOLD]);
-    const [file, ...args] = plan.argv;
-    const child = spawn(file, args, {
-      cwd: "/",
-      env: { PATH: DEFAULT_PATH },
-      stdio: sealedStdio(["pipe", "pipe", "pipe", "pipe"], this.#options.sealedFds),
-    });
+    const held = this.#options.holderPlan(["--info-fd", String(INFO_FD), "--", "/bin/sh", "-c", HOLD]);
+    const plan = { ...held, env: { PATH: DEFAULT_PATH } };
     try {
+      const spawner = await this.#options.spawner?.();
+      if (this.#closed) return;
+      // stdin: the pipe the holder's shell waits on (it ends when the daemon is gone).
+      const child = spawner?.alive
+        ? spawner.spawn(plan, true)
+        : spawnDirect(plan, true, this.#options.sealedFds);
       const pid = await childPid(child, this.#options.startTimeoutMs ?? 15_000);
-      const holder = { child, pid, inodes: namespaceInodes(pid) };
-      child.stdio[INFO_FD]?.destroy();
+      const holder: Holder = { child, pid, inodes: namespaceInodes(pid), exited: false };
       child.stdout?.resume();
       child.stderr?.resume();
-      child.once("exit", (code, signal) => {
+      child.on("exit", (code, signal) => {
+        holder.exited = true;
         if (this.#holder === holder) this.#holder = undefined;
         if (!this.#closed) this.#options.log?.(`the held sandbox exited (${signal ?? code})`);
       });
-      if (this.#closed) child.kill("SIGKILL");
-      else this.#holder = holder;
+      if (this.#closed) child.signalGroup("SIGKILL");
+      else {
+        this.#holder = holder;
+        // The first command finds its sandbox set up too (as every later one does).
+        if (spawner?.alive) spawner.warm(this.#enterArgv(holder, "/", "true"));
+      }
     } catch (error) {
       this.#failedAt = Date.now();
       this.#options.log?.(error instanceof Error ? error.message : String(error));
@@ -172,33 +191,29 @@ export class HeldSandbox {
   wrapper(): CommandWrapper {
     return (input) => {
       const holder = this.#holder;
-      if (input.terminal || holder === undefined || holder.child.exitCode !== null) {
+      if (input.terminal || holder === undefined || holder.exited) {
         if (holder === undefined) void this.start();
         return this.#options.fallback(input);
       }
-      // computerd-enter enters the cwd (absolute: exec-spec.ts resolves it) itself: no shell just
-      // to `cd` (one exec fewer).
       return {
-        argv: [
-          this.#enter,
-          String(holder.pid),
-          holder.inodes,
-          "--cwd",
-          input.cwd,
-          "--",
-          "/bin/sh",
-          "-c",
-          input.command,
-        ],
+        argv: this.#enterArgv(holder, input.cwd, input.command),
         env: { HOME: this.#options.home, ...input.env },
       };
     };
   }
 
+  /**
+   * computerd-enter's call for `command` in `cwd`: it enters the cwd (absolute: exec-spec.ts
+   * resolves it) itself, so no shell runs just to `cd` (one exec fewer).
+   */
+  #enterArgv(holder: Holder, cwd: string, command: string): [string, ...string[]] {
+    return [this.#enter, String(holder.pid), holder.inodes, "--cwd", cwd, "--", "/bin/sh", "-c", command];
+  }
+
   /** Stops the holder (commands running in the sandbox keep their namespaces until they end). */
   close(): void {
     this.#closed = true;
-    this.#holder?.child.kill("SIGKILL");
+    this.#holder?.child.signalGroup("SIGKILL");
     this.#holder = undefined;
   }
 }

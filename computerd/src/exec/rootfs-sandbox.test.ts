@@ -118,6 +118,8 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
       }),
       fallback: rootfsSandboxWrapper(options),
       home: ROOTFS_HOME,
+      // Through the spawner, the holder is forked by it too (as the daemon starts it).
+      ...(spawner ? { spawner: async () => spawner } : {}),
     });
     await held.start();
     expect(held.holding).toBe(true);
@@ -127,8 +129,8 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
     rootfs = miniRootfs();
     prepareComputerFolders(dir, folders, uid);
     root = await prepareComputerRoot(folders, rootfs, uid);
-    if (entering) await hold();
     if (path === "the held sandbox through the spawner") spawner = await Spawner.start();
+    if (entering) await hold();
   });
   afterAll(async () => {
     held?.close();
@@ -301,6 +303,19 @@ describe.runIf(capable).each(PATHS)("a command over a root filesystem (as root),
       }
       // Each command finds the next one's sandbox being readied; one at least was ready in time.
       expect((spawner?.counters.warm ?? 0) - before).toBeGreaterThan(0);
+    },
+  );
+
+  test.runIf(path === "the held sandbox through the spawner")(
+    "the first command after the holder started finds a warm entry readied for it",
+    async () => {
+      await hold();
+      // The spawner readies it as soon as the holder runs; a moment is plenty for that.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const before = spawner?.counters.warm ?? 0;
+      const result = await table().start({ command: "echo first", cwd: "/workspace" }).done;
+      expect(result).toMatchObject({ stdout: "first\n", exitCode: 0 });
+      expect((spawner?.counters.warm ?? 0) - before).toBe(1);
     },
   );
 

@@ -228,6 +228,14 @@ export class Spawner {
     return process;
   }
 
+  /**
+   * Has the spawner ready a warm entry in the held sandbox that `enterArgv` (a computerd-enter
+   * call) enters, before its first command there (spawner.c, `warm`).
+   */
+  warm(enterArgv: readonly string[]): void {
+    this.#send(["warm", String(enterArgv.length), ...enterArgv]);
+  }
+
   /** Stops the spawner (commands that die with their parent go too). */
   close(): void {
     this.#alive = false;
@@ -288,7 +296,12 @@ export class Spawner {
 export function laterSpawner(
   sealedFds: readonly number[] = [],
   prepared: Promise<Spawner | undefined> = Promise.resolve(undefined),
-): { current: () => Spawner | undefined; close: () => Promise<void> } {
+): {
+  current: () => Spawner | undefined;
+  /** Settles once the spawner is up (undefined: it could not start). */
+  ready: () => Promise<Spawner | undefined>;
+  close: () => Promise<void>;
+} {
   let spawner: Spawner | undefined;
   let closed = false;
   const starting = prepared
@@ -303,6 +316,7 @@ export function laterSpawner(
     );
   return {
     current: () => spawner,
+    ready: () => starting.then(() => spawner),
     async close() {
       closed = true;
       await starting;

@@ -110,7 +110,7 @@ export class DaemonProcess {
     });
   }
 
-  /** Starts a daemon and resolves once its `/health` answers. */
+  /** Starts a daemon and resolves once it said it listens (its `/health` answers from then on). */
   static async start(launch: DaemonLaunch, specHash: string): Promise<DaemonProcess> {
     const { stateDir, mountPoint } = launch.folders;
     await unmountStale(mountPoint);
@@ -209,14 +209,8 @@ export class DaemonProcess {
       throw error;
     });
     daemon.url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + (launch.startTimeoutMs ?? 30_000);
-    while (!(await daemon.healthy())) {
-      if (!daemon.alive || Date.now() > deadline) {
-        await daemon.stop();
-        throw new Error("computerd did not become healthy");
-      }
-      await sleep(20);
-    }
+    // No `/health` poll: serve says it listens only once its mount and HTTP server are up, and
+    // the first request to a new port cost a new computer 10–60 ms here.
     return daemon;
   }
 

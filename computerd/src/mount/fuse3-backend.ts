@@ -5,7 +5,7 @@
  * attributes), 1 MiB requests, and kernel invalidation by node id for any depth.
  * FuseTuning and FuseMount are what the selector (backend.ts) passes and holds.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { isFsError } from "@computer/vfs";
 import { DirectWrites, kernelKeepsDirectWritesCoherent, type StorePages } from "./direct-writes.ts";
@@ -127,13 +127,18 @@ const READ_AHEAD_KB = 1024;
  * Raises the readahead of the mount's backing device (root only; best effort). The
  * device comes from mountinfo, not from stat(), which would ask this very daemon.
  */
-async function raiseReadahead(mountPoint: string): Promise<void> {
+function raiseReadahead(mountPoint: string): void {
   const target = resolve(mountPoint);
-  const lines = (await readFile("/proc/self/mountinfo", "utf8")).split("\n");
+  // Synchronously, as mountsAt (stale.ts): /proc and /sys answer from memory.
+  const lines = readFileSync("/proc/self/mountinfo", "utf8").split("\n");
   const line = lines.findLast((l) => l.split(" ")[4] === target && l.includes(" - fuse"));
   const device = line?.split(" ")[2];
   if (device === undefined) return;
-  await writeFile(`/sys/class/bdi/${device}/read_ahead_kb`, String(READ_AHEAD_KB)).catch(() => {});
+  try {
+    writeFileSync(`/sys/class/bdi/${device}/read_ahead_kb`, String(READ_AHEAD_KB));
+  } catch {
+    // Best effort (not root, a read-only /sys).
+  }
 }
 
 /** Mounts `fs` at `mountPoint` with the FUSE 3 addon (throws when it is not built). */
@@ -155,7 +160,7 @@ export async function mountFuse3(
     ...tuning,
   };
   await clearStaleMount(mountPoint);
-  await mkdir(mountPoint, { recursive: true });
+  mkdirSync(mountPoint, { recursive: true });
   const wakeHere = settings.wakeHere === false ? undefined : await turnOnWakeHere();
   const counters: Record<string, number> = {};
   let exited: () => void = () => {};
@@ -278,7 +283,7 @@ export async function mountFuse3(
   // What the loop answered without JS, in the order loopAnswers counts it.
   for (const [i, name] of LOOP_COUNTERS.entries())
     Object.defineProperty(counters, name, { enumerable: true, get: () => addon.loopAnswers(session)[i] });
-  await raiseReadahead(mountPoint).catch(() => {});
+  raiseReadahead(mountPoint);
   return {
     mountPoint,
     counters,

@@ -3,7 +3,7 @@
  * Some kernels carry it (this machine's 6.18 "fc" kernel does; mainline has none): with it on,
  * the task waiting for a FUSE reply is woken on the CPU of the thread that answered it.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFileSync, writeFileSync } from "node:fs";
 
 /** Where the parameter lives when the kernel has it. */
 export const WAKE_HERE_PARAMETER = "/sys/module/fuse/parameters/wake_here";
@@ -30,14 +30,15 @@ export type WakeHere = "on" | "turned on" | "absent" | `refused: ${string}`;
  */
 export async function turnOnWakeHere(parameter = WAKE_HERE_PARAMETER): Promise<WakeHere> {
   let current: string;
+  // Synchronously (sysfs answers from memory): on a mount's start, not a trip through the thread pool.
   try {
-    current = (await readFile(parameter, "utf8")).trim();
+    current = readFileSync(parameter, "utf8").trim();
   } catch (err) {
     return errorCode(err) === "ENOENT" ? "absent" : `refused: ${errorCode(err)}`;
   }
   if (current === "Y" || current === "1") return "on";
   try {
-    await writeFile(parameter, "Y");
+    writeFileSync(parameter, "Y");
     return "turned on";
   } catch (err) {
     return `refused: ${errorCode(err)}`;

@@ -5,8 +5,7 @@
  * removed with a lazy unmount: fusermount3 -uz, then fusermount -uz, then umount -l.
  */
 import { execFile } from "node:child_process";
-import { realpathSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** A mounted filesystem from mountinfo. */
@@ -50,10 +49,14 @@ function mountInfoPath(path: string): string {
   }
 }
 
-/** The mounts currently at `mountPoint`, of any type (the last one is on top). */
+/**
+ * The mounts currently at `mountPoint`, of any type (the last one is on top). mountinfo is read
+ * synchronously: the kernel answers it from memory, and a new computer's start (host and daemon)
+ * asks it several times, where each hop through Node's thread pool cost 5–20 ms under load.
+ */
 export async function mountsAt(mountPoint: string): Promise<MountEntry[]> {
   const target = mountInfoPath(mountPoint);
-  const text = await readFile("/proc/self/mountinfo", "utf8");
+  const text = readFileSync("/proc/self/mountinfo", "utf8");
   return parseMountInfo(text).filter((m) => m.mountPoint === target);
 }
 

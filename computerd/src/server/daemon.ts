@@ -104,6 +104,7 @@ function heldSandboxFor(
   config: Config,
   net: CommandNetwork,
   sealedFds: readonly number[],
+  spawner: () => Promise<Spawner | undefined>,
 ): HeldSandbox | undefined {
   if (config.execSandbox !== "bwrap" || !usesRootfs(config)) return undefined;
   const bwrap = rootfsSandboxArgv(rootfsOptions(config, net), resolvConfTarget());
@@ -119,6 +120,7 @@ function heldSandboxFor(
     fallback: commandWrapperFor(config, net),
     home: ROOTFS_HOME,
     sealedFds,
+    spawner,
     log: (message) => console.error(`computerd: ${message}`),
   });
 }
@@ -192,7 +194,7 @@ export async function startDaemon(config: Config, parts: DaemonParts = {}): Prom
   // few ms), by the daemon until then.
   const spawner = laterSpawner(parts.sealedFds, parts.spawner);
   // Over the image's root filesystem commands enter one held sandbox, started here.
-  const held = heldSandboxFor(config, net, parts.sealedFds ?? []);
+  const held = heldSandboxFor(config, net, parts.sealedFds ?? [], spawner.ready);
   void held?.start();
   const table = execTableFor(config, parts.env, parts.sealedFds, net, {
     spawner: spawner.current,
