@@ -12,24 +12,19 @@ import { DaemonProcess, daemonBaseEnv } from "./daemon-process.ts";
 import type { HostConfig } from "./host-config.ts";
 import { type Host, startHostServer } from "./host-server.ts";
 import { SpareDaemon } from "./spare-daemon.ts";
+import { SparePool } from "./spare-pool.ts";
 
 /** The launcher of `config`'s computers; daemon output goes to `log`, prefixed by the computer. */
 export function bwrapLauncher(config: HostConfig, log: (line: string) => void): ComputerLauncher {
-  // One spare daemon waits for the next computer (spare-daemon.ts); each one taken is replaced.
-  const newSpare = () =>
+  // Spare daemons wait for the next computers (spare-pool.ts); each one taken is replaced.
+  const spares = new SparePool(config.spares, () =>
     SpareDaemon.start({
       command: config.computerd,
       env: daemonBaseEnv(config.dir),
       network: config.sandbox === "bwrap",
       log: (line) => log(`[spare] ${line}`),
-    });
-  let spare: SpareDaemon | undefined = config.spare ? newSpare() : undefined;
-  const takeSpare = (): SpareDaemon | undefined => {
-    if (!spare?.available) return undefined;
-    const taken = spare;
-    spare = newSpare();
-    return taken;
-  };
+    }),
+  );
   return {
     start: (id, spec, specHash) =>
       DaemonProcess.start(
@@ -46,14 +41,13 @@ export function bwrapLauncher(config: HostConfig, log: (line: string) => void): 
           egressAllow: spec.egressAllow,
           env: spec.env,
           log: (line) => log(`[${id}] ${line}`),
-          spare: takeSpare(),
+          spare: spares.take(),
         },
         specHash,
       ),
 
     async close() {
-      spare?.stop();
-      spare = undefined;
+      spares.stop();
     },
 
     async forget(id) {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { inSystemFolder } from "../exec/bwrap.ts";
+import { DEFAULT_SPARES } from "./spare-pool.ts";
 
 /** The host's settings. */
 export interface HostConfig {
@@ -30,8 +31,8 @@ export interface HostConfig {
   idleMs: number;
   /** The command that runs `computerd` (default: this Node and computerd's bin). */
   computerd: string[];
-  /** Keep a spare daemon started for the next computer (spare-daemon.ts; default on). */
-  spare: boolean;
+  /** How many spare daemons to keep started for the next computers (spare-pool.ts; 0: none). */
+  spares: number;
 }
 
 /** A configuration mistake. */
@@ -53,11 +54,14 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
                       of their computer's user namespace (make dev builds it); default: none, the
                       host's system folders as an unprivileged user
   --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
-  --spare MODE        COMPUTERD_HOST_SPARE, on|off, default on: one daemon started ahead for the
-                      next computer (Node and computerd loaded, nothing of any computer)
+  --spare MODE        COMPUTERD_HOST_SPARE, on|off|N, default on (${DEFAULT_SPARES}): daemons started ahead
+                      for the next computers (Node and computerd loaded, nothing of any computer)
 `;
 
 const MIN_TOKEN_LENGTH = 16;
+
+/** Spares beyond this only hold memory: a host starts computers one at a time. */
+const MAX_SPARES = 8;
 
 /**
  * The mount backend when none is asked for: computerd's own libfuse3 addon where the kernel
@@ -114,7 +118,9 @@ export function parseHostConfig(
     throw new HostConfigError("--mount must be fuse3 or none");
   }
   const spare = pick("spare", "COMPUTERD_HOST_SPARE", "on");
-  if (spare !== "on" && spare !== "off") throw new HostConfigError("--spare must be on or off");
+  const spares = spare === "on" ? DEFAULT_SPARES : spare === "off" ? 0 : Number(spare);
+  if (!/^(on|off|\d+)$/.test(spare) || spares > MAX_SPARES)
+    throw new HostConfigError(`--spare must be on, off or a count up to ${MAX_SPARES}`);
   const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
   let token = env.COMPUTERD_HOST_TOKEN ?? "";
   delete env.COMPUTERD_HOST_TOKEN;
@@ -145,6 +151,6 @@ export function parseHostConfig(
     mount,
     idleMs: idle * 60_000,
     computerd: computerdCommand(),
-    spare: spare === "on",
+    spares,
   };
 }
