@@ -4,6 +4,7 @@
  * Node to start and load computerd (~120 ms of CPU here). Until it is assigned it holds nothing
  * of any computer: its code is loaded (the FUSE addon included), its commands' spawner runs
  * (a C program holding nothing yet), it has made one HTTP exchange with itself (spare-rehearsal.ts)
+ * and synced two throwaway mirrors of its own both ways (spare-sync-rehearsal.ts)
  * and, with `--network bwrap`, the port bridge of a fresh, empty network namespace runs
  * (sandbox-network.ts). It prints
  * `{"event":"spare"}`, then reads one line on stdin — `{"args": [...serve options],
@@ -16,6 +17,7 @@ import { SandboxNetwork } from "../exec/sandbox-network.ts";
 import { Spawner } from "../exec/spawner.ts";
 import { loadFuse3 } from "../mount/fuse3-native.ts";
 import { rehearseHttp } from "./spare-rehearsal.ts";
+import { rehearseSync } from "./spare-sync-rehearsal.ts";
 
 /** What a spare is given. */
 export interface SpareAssignment {
@@ -114,6 +116,7 @@ export async function waitAsSpare(
   // and the dial-back make one, the host's health check and the DO's /connect first of all.
   isIPv6("::1");
   await rehearseHttp();
+  await rehearseSync();
   await network?.catch(() => undefined);
   console.log(JSON.stringify({ event: "spare", pid: process.pid }));
   const lines = lineReader(process.stdin);

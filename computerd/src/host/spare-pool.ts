@@ -3,36 +3,60 @@
  * computer made after a pause, but computers made back to back found it still starting: its
  * Node start (~0.3 s of CPU here) ran beside the previous computer's start. With two, the next
  * computer takes the one that is ready while the one taken is replaced.
+ *
+ * The replacement starts REFILL_DELAY_MS after a take, not in it, while another spare is left:
+ * starting a spare forks this host's Node, 5–10 ms of its thread, which the computer that took
+ * one was waiting on. The take that leaves none starts them at once: computers coming faster
+ * than that would otherwise wait for a spare's whole start.
  */
 import type { SpareDaemon } from "./spare-daemon.ts";
 
 /** The spares `computerd host` keeps by default (`--spare on`). */
 export const DEFAULT_SPARES = 2;
 
-/** Spares kept started; each one taken is replaced at once. */
+/** How long after a take the pool is filled again (a computer's start is over by then here). */
+export const REFILL_DELAY_MS = 500;
+
+/** Runs `fill` later (tests run it by hand). */
+export type Later = (fill: () => void) => void;
+
+const afterDelay: Later = (fill) => setTimeout(fill, REFILL_DELAY_MS).unref();
+
+/** Spares kept started; each one taken is replaced a moment later. */
 export class SparePool {
   readonly #size: number;
   readonly #start: () => SpareDaemon;
+  readonly #later: Later;
   #spares: SpareDaemon[] = [];
+  #refilling = false;
   #closed = false;
 
-  constructor(size: number, start: () => SpareDaemon) {
+  constructor(size: number, start: () => SpareDaemon, later: Later = afterDelay) {
     this.#size = size;
     this.#start = start;
+    this.#later = later;
     this.#fill();
   }
 
   /**
    * A ready spare if one is, else one still starting (it reads its assignment once ready: the
-   * part of its start already done is gained; spares that went away are replaced first).
-   * Undefined with a pool of none or after stop.
+   * part of its start already done is gained). When none runs (all taken or gone), one is
+   * started now and handed out. Undefined with a pool of none or after stop.
    */
   take(): SpareDaemon | undefined {
     this.#spares = this.#spares.filter((spare) => spare.available);
-    this.#fill();
+    if (this.#spares.length === 0) this.#fill();
     const taken = this.#spares.find((spare) => spare.ready) ?? this.#spares[0];
     this.#spares = this.#spares.filter((spare) => spare !== taken);
-    this.#fill();
+    if (this.#spares.length === 0) this.#fill();
+    else if (!this.#refilling && !this.#closed) {
+      this.#refilling = true;
+      this.#later(() => {
+        this.#refilling = false;
+        this.#spares = this.#spares.filter((spare) => spare.available);
+        this.#fill();
+      });
+    }
     return taken;
   }
 
