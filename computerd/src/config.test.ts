@@ -32,6 +32,7 @@ describe("parseConfig", () => {
         execLogDir: "",
         execRetain: 64,
         uploadIntervalMs: 150,
+        dialBack: "",
       },
     });
   });
@@ -52,12 +53,22 @@ describe("parseConfig", () => {
     });
   });
 
-  test.each([[["--port", "x"]], [["--exec-sandbox", "docker"]], [["--nope"]], [["positional"]]])(
-    "rejects %j",
-    (argv) => {
-      expect(() => parseConfig(argv, { COMPUTERD_SECRET: SECRET })).toThrow(ConfigError);
-    },
-  );
+  test.each([
+    [["--port", "x"]],
+    [["--exec-sandbox", "docker"]],
+    [["--nope"]],
+    [["positional"]],
+    [["--dial-back", "ftp://do/link"]],
+    [["--dial-back", "/v1/computers/c/_computerd"]],
+  ])("rejects %j", (argv) => {
+    expect(() => parseConfig(argv, { COMPUTERD_SECRET: SECRET })).toThrow(ConfigError);
+  });
+
+  test("--dial-back takes the link URL as /connect takes it (http, https, ws, wss)", () => {
+    const url = "http://127.0.0.1:8787/v1/computers/c1/_computerd";
+    const parsed = parseConfig(["--dial-back", url], { COMPUTERD_SECRET: SECRET });
+    expect(parsed.kind === "config" && parsed.config.dialBack).toBe(url);
+  });
 
   test("--help lists every option with its variable and default", () => {
     expect(parseConfig(["--help"], {})).toEqual({ kind: "help", text: helpText() });

@@ -42,6 +42,11 @@ export interface Config {
   execRetain: number;
   /** Pause between background uploads while a command writes. */
   uploadIntervalMs: number;
+  /**
+   * A link URL to dial as soon as the daemon listens, as `POST /connect {base}` would make it
+   * ("" = wait for /connect): computerd host passes the Durable Object's on a computer's start.
+   */
+  dialBack: string;
 }
 
 type Kind = "string" | "int" | "choice";
@@ -197,6 +202,14 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: "150",
     help: "while a command runs, its writes are uploaded to the Durable Object this often",
   },
+  {
+    key: "dialBack",
+    flag: "dial-back",
+    env: "DIAL_BACK",
+    kind: "string",
+    default: "",
+    help: "the Durable Object's link URL (http, https, ws or wss) to dial as soon as the daemon listens, as POST /connect {base} would (empty: wait for /connect)",
+  },
 ];
 
 /** A configuration mistake, reported to the operator as is. */
@@ -299,6 +312,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (settings.egress === "all" && settings.egressAllow !== "")
     throw new ConfigError("--egress-allow (EGRESS_ALLOW) needs --egress none: egress all reaches every host");
   if (settings.sandboxUid === 0) throw new ConfigError("--sandbox-uid (SANDBOX_UID) must not be root (0)");
+  if (settings.dialBack !== "" && !/^(https?|wss?):\/\/[^/]/.test(String(settings.dialBack)))
+    throw new ConfigError("--dial-back (DIAL_BACK) must be an http, https, ws or wss URL");
   const secretFile = values["secret-file"];
   const secret = takeSecret(env, typeof secretFile === "string" ? secretFile : undefined);
   return { kind: "config", config: { ...(settings as Omit<Config, "secret">), secret } };

@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     execLogDir: "",
     execRetain: 16,
     uploadIntervalMs: 150,
+    dialBack: "",
     ...overrides,
   };
 }

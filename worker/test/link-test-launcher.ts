@@ -23,10 +23,19 @@ export class LinkTestLauncher implements ContainerLauncher {
   /** What answers on each port of the container (none: refused, as when nothing listens). */
   readonly ports = new Map<number, (request: Request) => Response | Promise<Response>>();
   readonly #connects: { base: string }[] = [];
+  /** The link URLs the DO offered with each ensure. */
+  readonly offered: (string | undefined)[] = [];
+  /** Answer that computerd dials the offered URL itself (as computerd host's daemons do). */
+  dialing = false;
+  /** While set, ensure answers only once it settles. */
+  held: Promise<void> | undefined;
 
-  async ensure(_id: string, spec: LaunchSpec): Promise<DaemonEndpoint> {
+  async ensure(_id: string, spec: LaunchSpec, _hash: string, dialBack?: string): Promise<DaemonEndpoint> {
     this.specs.push(spec);
+    this.offered.push(dialBack);
+    await this.held;
     return {
+      ...(this.dialing ? { dialing: true } : {}),
       secret: this.secret,
       fetch: async (path, init) => {
         if (path !== "/connect") return new Response(null, { status: 404 });
@@ -34,6 +43,10 @@ export class LinkTestLauncher implements ContainerLauncher {
         return Response.json({ connected: true });
       },
     };
+  }
+  /** The number of /connect calls not taken by nextConnect yet. */
+  get connectsQueued(): number {
+    return this.#connects.length;
   }
   async nextConnect(): Promise<{ base: string }> {
     for (;;) {

@@ -98,6 +98,10 @@ async function run(args: string[], prepared: SparePrepared = {}): Promise<number
       mirror: workspace.sync.endpointId,
     }),
   );
+  // Given the Durable Object's link URL: dialed now, not after a /connect round trip.
+  if (config.dialBack !== "") {
+    daemon.links.connect(config.dialBack).catch((err: unknown) => log("dialing back failed", err));
+  }
   const signal = await new Promise<string>((resolve) => {
     for (const name of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(name, () => resolve(name));
   });

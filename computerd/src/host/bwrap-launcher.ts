@@ -26,7 +26,7 @@ export function bwrapLauncher(config: HostConfig, log: (line: string) => void): 
     }),
   );
   return {
-    start: (id, spec, specHash) =>
+    start: (id, spec, specHash, dialBack) =>
       DaemonProcess.start(
         {
           computerId: id,
@@ -42,6 +42,7 @@ export function bwrapLauncher(config: HostConfig, log: (line: string) => void): 
           env: spec.env,
           log: (line) => log(`[${id}] ${line}`),
           spare: spares.take(),
+          ...(dialBack === undefined ? {} : { dialBack }),
         },
         specHash,
       ),

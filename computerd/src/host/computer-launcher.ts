@@ -20,6 +20,8 @@ export interface LaunchedDaemon {
   readonly alive: boolean;
   /** When it last served the host (an ensure, preview traffic); the idle sweeper reads it. */
   lastUsed: number;
+  /** It was started with a link URL to dial (`--dial-back`) and dials it by itself. */
+  readonly dialing?: boolean;
   /** Stops it and releases what it held (idempotent). */
   stop(): Promise<void>;
 }
@@ -36,8 +38,11 @@ export interface LocalLaunchSpec {
 
 /** Runs computers' daemons for the host server. */
 export interface ComputerLauncher {
-  /** Starts computer `id`'s daemon; resolves once its `/health` answers. */
-  start(id: string, spec: LocalLaunchSpec, specHash: string): Promise<LaunchedDaemon>;
+  /**
+   * Starts computer `id`'s daemon; resolves once it listens. A launcher that can passes
+   * `dialBack` (the Durable Object's link URL) on (`--dial-back`) and says so (`dialing`).
+   */
+  start(id: string, spec: LocalLaunchSpec, specHash: string, dialBack?: string): Promise<LaunchedDaemon>;
   /** Deletes what a stopped computer left on this machine (its state, its folders). */
   forget(id: string): Promise<void>;
   /** Stops what the launcher keeps besides the daemons (a spare daemon). */

@@ -40,6 +40,8 @@ export interface DaemonLaunch {
   log?: (line: string) => void;
   /** A spare (ready or starting) to become this daemon (spare-daemon.ts) instead of a new process. */
   spare?: SpareDaemon;
+  /** The Durable Object's link URL, dialed by the daemon as soon as it listens (`--dial-back`). */
+  dialBack?: string;
 }
 
 /**
@@ -81,6 +83,7 @@ export class DaemonProcess {
   readonly mountPoint: string;
   url = "";
   lastUsed = Date.now();
+  readonly dialing: boolean;
   readonly #child: ChildProcess;
   readonly #folders: ComputerFolders;
   /** True when this daemon's commands run over a root of its own (taken down at stop). */
@@ -99,6 +102,7 @@ export class DaemonProcess {
     this.specHash = specHash;
     this.secret = secret;
     this.mountPoint = launch.folders.mountPoint;
+    this.dialing = launch.dialBack !== undefined;
     this.#folders = launch.folders;
     this.#ownRoot = ownRoot;
     this.#child = child;
@@ -152,6 +156,7 @@ export class DaemonProcess {
       root,
       "--secret-file",
       secretFile,
+      ...(launch.dialBack === undefined ? [] : ["--dial-back", launch.dialBack]),
     ];
     const env = { ...daemonBaseEnv(launch.dir), ...launch.env };
     delete env.COMPUTERD_SECRET;

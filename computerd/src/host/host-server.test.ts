@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { HTTP_STATUS } from "@computer/sdk/errors";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { WebSocketServer } from "ws";
 import { startHost } from "./bwrap-launcher.ts";
 import { type HostConfig, parseHostConfig } from "./host-config.ts";
 import type { Host } from "./host-server.ts";
@@ -82,6 +83,41 @@ describe("computerd host", () => {
     await expect(fetch(`${a.url}/health`)).rejects.toThrow();
     expect(await (await call("GET", "/computers/a")).json()).toEqual({ running: true, healthy: true });
     // Three daemon starts and a stop: seconds each on a loaded machine, not the 5 s default.
+  }, 60_000);
+
+  test("a daemon started with dialBack dials it by itself with its secret (dialing); a reused one is not", async () => {
+    const dials: { url: string; authorization: string | undefined }[] = [];
+    const doServer = createServer();
+    const wss = new WebSocketServer({ server: doServer });
+    wss.on("connection", (_socket, req) => {
+      dials.push({ url: req.url ?? "", authorization: req.headers.authorization });
+    });
+    await new Promise<void>((resolve) => doServer.listen(0, "127.0.0.1", resolve));
+    const dialBack = `http://127.0.0.1:${(doServer.address() as AddressInfo).port}/v1/computers/d/_computerd`;
+    try {
+      const ask = async () => {
+        const res = await call("POST", "/computers/d/ensure", {
+          spec: { egress: "none", env: {} },
+          specHash: "h1",
+          dialBack,
+        });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { secret: string; dialing: boolean };
+      };
+      const first = await ask();
+      expect(first.dialing).toBe(true);
+      await expect
+        .poll(() => dials)
+        .toEqual([{ url: "/v1/computers/d/_computerd", authorization: `Bearer ${first.secret}` }]);
+      const again = await ask();
+      expect(again).toMatchObject({ secret: first.secret, dialing: false });
+      expect((await ensure("e")) as unknown).toMatchObject({ dialing: false });
+      expect(dials).toHaveLength(1);
+    } finally {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await new Promise((resolve) => doServer.close(resolve));
+    }
   }, 60_000);
 
   test("stop keeps the state, delete removes it", async () => {

@@ -1,7 +1,8 @@
 /**
  * The HTTP API of `computerd host`, spoken by the Worker's ComputerdHostLauncher (bearer token):
- * `POST /computers/:id/ensure {spec, specHash}` → `{url, secret, specHash}` (starts the
- * computer's daemon, or relaunches it when the spec changed), `POST /computers/:id/stop`,
+ * `POST /computers/:id/ensure {spec, specHash, dialBack?}` → `{url, secret, specHash, dialing}`
+ * (starts the computer's daemon, or relaunches it when the spec changed; `dialing`: the daemon
+ * started now was given `dialBack`, the link URL, and dials it by itself: no /connect needed), `POST /computers/:id/stop`,
  * `DELETE /computers/:id` (stop and delete its state), `GET /computers/:id` →
  * `{running, healthy}`, `GET /health` (no auth), and previews (`/computers/:id/ports/:port/...`,
  * host-ports.ts, the token as proxy credentials). Idle daemons are stopped by a sweeper.
@@ -51,7 +52,7 @@ export async function startHostServer(options: HostServerOptions): Promise<Host>
   const { launcher } = options;
   const log = options.log ?? (() => undefined);
   const daemons = new Map<string, LaunchedDaemon>();
-  const starting = new Map<string, Promise<LaunchedDaemon>>();
+  const starting = new Map<string, Promise<{ daemon: LaunchedDaemon; dialing: boolean }>>();
   const expected = Buffer.from(`Bearer ${options.token}`);
   const authorized = (header: string | undefined) => {
     const given = Buffer.from(header ?? "");
@@ -60,16 +61,23 @@ export async function startHostServer(options: HostServerOptions): Promise<Host>
   const healthy = (daemon: LaunchedDaemon | undefined) =>
     daemon?.alive === true ? daemonHealthy(daemon.url) : Promise.resolve(false);
 
-  async function ensure(id: string, spec: unknown, specHash: string): Promise<LaunchedDaemon> {
+  /** The computer's daemon; `dialing` when started now with `dialBack`, which it dials itself. */
+  async function ensure(
+    id: string,
+    spec: unknown,
+    specHash: string,
+    dialBack: string | undefined,
+  ): Promise<{ daemon: LaunchedDaemon; dialing: boolean }> {
     const current = daemons.get(id);
-    if (current?.alive && current.specHash === specHash && (await healthy(current))) return current;
+    if (current?.alive && current.specHash === specHash && (await healthy(current)))
+      return { daemon: current, dialing: false };
     if (current) {
       daemons.delete(id);
       await current.stop();
     }
-    const daemon = await launcher.start(id, localLaunchSpec(spec), specHash);
+    const daemon = await launcher.start(id, localLaunchSpec(spec), specHash, dialBack);
     daemons.set(id, daemon);
-    return daemon;
+    return { daemon, dialing: dialBack !== undefined && daemon.dialing === true };
   }
 
   async function stop(id: string): Promise<void> {
@@ -92,16 +100,22 @@ export async function startHostServer(options: HostServerOptions): Promise<Host>
     if (!COMPUTER_ID.test(id)) throw new HttpError("EINVAL", "bad computer id");
     const action = `${req.method} ${match?.[2] ?? ""}`;
     if (action === "POST /ensure") {
-      const body = (await readJson(req, BODY_LIMIT)) as { spec?: unknown; specHash?: unknown };
+      const body = (await readJson(req, BODY_LIMIT)) as {
+        spec?: unknown;
+        specHash?: unknown;
+        dialBack?: unknown;
+      };
       const specHash = typeof body.specHash === "string" ? body.specHash : "";
+      const dialBack = typeof body.dialBack === "string" && body.dialBack !== "" ? body.dialBack : undefined;
       let pending = starting.get(id);
       if (pending === undefined) {
-        pending = ensure(id, body.spec, specHash).finally(() => starting.delete(id));
+        pending = ensure(id, body.spec, specHash, dialBack).finally(() => starting.delete(id));
         starting.set(id, pending);
       }
-      const daemon = await pending;
+      const { daemon, dialing } = await pending;
       daemon.lastUsed = Date.now();
-      return sendJson(res, 200, { url: daemon.url, secret: daemon.secret, specHash: daemon.specHash });
+      const { url, secret } = daemon;
+      return sendJson(res, 200, { url, secret, specHash: daemon.specHash, dialing });
     }
     if (action === "POST /stop" || action === "DELETE ") {
       await stop(id);

@@ -1,7 +1,7 @@
 /**
  * The `computerd host` launcher client (the local default): `computerd host` listens on
  * 127.0.0.1 and runs one computerd per computer; this side only asks it, with the host token:
- * `POST {host}/computers/:id/ensure` → `{ url, secret }`, `POST .../stop`, `DELETE`, `GET`.
+ * `POST {host}/computers/:id/ensure` → `{ url, secret, dialing }`, `POST .../stop`, `DELETE`, `GET`.
  */
 import { ApiError } from "../http/errors.ts";
 import {
@@ -28,6 +28,8 @@ export interface HostEnsureAnswer {
   url: string;
   secret: string;
   specHash: string;
+  /** The daemon was started now with the `dialBack` given and dials it by itself. */
+  dialing?: boolean;
 }
 
 function unavailable(message: string): ApiError {
@@ -69,10 +71,16 @@ export class ComputerdHostLauncher implements ContainerLauncher {
     }
   }
 
-  async ensure(computerId: string, spec: LaunchSpec, specHash: string): Promise<DaemonEndpoint> {
+  async ensure(
+    computerId: string,
+    spec: LaunchSpec,
+    specHash: string,
+    dialBack?: string,
+  ): Promise<DaemonEndpoint> {
     const res = await this.#call("POST", `/computers/${encodeURIComponent(computerId)}/ensure`, {
       spec,
       specHash,
+      ...(dialBack === undefined ? {} : { dialBack }),
     });
     if (!res.ok) {
       const text = await res.text();
@@ -85,6 +93,7 @@ export class ComputerdHostLauncher implements ContainerLauncher {
     return {
       secret: answer.secret,
       fetch: (path, init) => doFetch(new Request(`${daemonBase}${path}`, init)),
+      ...(answer.dialing === true ? { dialing: true } : {}),
     };
   }
 

@@ -28,6 +28,11 @@ export interface DaemonEndpoint {
    * intercepted by the DO). Otherwise the Worker's own origin is used.
    */
   dialBase?: string;
+  /**
+   * computerd was started now with the link URL the DO offered (`ensure`'s `dialBack`) and
+   * dials it by itself as soon as it listens: no `/connect` is needed.
+   */
+  dialing?: boolean;
 }
 
 /**
@@ -46,9 +51,11 @@ export interface ContainerLauncher {
   /**
    * Makes sure computerd runs with `spec` (whose hash is `specHash`): starts it when absent,
    * relaunches it when it runs with another spec, and resolves once its `GET /health` answers.
-   * Throws ApiError EUNAVAILABLE (with Retry-After) when it cannot.
+   * `dialBack` is the link URL at the Worker's origin: a launcher that can has a computerd it
+   * starts dial it by itself (`DaemonEndpoint.dialing`). Throws ApiError EUNAVAILABLE (with
+   * Retry-After) when it cannot.
    */
-  ensure(computerId: string, spec: LaunchSpec, specHash: string): Promise<DaemonEndpoint>;
+  ensure(computerId: string, spec: LaunchSpec, specHash: string, dialBack?: string): Promise<DaemonEndpoint>;
   /** Stops computerd (its state stays). */
   stop(computerId: string): Promise<void>;
   /** Stops computerd and deletes everything it kept (the computer was deleted). */

@@ -189,8 +189,11 @@ export class ExecSubsystem {
   }
 
   /** Serves computerd's dial-back (401 unless it presents the launched daemon's secret). */
-  acceptLink(request: Request): Promise<Response> {
+  async acceptLink(request: Request): Promise<Response> {
     this.#host.requireComputer();
+    // A computerd given the link URL dials as soon as it listens, maybe before its ensure has
+    // answered here: the secret it must present is known (stored) only then.
+    await this.connector.ensured();
     const state = this.#host.ctx.storage.kv.get<LinkState>(LINK_STATE_KEY);
     return this.link.accept(request, state?.secret);
   }
