@@ -65,6 +65,8 @@ interface Connection {
   maskKeys: number[][];
   /** Each frame's opcode and FIN bit, in the same order (a fragment continues with opcode 0). */
   frames: { opcode: number; fin: boolean; length: number }[];
+  /** With `callAtOnce`: the DO's health() call made as it accepted, before anything came. */
+  early?: Promise<unknown>;
 }
 
 /**
@@ -107,6 +109,8 @@ let base = "";
 let expectedSecret = "";
 /** The stand-in DO takes binary frames as the real one does (else: capnweb's text transport, as an older DO). */
 let framesDo = false;
+/** The stand-in DO calls the daemon as soon as it accepted (its frames follow its 101 at once). */
+let callAtOnce = false;
 const connections: Connection[] = [];
 let daemon: TestDaemon;
 const links: Link[] = [];
@@ -138,7 +142,10 @@ beforeAll(async () => {
           ).getRemoteMain()
         : newWebSocketRpcSession<DaemonApi>(ws as unknown as WebSocket, target);
       const authorization = req.headers.authorization;
+      const early = callAtOnce ? stub.health() : undefined;
+      early?.catch(() => undefined);
       connections.push({
+        ...(early ? { early } : {}),
         socket: ws,
         authorization,
         wire,
@@ -159,6 +166,7 @@ beforeAll(async () => {
 afterEach(() => {
   expectedSecret = daemon.config.secret;
   framesDo = false;
+  callAtOnce = false;
 });
 afterAll(async () => {
   await daemon.close();
@@ -192,6 +200,24 @@ describe("POST /connect", () => {
     const health = await connection?.daemon.health();
     expect(health).toEqual({ ok: true, mirror: "", running: [] });
   });
+
+  test.each([false, true])(
+    "a call the DO makes as it accepts (frames right behind its 101) is answered (binary frames: %s)",
+    async (frames) => {
+      framesDo = frames;
+      callAtOnce = true;
+      for (let i = 0; i < 5; i++) {
+        expect((await connect({ base })).status).toBe(200);
+        const early = connections.at(-1)?.early;
+        const late = new Promise((resolve) => setTimeout(() => resolve("no answer"), 5000));
+        expect(await Promise.race([early, late])).toEqual({
+          ok: true,
+          mirror: "",
+          running: [],
+        });
+      }
+    },
+  );
 
   test("exec streams output and exit to the DO's sink, attach replays from a seq, kill ends it", async () => {
     await connect({ base });

@@ -84,6 +84,14 @@ export class LinkManager {
     const closed = new Promise<void>((resolve) =>
       socket.addEventListener("close", () => resolve(), { once: true }),
     );
+    // Listening before the socket opens: a DO that calls as soon as it accepted (as it does when
+    // the daemon dialed by itself, --dial-back) sends frames right behind its 101, and ws hands
+    // those over before a continuation after "open" would run (they were lost). A frame goes
+    // as its header and its byte strings, not copied into one buffer (fragment-send.ts).
+    const transport = new WireTransport(socket, {
+      frames: false,
+      sendParts: (parts) => sendFragments(ws, parts),
+    });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(
         () => fail(new Error(`connect to ${url} timed out`)),
@@ -107,12 +115,6 @@ export class LinkManager {
       socket.close(1000, "superseded");
       throw new Error(`connect to ${url} was superseded by a newer connect`);
     }
-    // Created in the same task as "open", so no message can arrive before capnweb listens.
-    // A frame goes as its header and its byte strings, not copied into one buffer (fragment-send.ts).
-    const transport = new WireTransport(socket, {
-      frames: false,
-      sendParts: (parts) => sendFragments(ws, parts),
-    });
     const remote = new RpcSession<DoSyncApi>(transport, this.#options.local).getRemoteMain();
     const link: Link = { id: generation, url, remote, closed };
     const previous = this.#current;
