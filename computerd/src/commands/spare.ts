@@ -1,6 +1,6 @@
 /**
  * `computerd serve --spare [--network bwrap]`: a daemon started before any computer asks for it
- * (computerd host keeps two, host/spare-pool.ts), so a computer's first exec does not wait for
+ * (computerd host keeps one, host/spare-pool.ts), so a computer's first exec does not wait for
  * Node to start and load computerd (~120 ms of CPU here). Until it is assigned it holds nothing
  * of any computer: its code is loaded (the FUSE addon included), its commands' spawner runs
  * (a C program holding nothing yet), it makes one HTTP exchange with itself (spare-rehearsal.ts)

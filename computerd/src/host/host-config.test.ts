@@ -53,16 +53,16 @@ describe("the host's address", () => {
 });
 
 describe("the spare daemons", () => {
-  it("are two unless turned off or counted; anything else is refused", () => {
+  it("are one unless turned off or counted; anything else is refused", () => {
     const spareOf = (argv: string[], env: Record<string, string> = {}) => {
       const parsed = parseHostConfig(argv, { COMPUTERD_HOST_TOKEN: TOKEN, ...env });
       return parsed !== "help" && parsed.spares;
     };
-    expect(spareOf([])).toBe(2);
-    expect(spareOf(["--spare", "on"])).toBe(2);
+    expect(spareOf([])).toBe(1);
+    expect(spareOf(["--spare", "on"])).toBe(1);
     expect(spareOf(["--spare", "off"])).toBe(0);
     expect(spareOf([], { COMPUTERD_HOST_SPARE: "off" })).toBe(0);
-    expect(spareOf(["--spare", "1"])).toBe(1);
+    expect(spareOf(["--spare", "2"])).toBe(2);
     for (const bad of ["maybe", "-1", "1.5", "9", ""])
       expect(() => spareOf(["--spare", bad])).toThrow(HostConfigError);
   });

@@ -1,8 +1,11 @@
 /**
- * The host's spare daemons (spare-daemon.ts), `size` of them started ahead. One alone served a
- * computer made after a pause, but computers made back to back found it still starting: its
- * Node start (~0.3 s of CPU here) ran beside the previous computer's start. With two, the next
- * computer takes the one that is ready while the one taken is replaced.
+ * The host's spare daemons (spare-daemon.ts), `size` of them started ahead (`--spare N`). One
+ * serves a computer made after a pause; computers made back to back find it still starting
+ * (its Node start, ~0.5 s of CPU here, runs beside the previous computer's start), and more
+ * spares let them find one ready. One by default: on this 2-core machine a second spare's
+ * refill, started while the computer that took the first ran its commands, made the warm
+ * container round trip ~8 ms slower (docs/BENCH.md, session 21), and back to back the spares
+ * could not be started as fast as computers came anyway.
  *
  * The replacement starts REFILL_DELAY_MS after a take, not in it, while another spare is left:
  * starting a spare forks this host's Node, 5–10 ms of its thread, which the computer that took
@@ -12,7 +15,7 @@
 import type { SpareDaemon } from "./spare-daemon.ts";
 
 /** The spares `computerd host` keeps by default (`--spare on`). */
-export const DEFAULT_SPARES = 2;
+export const DEFAULT_SPARES = 1;
 
 /** How long after a take the pool is filled again (a computer's start is over by then here). */
 export const REFILL_DELAY_MS = 500;
