@@ -3,11 +3,11 @@
  * (computerd host keeps one, host/spare-pool.ts), so a computer's first exec does not wait for
  * Node to start and load computerd (~120 ms of CPU here). Until it is assigned it holds nothing
  * of any computer: its code is loaded (the FUSE addon included), its commands' spawner runs
- * (a C program holding nothing yet), it makes one HTTP exchange with itself (spare-rehearsal.ts)
- * and syncs two throwaway mirrors of its own both ways (spare-sync-rehearsal.ts) and, with
- * `--network bwrap`, starts the port bridge of a fresh, empty network namespace
- * (sandbox-network.ts). It prints `{"event":"spare"}` once its code is loaded and its spawner
- * started (the rest goes on meanwhile), then reads one line on stdin — `{"args": [...serve options],
+ * (a C program holding nothing yet), it has made one HTTP exchange with itself (spare-rehearsal.ts)
+ * and synced two throwaway mirrors of its own both ways (spare-sync-rehearsal.ts)
+ * and, with `--network bwrap`, the port bridge of a fresh, empty network namespace runs
+ * (sandbox-network.ts). It prints
+ * `{"event":"spare"}`, then reads one line on stdin — `{"args": [...serve options],
  * "env": {...}}` — and becomes that computer's daemon, as `computerd serve ARGS` with ENV would
  * be; stdin closing first ends it. It is never handed back: one spare, one computer.
  */
@@ -115,15 +115,12 @@ export async function waitAsSpare(
   // The first address check compiles V8's IPv6 pattern (~5–15 ms here): every HTTP request
   // and the dial-back make one, the host's health check and the DO's /connect first of all.
   isIPv6("::1");
-  // Ready from here: a spare taken before its rehearsals are done finishes them first (some
-  // tens of ms, which its start would cost anyway), and its bridge is awaited where the daemon
-  // needs it, while its mirror opens and mounts. Said earlier, computers made back to back
-  // find more spares ready.
+  await rehearseHttp();
+  await rehearseSync();
+  await network?.catch(() => undefined);
   console.log(JSON.stringify({ event: "spare", pid: process.pid }));
-  const rehearsed = rehearseHttp().then(rehearseSync);
   const lines = lineReader(process.stdin);
   const line = await lines.next();
-  await rehearsed;
   if (line === undefined) {
     releaseStdin(lines);
     (await network?.catch(() => undefined))?.close();
