@@ -45,6 +45,31 @@ describe("the mirror's WAL checkpoints on a worker thread", () => {
     expect(statSync(join(dir, MIRROR_FILE)).size).toBeGreaterThan(4 * MiB);
   });
 
+  it("start their thread only with the first checkpoint due, after the first commit", async () => {
+    const mirror = open(true);
+    writeFiles(mirror, 1);
+    // A new computer's first exec commits at once: no thread starts beside it.
+    expect(mirror.checkpoints?.counters.workers).toBe(0);
+    await mirror.checkpoints?.idle();
+    expect(mirror.checkpoints?.counters.workers).toBe(1);
+    writeFiles(mirror, 2);
+    await mirror.checkpoints?.idle();
+    expect(mirror.checkpoints?.counters.workers).toBe(1);
+    expect(mirror.checkpoints?.counters.checkpoints).toBeGreaterThanOrEqual(2);
+  });
+
+  it("closed before their first checkpoint, leave the mirror whole and start no thread", () => {
+    const mirror = open(true);
+    const files = writeFiles(mirror, 2);
+    mirror.close();
+    mirrors = [];
+    expect(mirror.checkpoints?.counters.workers).toBe(0);
+    expect(existsSync(join(dir, `${MIRROR_FILE}-wal`))).toBe(false);
+    const again = openMirror(dir, { backgroundCheckpoints: false });
+    mirrors.push(again);
+    for (const [path, data] of files) expect(Buffer.from(again.vfs.readFile(path)).equals(data)).toBe(true);
+  });
+
   it("are not made without the worker until the WAL reaches its limit", () => {
     const mirror = open(false);
     writeFiles(mirror, 4);

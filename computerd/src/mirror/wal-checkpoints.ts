@@ -11,6 +11,11 @@
  * checkpoints, but finds the pages copied and synced already, and resets the WAL, which a
  * checkpoint beside a writer that commits every 20 ms alone could not (SQLite starts the WAL
  * over only at a write that finds every frame copied).
+ *
+ * The worker starts with the first checkpoint due, FIRST_CHECKPOINT_DELAY_MS after the mirror's
+ * first commit: a worker's start is a Node environment of its own (~100 ms of CPU here), which a
+ * new computer's first exec paid for on two cores, and a spare's rehearsal mirror (closed at
+ * once) never needs. Until then the WAL grows as it did without the worker.
  */
 import { Worker } from "node:worker_threads";
 import type { BatchedSql } from "./batched-sqlite.ts";
@@ -18,6 +23,8 @@ import type { CheckpointResult, CheckpointWorkerData } from "./wal-checkpoint-wo
 
 /** How long after a commit the worker checkpoints (commits meanwhile share it). */
 export const CHECKPOINT_DELAY_MS = 50;
+/** How long after the first commit the worker starts and makes its first checkpoint. */
+export const FIRST_CHECKPOINT_DELAY_MS = 1_000;
 /** How long `close` waits for the worker to close its connection. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -28,6 +35,8 @@ export interface WalCheckpointCounters {
   frames: number;
   /** Checkpoints that could not finish (another held the lock). */
   busy: number;
+  /** 1 once the worker thread was started (with the first checkpoint due). */
+  workers: number;
 }
 
 /** A running checkpoint thread of one mirror. */
@@ -47,10 +56,8 @@ export function checkpointInBackground(
 ): WalCheckpoints {
   const closed = new Int32Array(new SharedArrayBuffer(4));
   const workerData: CheckpointWorkerData = { file, synchronous, closed };
-  const worker = new Worker(new URL("./wal-checkpoint-worker.ts", import.meta.url), { workerData });
-  // A checkpoint thread never keeps the daemon alive on its own.
-  worker.unref();
-  const counters: WalCheckpointCounters = { checkpoints: 0, frames: 0, busy: 0 };
+  const counters: WalCheckpointCounters = { checkpoints: 0, frames: 0, busy: 0, workers: 0 };
+  let worker: Worker | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let again = false;
@@ -62,13 +69,14 @@ export function checkpointInBackground(
     for (const resolve of waiters) resolve();
     waiters = [];
   };
-  const start = () => {
+  const stop = () => {
+    stopped = true;
+    running = false;
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    if (stopped) return settleIfIdle();
-    running = true;
-    worker.postMessage("checkpoint");
+    settleIfIdle();
   };
-  worker.on("message", (result: CheckpointResult) => {
+  const onResult = (result: CheckpointResult) => {
     running = false;
     counters.checkpoints++;
     if (result.busy) counters.busy++;
@@ -78,22 +86,31 @@ export function checkpointInBackground(
       timer = setTimeout(start, CHECKPOINT_DELAY_MS);
     }
     settleIfIdle();
-  });
-  const stop = () => {
-    stopped = true;
-    running = false;
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    settleIfIdle();
   };
-  // A worker that fails or ends (it cannot open the file) leaves the checkpoints to the commits,
-  // as before.
-  worker.on("error", stop);
-  worker.on("exit", stop);
+  const startWorker = (): Worker => {
+    const started = new Worker(new URL("./wal-checkpoint-worker.ts", import.meta.url), { workerData });
+    counters.workers++;
+    // A checkpoint thread never keeps the daemon alive on its own.
+    started.unref();
+    started.on("message", onResult);
+    // A worker that fails or ends (it cannot open the file) leaves the checkpoints to the
+    // commits, as before.
+    started.on("error", stop);
+    started.on("exit", stop);
+    return started;
+  };
+  function start() {
+    timer = undefined;
+    if (stopped) return settleIfIdle();
+    running = true;
+    worker ??= startWorker();
+    worker.postMessage("checkpoint");
+  }
   const unsubscribe = sql.onCommit(() => {
     if (stopped) return;
     if (running) again = true;
-    else if (timer === undefined) timer = setTimeout(start, CHECKPOINT_DELAY_MS);
+    else if (timer === undefined)
+      timer = setTimeout(start, worker === undefined ? FIRST_CHECKPOINT_DELAY_MS : CHECKPOINT_DELAY_MS);
   });
 
   return {
@@ -107,6 +124,7 @@ export function checkpointInBackground(
       unsubscribe();
       if (stopped) return;
       stop();
+      if (worker === undefined) return;
       // Closed before the mirror's own connection, so that one is the last: its close then
       // checkpoints what is left and removes the WAL, as without the worker.
       worker.postMessage("close");
