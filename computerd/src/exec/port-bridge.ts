@@ -1,13 +1,13 @@
 /**
- * The port bridge: a process that lives in a computer's sandbox network namespace, started by
- * sandbox-network.ts with an IPC channel. Asked `{ id, port }`, it connects to that port on the
- * namespace's loopback and hands the connected socket back over the channel (a file descriptor
- * crosses namespaces; the socket stays in the one it was made in), or answers the error code.
+ * The port bridge: a process that lives in a computer's sandbox network namespace, joined to it
+ * by sandbox-network.ts (through port-bridge-client.ts, with an IPC channel) on the daemon's
+ * first connect. Asked `{ id, port }`, it connects to that port on the namespace's loopback and
+ * hands the connected socket back over the channel (a file descriptor crosses namespaces; the
+ * socket stays in the one it was made in), or answers the error code.
  * It runs our code only, never a user's, and holds nothing but the channel. Given the path of
  * the daemon's egress proxy socket (an allow-list), it also serves the egress relay on the
  * namespace's 127.0.0.1:3128 (egress-relay.ts), once for every command of the computer.
  */
-import { writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { startEgressRelay } from "../egress/egress-relay.ts";
 import { connectLoopback } from "./loopback.ts";
@@ -45,14 +45,6 @@ async function serve(
       (error: NodeJS.ErrnoException) => send({ id: message.id, ok: false, code: error.code ?? "EIO" }),
     );
   });
-  // Root of a computer's user namespace binds ports below 1024, as in a container; this
-  // namespace is owned by the host's user namespace, where it holds no such capability, so the
-  // namespace (the computer's alone) lets every user bind them.
-  try {
-    writeFileSync("/proc/sys/net/ipv4/ip_unprivileged_port_start", "0");
-  } catch {
-    // Not root here (a daemon that is not root): ports below 1024 stay privileged.
-  }
   // The daemon went away (the channel closed): so does the bridge.
   process.on("disconnect", () => process.exit(0));
   if (egressSocket !== undefined) await startEgressRelay(egressSocket);

@@ -89,6 +89,25 @@ socketserver.TCPServer(('127.0.0.1', ${port}), H).serve_forever()"`,
     expect(bound, bound.stderr).toMatchObject({ status: "completed", stdout: "65534\n" });
   });
 
+  test("the bridge starts with the first connect: a new namespace's commands run without it", async () => {
+    const fresh = await SandboxNetwork.start();
+    try {
+      expect(fresh.bridgeStarted).toBe(false);
+      const asNobody: typeof plainShell = (input) => ({ ...plainShell(input), uid: 65534, gid: 65534 });
+      const bound = await testTable({ wrapper: fresh.wrap(asNobody) }).start({
+        command: `python3 -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 80)); print('bound')"`,
+        cwd: "/",
+      }).done;
+      expect(bound, bound.stderr).toMatchObject({ status: "completed", stdout: "bound\n" });
+      expect(fresh.bridgeStarted).toBe(false);
+      await expect(fresh.connect(port)).rejects.toMatchObject({ code: "ECONNREFUSED" });
+      expect(fresh.bridgeStarted).toBe(true);
+    } finally {
+      fresh.close();
+    }
+    await expect(fresh.connect(port)).rejects.toMatchObject({ code: "EUNAVAILABLE" });
+  });
+
   test("a port nothing listens on is ECONNREFUSED", async () => {
     await expect(network.connect(port + 1)).rejects.toMatchObject({ code: "ECONNREFUSED" });
   });
