@@ -6,6 +6,7 @@
 import type { Command } from "../main.ts";
 import { fuse3Unavailable } from "../mount/fuse3-native.ts";
 import { startHost } from "./bwrap-launcher.ts";
+import { bundleDaemon } from "./daemon-bundle.ts";
 import { HOST_HELP, HostConfigError, parseHostConfig } from "./host-config.ts";
 
 async function run(args: string[]): Promise<number> {
@@ -26,6 +27,13 @@ async function run(args: string[]): Promise<number> {
   if (unavailable !== undefined) {
     console.error(`computerd host: --mount fuse3 (the default): ${unavailable}; or pass --mount none`);
     return 2;
+  }
+  if (config.bundle) {
+    const bundled = await bundleDaemon().catch((error: Error) => {
+      console.error(`computerd host: daemons run from the sources (the bundle failed: ${error.message})`);
+      return undefined;
+    });
+    if (bundled !== undefined) config = { ...config, computerd: bundled };
   }
   const host = await startHost(config);
   console.log(JSON.stringify({ event: "listening", host: config.listen, port: host.port, dir: config.dir }));

@@ -67,3 +67,16 @@ describe("the spare daemons", () => {
       expect(() => spareOf(["--spare", bad])).toThrow(HostConfigError);
   });
 });
+
+describe("the daemons' bundle", () => {
+  it("is on unless turned off; anything else is refused", () => {
+    const bundleOf = (argv: string[], env: Record<string, string> = {}) => {
+      const parsed = parseHostConfig(argv, { COMPUTERD_HOST_TOKEN: TOKEN, ...env });
+      return parsed !== "help" && parsed.bundle;
+    };
+    expect(bundleOf([])).toBe(true);
+    expect(bundleOf(["--bundle", "off"])).toBe(false);
+    expect(bundleOf([], { COMPUTERD_HOST_BUNDLE: "off" })).toBe(false);
+    for (const bad of ["yes", "1", ""]) expect(() => bundleOf(["--bundle", bad])).toThrow(HostConfigError);
+  });
+});

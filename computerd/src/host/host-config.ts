@@ -33,6 +33,8 @@ export interface HostConfig {
   computerd: string[];
   /** How many spare daemons to keep started for the next computers (spare-pool.ts; 0: none). */
   spares: number;
+  /** Start daemons from one bundled file of the sources, made at the host's start (daemon-bundle.ts). */
+  bundle: boolean;
 }
 
 /** A configuration mistake. */
@@ -56,6 +58,8 @@ Runs one computerd per computer on demand for a local Worker (make dev). Listens
   --idle-minutes N    COMPUTERD_HOST_IDLE_MINUTES, default 10
   --spare MODE        COMPUTERD_HOST_SPARE, on|off|N, default on (${DEFAULT_SPARES}): daemons started ahead
                       for the next computers (Node and computerd loaded, nothing of any computer)
+  --bundle MODE       COMPUTERD_HOST_BUNDLE, on|off, default on: daemons run computerd bundled into
+                      one file at the host's start (a faster start); off: from its sources
 `;
 
 const MIN_TOKEN_LENGTH = 16;
@@ -95,6 +99,7 @@ export function parseHostConfig(
         rootfs: { type: "string" },
         "idle-minutes": { type: "string" },
         spare: { type: "string" },
+        bundle: { type: "string" },
       },
     }).values;
   } catch (error) {
@@ -121,6 +126,8 @@ export function parseHostConfig(
   const spares = spare === "on" ? DEFAULT_SPARES : spare === "off" ? 0 : Number(spare);
   if (!/^(on|off|\d+)$/.test(spare) || spares > MAX_SPARES)
     throw new HostConfigError(`--spare must be on, off or a count up to ${MAX_SPARES}`);
+  const bundle = pick("bundle", "COMPUTERD_HOST_BUNDLE", "on");
+  if (bundle !== "on" && bundle !== "off") throw new HostConfigError("--bundle must be on or off");
   const tokenFile = pick("token-file", "COMPUTERD_HOST_TOKEN_FILE", "");
   let token = env.COMPUTERD_HOST_TOKEN ?? "";
   delete env.COMPUTERD_HOST_TOKEN;
@@ -152,5 +159,6 @@ export function parseHostConfig(
     idleMs: idle * 60_000,
     computerd: computerdCommand(),
     spares,
+    bundle: bundle === "on",
   };
 }
