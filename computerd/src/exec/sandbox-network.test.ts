@@ -3,8 +3,10 @@
  * one loopback, unreachable from the host's; the daemon reaches its ports through the bridge;
  * a port nothing listens on is ECONNREFUSED.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
+import { createInterface } from "node:readline";
 import { canRun } from "@computer/fleet/capabilities";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { testTable } from "../../test/exec-harness.ts";
@@ -107,6 +109,39 @@ socketserver.TCPServer(('127.0.0.1', ${port}), H).serve_forever()"`,
     }
     await expect(fresh.connect(port)).rejects.toMatchObject({ code: "EUNAVAILABLE" });
   });
+
+  test.each(["bwrap", "unshare"] as const)(
+    "the namespace's holder ends with a daemon killed outright (%s)",
+    async (isolation) => {
+      const module = new URL("./sandbox-network.ts", import.meta.url).href;
+      const daemon = spawn(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `const { SandboxNetwork } = await import(${JSON.stringify(module)});
+           const network = await SandboxNetwork.start({ isolation: ${JSON.stringify(isolation)} });
+           console.log(network.path.split("/")[2]);
+           setInterval(() => undefined, 1000);`,
+        ],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      const holder = Number(
+        await new Promise<string>((resolve) =>
+          createInterface({ input: daemon.stdout }).once("line", resolve),
+        ),
+      );
+      expect(existsSync(`/proc/${holder}`)).toBe(true);
+      daemon.kill("SIGKILL");
+      const deadline = Date.now() + 5_000;
+      // A zombie (state Z) has ended too: its parent, the killed daemon's bwrap or init, reaps it.
+      const alive = () =>
+        existsSync(`/proc/${holder}`) && !/\) Z /.test(readFileSync(`/proc/${holder}/stat`, "utf8"));
+      while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(alive()).toBe(false);
+    },
+    20_000,
+  );
 
   test("a port nothing listens on is ECONNREFUSED", async () => {
     await expect(network.connect(port + 1)).rejects.toMatchObject({ code: "ECONNREFUSED" });

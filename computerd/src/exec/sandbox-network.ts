@@ -3,7 +3,7 @@
  * one command starts is reachable from the next command (`curl localhost:3000`) and from
  * outside through previews, never from the host's network. The namespace is held by a holder
  * process (a shell that sets the namespace's lowest unprivileged port to 0, says its pid and
- * becomes `sleep`), started in it by bubblewrap (or, for commands that run without a sandbox, as
+ * reads its stdin, the daemon's pipe, until the daemon is gone), started in it by bubblewrap (or, for commands that run without a sandbox, as
  * in the production container, by `unshare --net`); commands join it with `nsenter` before their
  * own bubblewrap (which then shares the network it starts in). The daemon opens connections to
  * ports in it through the port bridge (port-bridge.ts), a Node process joined to it the same
@@ -45,9 +45,11 @@ export interface SandboxNetworkOptions {
  * container; this namespace is owned by the host's user namespace (or, with `unshare`, one of
  * its own), where it holds no such capability, so the namespace (the computer's alone) lets
  * every user bind them. Not root (a daemon that is not root): ports below 1024 stay privileged.
+ * Then it waits on its stdin, which the daemon never writes: a daemon killed outright closes
+ * it, and the holder ends too (bubblewrap's --die-with-parent covers only the bwrap way).
  */
 const HOLDER_SCRIPT =
-  "{ echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start; } 2>/dev/null; echo $$; exec sleep infinity";
+  "{ echo 0 > /proc/sys/net/ipv4/ip_unprivileged_port_start; } 2>/dev/null; echo $$; read _";
 
 /** Folders of the host a helper needs to run: the system's, read-only. */
 function systemBinds(): string[] {
@@ -129,7 +131,9 @@ function bridgeArgv(options: SandboxNetworkOptions, pid: number): [string, ...st
 /** Starts the holder; resolves with it and its pid once it said its pid. */
 function startHolder(options: SandboxNetworkOptions): Promise<{ child: ChildProcess; pid: number }> {
   const [file, ...args] = holderArgv(options);
-  const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], env: helperEnv() });
+  const child = spawn(file, args, { stdio: ["pipe", "pipe", "pipe"], env: helperEnv() });
+  // Never written: it is the holder's lifeline (HOLDER_SCRIPT).
+  child.stdin?.on("error", () => undefined);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-2000);
@@ -148,7 +152,7 @@ function startHolder(options: SandboxNetworkOptions): Promise<{ child: ChildProc
     lines?.once("line", (line) => {
       clearTimeout(timer);
       lines.close();
-      // Nothing more comes: the holder is `sleep` from here on.
+      // Nothing more comes: the holder only waits from here on.
       child.stdout?.destroy();
       const pid = Number(line);
       if (Number.isInteger(pid) && pid > 0) resolve({ child, pid });
