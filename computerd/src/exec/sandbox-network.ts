@@ -3,13 +3,14 @@
  * one command starts is reachable from the next command (`curl localhost:3000`) and from
  * outside through previews, never from the host's network. The namespace is held by a holder
  * process (a shell that sets the namespace's lowest unprivileged port to 0, says its pid and
- * reads its stdin, the daemon's pipe, until the daemon is gone), started in it by bubblewrap (or, for commands that run without a sandbox, as
- * in the production container, by `unshare --net`); commands join it with `nsenter` before their
- * own bubblewrap (which then shares the network it starts in). The daemon opens connections to
- * ports in it through the port bridge (port-bridge.ts), a Node process joined to it the same
- * way, started by the first connect (a preview): ~100 ms of CPU that a new computer's start (and
- * every spare daemon's) no longer pays. Under an allow-list the bridge starts with the namespace
- * and relays 127.0.0.1:3128 to the daemon's egress proxy: the namespace's one way out.
+ * reads its stdin, the daemon's pipe, until the daemon is gone), started in it by bubblewrap
+ * (or, for commands that run without a sandbox, as in the production container, by `unshare
+ * --net`); commands join it with `nsenter` before their own bubblewrap (which then shares the
+ * network it starts in). The daemon opens connections to ports in it through the port bridge
+ * (port-bridge.ts), a Node process joined to it the same way, started by the first connect (a
+ * preview): ~100 ms of CPU that a new computer's start (and every spare daemon's) no longer
+ * pays. Under an allow-list the bridge starts with the namespace and relays 127.0.0.1:3128 to
+ * the daemon's egress proxy: the namespace's one way out.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
