@@ -3,12 +3,12 @@
  * (computerd host keeps one, host/spare-pool.ts), so a computer's first exec does not wait for
  * Node to start and load computerd (~120 ms of CPU here). Until it is assigned it holds nothing
  * of any computer: its code is loaded (the FUSE addon included), its commands' spawner runs
- * (a C program holding nothing yet), it has made one HTTP exchange with itself (spare-rehearsal.ts)
- * and synced two throwaway mirrors of its own both ways (spare-sync-rehearsal.ts)
- * and, with `--network bwrap`, the port bridge of a fresh, empty network namespace runs
- * (sandbox-network.ts). It prints
- * `{"event":"spare"}`, then reads one line on stdin — `{"args": [...serve options],
- * "env": {...}}` — and becomes that computer's daemon, as `computerd serve ARGS` with ENV would
+ * (a C program holding nothing yet), it has made one HTTP exchange with itself
+ * (spare-rehearsal.ts) and synced two throwaway mirrors of its own both ways
+ * (spare-sync-rehearsal.ts) and, with `--network bwrap`, a fresh, empty network namespace is
+ * held for it (sandbox-network.ts; its port bridge starts with the first preview). It prints
+ * `{"event":"spare"}`, then reads one line on stdin — `{"args": [...serve options], "env":
+ * {...}}` — and becomes that computer's daemon, as `computerd serve ARGS` with ENV would
  * be; stdin closing first ends it. It is never handed back: one spare, one computer.
  */
 import { isIPv6 } from "node:net";

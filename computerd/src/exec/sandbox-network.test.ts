@@ -4,7 +4,7 @@
  * a port nothing listens on is ECONNREFUSED.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { canRun } from "@computer/fleet/capabilities";
@@ -27,6 +27,14 @@ const capable = canRun("the sandbox network", [
   ...(process.getuid?.() === 0 ? [] : ["root"]),
   ...(hasBwrap() ? [] : ["bubblewrap"]),
 ]);
+
+/** Waits up to argv[2] seconds for process argv[1] to exit (a pidfd's poll). */
+const PIDFD_WAIT = [
+  "import os, select, sys",
+  "fd = os.pidfd_open(int(sys.argv[1]))",
+  'print("waiting", flush=True)',
+  'print("ended" if select.select([fd], [], [], float(sys.argv[2]))[0] else "alive", flush=True)',
+].join("\n");
 
 function httpGet(socket: Socket, path: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -132,13 +140,15 @@ socketserver.TCPServer(('127.0.0.1', ${port}), H).serve_forever()"`,
         ),
       );
       expect(existsSync(`/proc/${holder}`)).toBe(true);
+      // The holder is not our child: a pidfd (Python's os.pidfd_open) turns readable when it
+      // exits, zombie or not; the waiter says "waiting" once it holds one, "ended" or "alive".
+      const waiter = spawn("python3", ["-c", PIDFD_WAIT, String(holder), "5"], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      const words = createInterface({ input: waiter.stdout })[Symbol.asyncIterator]();
+      expect((await words.next()).value).toBe("waiting");
       daemon.kill("SIGKILL");
-      const deadline = Date.now() + 5_000;
-      // A zombie (state Z) has ended too: its parent, the killed daemon's bwrap or init, reaps it.
-      const alive = () =>
-        existsSync(`/proc/${holder}`) && !/\) Z /.test(readFileSync(`/proc/${holder}/stat`, "utf8"));
-      while (alive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(alive()).toBe(false);
+      expect((await words.next()).value).toBe("ended");
     },
     20_000,
   );

@@ -2,8 +2,8 @@
  * computerd as one file for the daemons `computerd host` starts. A daemon loads ~180 modules
  * (computerd, the vfs, the sdk's contract, capnweb); with Node's compile cache each still costs
  * a resolve, a read and a module record, ~200 ms of a spare's ~350 ms of CPU on its JS thread
- * here, and one file of the same code ~90 ms less (docs/BENCH.md, session 22). That is a
- * quarter of what a spare costs a 2-core host while the computer before it works.
+ * here; one file of the same code took a spare from 420–450 to 310–370 ms of CPU (docs/BENCH.md,
+ * session 22), a quarter of what a spare costs a 2-core host while the computer before it works.
  *
  * The host bundles the sources it runs from when it starts (esbuild, ~0.3 s), so its daemons run
  * exactly that code; a host without esbuild (it is a development dependency) starts them from
