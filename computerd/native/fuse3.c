@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "buffer-pool.h"
 #include "kill-priv.h"
 #include "loop-changes.h"
 #include "loop-contents.h"
@@ -48,63 +49,6 @@ static int wake_signal;
 static void on_wake(int sig) { (void)sig; }
 
 char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
-
-/*
- * Receive buffers a big write took over come back here when JS drops them: the finalizer of
- * their Buffer runs once V8 has proven that no JS reference is left, so a recycled buffer can
- * never still be a page, a cached chunk or a shared copy. The loop reads the next request into
- * one of them instead of a fresh allocation, whose 256 pages the kernel would fault in (zeroed,
- * charged) while the writer waits. Process-wide: a buffer may outlive its session. Only buffers
- * libfuse allocated are kept, and one is reused only by a session whose own libfuse buffers are
- * no bigger (malloc_usable_size), so a recycled buffer always holds what libfuse reads into it.
- */
-#define POOL_MAX 64
-static struct {
-  pthread_mutex_t lock;
-  char *bufs[POOL_MAX];
-  size_t sizes[POOL_MAX];
-  int count;
-  long reused, fresh; /* receive buffers taken from the pool / allocated by libfuse, for counters */
-} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
-
-/*
- * A receive buffer JS no longer references: kept for reuse while the pool has room. Its pages
- * are lazily freed (MADV_FREE, the whole pages inside the allocation, never malloc's own
- * words): an idle pool gives memory back when the machine needs it, and a buffer the kernel
- * did not reclaim is reused without faults.
- */
-static void pool_put(char *block) {
-  size_t size = malloc_usable_size(block);
-  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-  uintptr_t from = ((uintptr_t)block + 64 + page - 1) & ~(page - 1);
-  uintptr_t to = ((uintptr_t)block + size) & ~(page - 1);
-  if (to > from) madvise((void *)from, to - from, MADV_FREE);
-  pthread_mutex_lock(&pool.lock);
-  if (pool.count < POOL_MAX) {
-    pool.bufs[pool.count] = block;
-    pool.sizes[pool.count] = size;
-    pool.count++;
-    block = NULL;
-  }
-  pthread_mutex_unlock(&pool.lock);
-  free(block);
-}
-
-/* A pooled buffer of at least `need` usable bytes, or NULL (libfuse then allocates one). */
-static char *pool_take(size_t need) {
-  char *block = NULL;
-  pthread_mutex_lock(&pool.lock);
-  for (int i = pool.count - 1; i >= 0 && !block; i--) {
-    if (pool.sizes[i] < need) continue;
-    block = pool.bufs[i];
-    pool.bufs[i] = pool.bufs[pool.count - 1];
-    pool.sizes[i] = pool.sizes[pool.count - 1];
-    pool.count--;
-  }
-  if (block) pool.reused++;
-  pthread_mutex_unlock(&pool.lock);
-  return block;
-}
 
 void free_request(struct request *r) {
   free(r->s1); free(r->s2);
@@ -447,6 +391,8 @@ static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start,
   struct request *r = make(NULL, OP_WRITE_RUN); PUSH(r, ino); PUSH(r, fh); PUSH(r, start);
   PUSH(r, at->tv_sec); PUSH(r, at->tv_nsec);
   r->data = buf;
+  /* Back to the pool when JS drops it. */
+  r->data_block = buf;
   r->size = len;
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
     /* JS is going away: nobody would store it (as for a whole page answered early). */
@@ -812,7 +758,7 @@ static void receive_loop(struct session *s) {
     if (allocates && fbuf.mem) {
       size_t size = malloc_usable_size(fbuf.mem);
       if (size > s->recv_size) s->recv_size = size;
-      __atomic_add_fetch(&pool.fresh, 1, __ATOMIC_RELAXED);
+      pool_count_fresh_receive();
     }
     if (res == -EINTR) continue;
     if (res <= 0) break;
@@ -1355,19 +1301,21 @@ static napi_value js_sha256(napi_env env, napi_callback_info info) {
   return promise;
 }
 
-/* receiveBuffers() -> Float64Array [taken from the pool, allocated, pooled now]: receive buffers
-   the loops of this process read big writes into. */
+/* receiveBuffers() -> Float64Array [receive buffers taken from the pool, receive buffers
+   allocated, buffers pooled now, write-run pages taken from the pool, write-run pages
+   allocated]: the buffers the loops of this process write into (buffer-pool.h). */
 static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value buffer, array;
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 3 * sizeof(double), (void **)&counts, &buffer));
-  pthread_mutex_lock(&pool.lock);
-  counts[0] = (double)pool.reused;
-  counts[1] = (double)pool.fresh;
-  counts[2] = (double)pool.count;
-  pthread_mutex_unlock(&pool.lock);
-  CHECK(napi_create_typedarray(env, napi_float64_array, 3, buffer, 0, &array));
+  CHECK(napi_create_arraybuffer(env, 5 * sizeof(double), (void **)&counts, &buffer));
+  struct pool_counts c = pool_counts();
+  counts[0] = (double)c.receive_reused;
+  counts[1] = (double)c.receive_fresh;
+  counts[2] = (double)c.pooled;
+  counts[3] = (double)c.run_reused;
+  counts[4] = (double)c.run_fresh;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 5, buffer, 0, &array));
   return array;
 }
 

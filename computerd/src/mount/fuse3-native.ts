@@ -286,7 +286,11 @@ export interface Fuse3Addon {
   revokeWrites(session: SessionHandle): number;
   /** [early writes answered since mount, answered but not yet handled by the listener (with the creates the loop answered)]. */
   earlyWrites(session: SessionHandle): Float64Array;
-  /** Receive buffers of this process's loops: [reused from the pool, newly allocated, pooled now]. */
+  /**
+   * The buffers this process's loops write into (native/buffer-pool.h): [receive buffers
+   * reused from the pool, receive buffers newly allocated, buffers pooled now, write-run pages
+   * reused from the pool, write-run pages newly allocated].
+   */
   receiveBuffers(): Float64Array;
   /**
    * sha-256 (hex) of `bytes` on the thread pool, read in place (WebCrypto copies its input on

@@ -1,0 +1,96 @@
+/* Buffers JS dropped, kept for the FUSE loop (buffer-pool.h). */
+#include "buffer-pool.h"
+
+#include <malloc.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define POOL_MAX 64
+static struct {
+  pthread_mutex_t lock;
+  char *bufs[POOL_MAX];
+  size_t sizes[POOL_MAX];
+  int count;
+  struct pool_counts counts;
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void pool_put(char *block) {
+  size_t size = malloc_usable_size(block);
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t from = ((uintptr_t)block + 64 + page - 1) & ~(page - 1);
+  uintptr_t to = ((uintptr_t)block + size) & ~(page - 1);
+  if (to > from) madvise((void *)from, to - from, MADV_FREE);
+  pthread_mutex_lock(&pool.lock);
+  if (pool.count < POOL_MAX) {
+    pool.bufs[pool.count] = block;
+    pool.sizes[pool.count] = size;
+    pool.count++;
+    block = NULL;
+  }
+  pthread_mutex_unlock(&pool.lock);
+  free(block);
+}
+
+/* A pooled buffer of at least `need` usable bytes, or NULL (lock held). */
+static char *take_locked(size_t need) {
+  for (int i = pool.count - 1; i >= 0; i--) {
+    if (pool.sizes[i] < need) continue;
+    char *block = pool.bufs[i];
+    pool.bufs[i] = pool.bufs[pool.count - 1];
+    pool.sizes[i] = pool.sizes[pool.count - 1];
+    pool.count--;
+    return block;
+  }
+  return NULL;
+}
+
+char *pool_take(size_t need) {
+  pthread_mutex_lock(&pool.lock);
+  char *block = take_locked(need);
+  if (block) pool.counts.receive_reused++;
+  pthread_mutex_unlock(&pool.lock);
+  return block;
+}
+
+void pool_count_fresh_receive(void) {
+  pthread_mutex_lock(&pool.lock);
+  pool.counts.receive_fresh++;
+  pthread_mutex_unlock(&pool.lock);
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* Faults in the whole pages inside `block` at once, writable (one call instead of a fault per
+   4 KiB page as the loop fills it). Where the kernel has no MADV_POPULATE_WRITE (before 5.14),
+   the pages fault in as they are written, as before. */
+static void populate(char *block, size_t size) {
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t from = ((uintptr_t)block + page - 1) & ~(page - 1);
+  uintptr_t to = ((uintptr_t)block + size) & ~(page - 1);
+  if (to > from) madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+}
+
+char *pool_take_run_page(size_t size) {
+  pthread_mutex_lock(&pool.lock);
+  char *block = take_locked(size);
+  if (block) pool.counts.run_reused++;
+  else pool.counts.run_fresh++;
+  pthread_mutex_unlock(&pool.lock);
+  if (block) return block;
+  block = malloc(size);
+  if (block) populate(block, size);
+  return block;
+}
+
+struct pool_counts pool_counts(void) {
+  pthread_mutex_lock(&pool.lock);
+  struct pool_counts counts = pool.counts;
+  counts.pooled = pool.count;
+  pthread_mutex_unlock(&pool.lock);
+  return counts;
+}
