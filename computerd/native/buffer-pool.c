@@ -65,14 +65,15 @@ void pool_count_fresh_receive(void) {
 #define MADV_POPULATE_WRITE 23
 #endif
 
-/* Faults in the whole pages inside `block` at once, writable (one call instead of a fault per
-   4 KiB page as the loop fills it). Where the kernel has no MADV_POPULATE_WRITE (before 5.14),
-   the pages fault in as they are written, as before. */
-static void populate(char *block, size_t size) {
+void pool_populate(char *block, size_t size) {
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t from = ((uintptr_t)block + page - 1) & ~(page - 1);
   uintptr_t to = ((uintptr_t)block + size) & ~(page - 1);
-  if (to > from) madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+  if (to <= from) return;
+  madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+  pthread_mutex_lock(&pool.lock);
+  pool.counts.populated++;
+  pthread_mutex_unlock(&pool.lock);
 }
 
 char *pool_take_run_page(size_t size) {
@@ -81,10 +82,7 @@ char *pool_take_run_page(size_t size) {
   if (block) pool.counts.run_reused++;
   else pool.counts.run_fresh++;
   pthread_mutex_unlock(&pool.lock);
-  if (block) return block;
-  block = malloc(size);
-  if (block) populate(block, size);
-  return block;
+  return block ? block : malloc(size);
 }
 
 struct pool_counts pool_counts(void) {

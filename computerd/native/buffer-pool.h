@@ -22,6 +22,7 @@
 struct pool_counts {
   long receive_reused, receive_fresh; /* receive buffers taken from the pool / allocated by libfuse */
   long run_reused, run_fresh;         /* write-run pages taken from the pool / allocated */
+  long populated;                     /* run pages faulted in at once (pool_populate) */
   long pooled;                        /* buffers in the pool now */
 };
 
@@ -31,10 +32,13 @@ void pool_put(char *block);
 char *pool_take(size_t need);
 /* Counts a receive buffer libfuse allocated because the pool had none. */
 void pool_count_fresh_receive(void);
-/* A buffer of at least `size` bytes for a write run: pooled if one is, else malloc'd with its
-   pages faulted in by one madvise (MADV_POPULATE_WRITE) rather than one fault per 4 KiB write
-   into it; NULL when memory is out. Give it back with pool_put (JS's finalizer) or free. */
+/* A buffer of at least `size` bytes for a write run: pooled if one is, else malloc'd; NULL when
+   memory is out. Give it back with pool_put (JS's finalizer) or free. */
 char *pool_take_run_page(size_t size);
+/* Faults in the whole pages inside [block, block + size) at once, writable: one madvise
+   (MADV_POPULATE_WRITE) instead of a fault per 4 KiB page as the loop fills them. Where the
+   kernel has none (before 5.14) they fault in as they are written. */
+void pool_populate(char *block, size_t size);
 struct pool_counts pool_counts(void);
 
 #endif

@@ -1303,19 +1303,21 @@ static napi_value js_sha256(napi_env env, napi_callback_info info) {
 
 /* receiveBuffers() -> Float64Array [receive buffers taken from the pool, receive buffers
    allocated, buffers pooled now, write-run pages taken from the pool, write-run pages
-   allocated]: the buffers the loops of this process write into (buffer-pool.h). */
+   allocated, write-run pages faulted in at once]: the buffers the loops of this process write
+   into (buffer-pool.h). */
 static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value buffer, array;
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 5 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 6 * sizeof(double), (void **)&counts, &buffer));
   struct pool_counts c = pool_counts();
   counts[0] = (double)c.receive_reused;
   counts[1] = (double)c.receive_fresh;
   counts[2] = (double)c.pooled;
   counts[3] = (double)c.run_reused;
   counts[4] = (double)c.run_fresh;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 5, buffer, 0, &array));
+  counts[5] = (double)c.populated;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 6, buffer, 0, &array));
   return array;
 }
 

@@ -139,12 +139,18 @@ static void append_locked(struct write_run *w, const struct run_stream *st, cons
     w->ino = st->ino;
     w->fh = st->fh;
     w->start = off;
+    w->populated = 0;
     w->generation++;
     w->ops.started(w->ops.ctx, w->ino);
     pthread_cond_signal(&w->begun);
   }
   memcpy(w->buf + (off - w->start), data, size);
   w->len += size;
+  if (!w->populated && w->len >= RUN_POPULATE_AFTER) {
+    w->populated = 1;
+    size_t room = RUN_PAGE - (size_t)(w->start % RUN_PAGE) - w->len;
+    pool_populate(w->buf + w->len, room);
+  }
   /* A run that reached its page's end goes now: a whole page is hashed and stored at once. */
   if ((w->start + (long long)w->len) % RUN_PAGE == 0) flush_locked(w);
 }

@@ -45,6 +45,10 @@ struct run_ops {
 /* The write-back's page (CHUNK_SIZE in JS). */
 #define RUN_PAGE (1 << 20)
 
+/* A run that reached this many bytes is a stream: the rest of its page is faulted in at once
+   (pool_populate). A small file's one write never pays for the page's other 255. */
+#define RUN_POPULATE_AFTER (64 << 10)
+
 /* How long answered writes may wait for the next request before they go to JS anyway. */
 #define RUN_WAIT_MS 100
 
@@ -74,6 +78,7 @@ struct write_run {
   char *buf;
   long long start;
   size_t len;
+  int populated; /* the rest of buf's page was faulted in (RUN_POPULATE_AFTER) */
   struct timespec at; /* when its last write was answered */
   unsigned long generation; /* counts runs begun, so the flusher knows its run from the next */
   long joined; /* writes answered into runs since mount (atomic) */

@@ -2,7 +2,9 @@
  * The pages of write runs (native/buffer-pool.h): a page JS no longer references goes back to
  * the pool once V8 has collected its Buffer, and the loop writes the next run into it instead
  * of a fresh allocation (whose pages it would fault in one by one). A reused page must carry
- * only the new file's bytes, and one JS still holds (a cached chunk) is never handed out.
+ * only the new file's bytes, and one JS still holds (a cached chunk) is never handed out. A run
+ * that grows past 64 KiB (a stream) has the rest of its page faulted in at once; a small file's
+ * one write does not.
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -20,6 +22,9 @@ function runPages(): [number, number] {
   const counts = loadFuse3()?.receiveBuffers() ?? new Float64Array(5);
   return [counts[3] ?? 0, counts[4] ?? 0];
 }
+
+/** Write-run pages faulted in at once so far. */
+const populated = () => loadFuse3()?.receiveBuffers()[5] ?? 0;
 
 /** Python writing `mib` MiB of byte `fill` to `path` in 4 KiB writes (each joins a run). */
 function writeSmall(path: string, mib: number, fill: number): string {
@@ -78,5 +83,19 @@ describeFreshMount("write-run pages from the pool", { prefix: "computerd-run-pag
     expect(await py(`print(open("${m.mnt}/kept", "rb").read() == b"c" * ${2 * CHUNK_SIZE})`)).toEqual([
       "True",
     ]);
+  });
+
+  it("faults in a stream's page at once, never a small file's", async () => {
+    const before = populated();
+    await py(`for i in range(200):
+    with open("${m.mnt}/small%d" % i, "wb") as f:
+        f.write(b"x" * 3000)`);
+    await m.mount.flushAll();
+    expect(populated() - before).toBe(0);
+    await py(writeSmall(`${m.mnt}/stream`, 3, 0x65));
+    await m.mount.flushAll();
+    // One per page the stream filled (its first run reaches the page's end in pieces of 4 KiB).
+    expect(populated() - before).toBe(3);
+    expect(m.mirror.vfs.readFile("/stream").every((byte) => byte === 0x65)).toBe(true);
   });
 });
