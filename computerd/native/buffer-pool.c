@@ -1,4 +1,4 @@
-/* Buffers JS dropped, kept for the FUSE loop (buffer-pool.h). */
+/* Buffers JS dropped, kept for the FUSE loop, and write-run pages faulted in at once (buffer-pool.h). */
 #include "buffer-pool.h"
 
 #include <malloc.h>
@@ -74,15 +74,6 @@ void pool_populate(char *block, size_t size) {
   pthread_mutex_lock(&pool.lock);
   pool.counts.populated++;
   pthread_mutex_unlock(&pool.lock);
-}
-
-char *pool_take_run_page(size_t size) {
-  pthread_mutex_lock(&pool.lock);
-  char *block = take_locked(size);
-  if (block) pool.counts.run_reused++;
-  else pool.counts.run_fresh++;
-  pthread_mutex_unlock(&pool.lock);
-  return block ? block : malloc(size);
 }
 
 struct pool_counts pool_counts(void) {

@@ -391,8 +391,6 @@ static void run_hand_over(void *ctx, uint64_t ino, uint64_t fh, long long start,
   struct request *r = make(NULL, OP_WRITE_RUN); PUSH(r, ino); PUSH(r, fh); PUSH(r, start);
   PUSH(r, at->tv_sec); PUSH(r, at->tv_nsec);
   r->data = buf;
-  /* Back to the pool when JS drops it. */
-  r->data_block = buf;
   r->size = len;
   if (napi_call_threadsafe_function(s->tsfn, r, napi_tsfn_nonblocking) != napi_ok) {
     /* JS is going away: nobody would store it (as for a whole page answered early). */
@@ -1302,22 +1300,19 @@ static napi_value js_sha256(napi_env env, napi_callback_info info) {
 }
 
 /* receiveBuffers() -> Float64Array [receive buffers taken from the pool, receive buffers
-   allocated, buffers pooled now, write-run pages taken from the pool, write-run pages
-   allocated, write-run pages faulted in at once]: the buffers the loops of this process write
-   into (buffer-pool.h). */
+   allocated, buffers pooled now, write-run pages faulted in at once]: the buffers the loops of
+   this process write into (buffer-pool.h). */
 static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
   (void)info;
   napi_value buffer, array;
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 6 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 4 * sizeof(double), (void **)&counts, &buffer));
   struct pool_counts c = pool_counts();
   counts[0] = (double)c.receive_reused;
   counts[1] = (double)c.receive_fresh;
   counts[2] = (double)c.pooled;
-  counts[3] = (double)c.run_reused;
-  counts[4] = (double)c.run_fresh;
-  counts[5] = (double)c.populated;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 6, buffer, 0, &array));
+  counts[3] = (double)c.populated;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 4, buffer, 0, &array));
   return array;
 }
 

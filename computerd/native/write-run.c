@@ -167,12 +167,12 @@ int run_join(struct write_run *w, uint64_t ino, uint64_t fh, const char *data, s
   int other = w->len > 0 && (w->fh != fh || w->start + (long long)w->len != off);
   /* The buffers it needs first, so a write joins whole or not at all. */
   char *fresh[2] = {NULL, NULL};
-  if (joins && (w->len == 0 || other)) joins = (fresh[0] = pool_take_run_page(RUN_PAGE)) != NULL;
-  if (joins && crosses) joins = (fresh[1] = pool_take_run_page(RUN_PAGE)) != NULL;
+  if (joins && (w->len == 0 || other)) joins = (fresh[0] = malloc(RUN_PAGE)) != NULL;
+  if (joins && crosses) joins = (fresh[1] = malloc(RUN_PAGE)) != NULL;
   if (joins) joins = w->ops.take_credit(w->ops.ctx, (long long)size);
   if (!joins) {
-    if (fresh[0]) pool_put(fresh[0]);
-    if (fresh[1]) pool_put(fresh[1]);
+    free(fresh[0]);
+    free(fresh[1]);
     flush_locked(w);
     pthread_mutex_unlock(&w->lock);
     return 0;

@@ -36,7 +36,7 @@ struct run_ops {
   /* A run of `ino` begins: it counts as an early write on its way until JS has handled it. */
   void (*started)(void *ctx, uint64_t ino);
   /* Hands the run's bytes [start, start + len) of `ino` to JS, queued after everything
-     queued before; `buf` (RUN_PAGE bytes from pool_take_run_page) is the callee's from then on. `at`: when
+     queued before; `buf` (RUN_PAGE bytes allocated) is the callee's from then on. `at`: when
      its last write was answered (the file's mtime from then on). */
   void (*hand_over)(void *ctx, uint64_t ino, uint64_t fh, long long start, char *buf, size_t len,
                     const struct timespec *at);

@@ -289,8 +289,7 @@ export interface Fuse3Addon {
   /**
    * The buffers this process's loops write into (native/buffer-pool.h): [receive buffers
    * reused from the pool, receive buffers newly allocated, buffers pooled now, write-run pages
-   * reused from the pool, write-run pages newly allocated, write-run pages faulted in at once
-   * (a run past RUN_POPULATE_AFTER)].
+   * faulted in at once (a run past RUN_POPULATE_AFTER)].
    */
   receiveBuffers(): Float64Array;
   /**
