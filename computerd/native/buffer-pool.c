@@ -65,7 +65,7 @@ void pool_count_fresh_receive(void) {
 #define MADV_POPULATE_WRITE 23
 #endif
 
-void pool_populate(char *block, size_t size) {
+void fault_in_pages(char *block, size_t size) {
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
   uintptr_t from = ((uintptr_t)block + page - 1) & ~(page - 1);
   uintptr_t to = ((uintptr_t)block + size) & ~(page - 1);

@@ -9,10 +9,11 @@
  * never still be a page, a cached chunk or a shared copy. Its pages are lazily freed (MADV_FREE,
  * the whole pages inside the allocation, never malloc's own words): an idle pool gives memory
  * back when the machine needs it, and a buffer the kernel did not reclaim is reused without
- * faults. One is reused only where it is big enough (malloc_usable_size). Process-wide: a buffer
- * may outlive its session.
+ * faults. Only buffers libfuse allocated are kept, and one is reused only by a session whose own
+ * libfuse buffers are no bigger (malloc_usable_size), so a recycled buffer always holds what
+ * libfuse reads into it. Process-wide: a buffer may outlive its session.
  *
- * A write run's page (write-run.h) is faulted in at once (pool_populate) once the run is a
+ * A write run's page (write-run.h) is faulted in at once (fault_in_pages) once the run is a
  * stream. Run pages are not pooled: measured, it gained nothing over glibc's own reuse of them.
  */
 #ifndef COMPUTERD_BUFFER_POOL_H
@@ -23,7 +24,7 @@
 /* What the pool did since the process started, for counters. */
 struct pool_counts {
   long receive_reused, receive_fresh; /* receive buffers taken from the pool / allocated by libfuse */
-  long populated;                     /* write-run pages faulted in at once (pool_populate) */
+  long populated;                     /* write-run pages faulted in at once (fault_in_pages) */
   long pooled;                        /* buffers in the pool now */
 };
 
@@ -36,7 +37,7 @@ void pool_count_fresh_receive(void);
 /* Faults in the whole pages inside [block, block + size) at once, writable: one madvise
    (MADV_POPULATE_WRITE) instead of a fault per 4 KiB page as the loop fills them. Where the
    kernel has none (before 5.14) they fault in as they are written. */
-void pool_populate(char *block, size_t size);
+void fault_in_pages(char *block, size_t size);
 struct pool_counts pool_counts(void);
 
 #endif

@@ -149,7 +149,7 @@ static void append_locked(struct write_run *w, const struct run_stream *st, cons
   if (!w->populated && w->len >= RUN_POPULATE_AFTER) {
     w->populated = 1;
     size_t room = RUN_PAGE - (size_t)(w->start % RUN_PAGE) - w->len;
-    pool_populate(w->buf + w->len, room);
+    fault_in_pages(w->buf + w->len, room);
   }
   /* A run that reached its page's end goes now: a whole page is hashed and stored at once. */
   if ((w->start + (long long)w->len) % RUN_PAGE == 0) flush_locked(w);

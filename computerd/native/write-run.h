@@ -46,7 +46,7 @@ struct run_ops {
 #define RUN_PAGE (1 << 20)
 
 /* A run that reached this many bytes is a stream: the rest of its page is faulted in at once
-   (pool_populate). A small file's one write never pays for the page's other 255. */
+   (fault_in_pages). A small file's one write never pays for the page's other 255. */
 #define RUN_POPULATE_AFTER (64 << 10)
 
 /* How long answered writes may wait for the next request before they go to JS anyway. */
