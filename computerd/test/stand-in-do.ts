@@ -6,7 +6,7 @@
  * exec with a sink, fence after the exit. Faults: drop the socket around the n-th batch of a
  * direction. `tree()` lists a vfs for convergence checks.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DatabaseSync } from "node:sqlite";
 import { openVfs, type SqlLike, type Vfs } from "@computer/vfs";
@@ -20,6 +20,7 @@ import {
   type ExecExit,
   type FenceResult,
   forwardSyncPeer,
+  readBlobGroups,
   type SyncBatch,
   SyncEndpoint,
   type SyncHello,
@@ -121,6 +122,12 @@ export class FakeDo {
   /** Blobs computerd fetched (getBlobs) since start. */
   fetched = 0;
   sessions = 0;
+  /** Blob uploads (POST .../blobs) stored since start. */
+  blobPosts = 0;
+  /** Blob uploads still to refuse (503) after reading them. */
+  failBlobPosts = 0;
+  /** False: no blob upload route (404), as an older Worker. */
+  blobRoute = true;
   fault: DropFault | undefined;
   #server: Server | undefined;
   #session: Session | undefined;
@@ -135,7 +142,11 @@ export class FakeDo {
 
   /** Listens on a free port; `url` is the base computerd dials (POST /connect {base: url}). */
   async listen(): Promise<void> {
-    const server = createServer((_req, res) => res.writeHead(404).end());
+    const server = createServer((req, res) => {
+      if (req.url === "/computerd/blobs" && req.method === "POST" && this.blobRoute)
+        void this.#receiveBlobs(req, res);
+      else res.writeHead(404).end();
+    });
     const wss = new WebSocketServer({ noServer: true });
     server.on("upgrade", (req, socket, head) => {
       if (req.headers.authorization !== `Bearer ${this.secret}`) {
@@ -147,6 +158,41 @@ export class FakeDo {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     this.#server = server;
     this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/computerd`;
+  }
+
+  /** computerd's blob upload, as the DO serves it (worker/src/container/blob-upload.ts). */
+  async #receiveBlobs(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.headers.authorization !== `Bearer ${this.secret}`) {
+      res.writeHead(401).end();
+      return;
+    }
+    const parts: Buffer[] = [];
+    for await (const part of req) parts.push(part as Buffer);
+    if (this.failBlobPosts > 0) {
+      this.failBlobPosts--;
+      res.writeHead(503).end("failing as told");
+      return;
+    }
+    const body = new Uint8Array(Buffer.concat(parts));
+    const stream = new ReadableStream<Uint8Array>({
+      type: "bytes",
+      start(controller) {
+        if (body.length > 0) controller.enqueue(body);
+        controller.close();
+      },
+    });
+    let blobs = 0;
+    try {
+      for await (const group of readBlobGroups(stream.getReader({ mode: "byob" }))) {
+        this.endpoint.putBlobs(group);
+        blobs += group.length;
+      }
+    } catch (err) {
+      res.writeHead(400).end(String(err));
+      return;
+    }
+    this.blobPosts++;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ blobs }));
   }
 
   #accept(ws: WsSocket): void {

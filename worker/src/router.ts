@@ -28,9 +28,9 @@ async function serve(request: Request, env: Env, url: URL): Promise<Response> {
     parseRoute(request.method, url);
     return new Response("ok", { headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
-  // computerd's dial-back authenticates with its per-daemon secret, checked by the DO.
-  const linkId = parseLinkPath(url.pathname);
-  if (linkId !== undefined) return env.COMPUTER.getByName(linkId).fetch(request);
+  // computerd's dial-back and blob uploads authenticate with its per-daemon secret, checked by the DO.
+  const link = parseLinkPath(url.pathname);
+  if (link !== undefined) return env.COMPUTER.getByName(link.id).fetch(request);
   // The web console's files are public; it signs in against the API itself.
   if (isConsolePath(url.pathname)) return serveConsole(request, url);
   // Public artifact links carry their own signature instead of a bearer token.

@@ -50,6 +50,7 @@ async function run(args: string[], prepared: SparePrepared = {}): Promise<number
       ...stats,
       ms: round(stats.ms),
       flushMs: round(stats.flushMs),
+      aheadMs: round(stats.aheadMs),
       waitedMs: round(stats.waitedMs),
       // Totals since start, for whoever watches the daemon (the benchmarks take differences).
       ...(opened ? { counters: workspaceCounters(opened) } : {}),

@@ -8,6 +8,7 @@
 import { type DoSyncApi, WIRE_FRAMES, WIRE_HEADER, WireTransport } from "@computer/vfs/sync";
 import { RpcSession, type RpcStub, type RpcTarget } from "capnweb";
 import { WebSocket as WsClient } from "ws";
+import { BlobPoster } from "./blob-post.ts";
 import { sendFragments } from "./fragment-send.ts";
 import { frameMaskOptions } from "./frame-mask.ts";
 
@@ -20,6 +21,8 @@ export interface Link {
   readonly remote: RpcStub<DoSyncApi>;
   /** Resolves when the socket has closed, for whatever reason. */
   readonly closed: Promise<void>;
+  /** Uploads blobs to the same DO as HTTP bodies (blob-post.ts); closed with the link. */
+  readonly blobs: BlobPoster;
 }
 
 /** How links are made. */
@@ -116,7 +119,9 @@ export class LinkManager {
       throw new Error(`connect to ${url} was superseded by a newer connect`);
     }
     const remote = new RpcSession<DoSyncApi>(transport, this.#options.local).getRemoteMain();
-    const link: Link = { id: generation, url, remote, closed };
+    const blobs = new BlobPoster(url, this.#options.secret);
+    void closed.then(() => blobs.close());
+    const link: Link = { id: generation, url, remote, closed, blobs };
     const previous = this.#current;
     this.#current = { link, socket };
     void closed.then(() => {

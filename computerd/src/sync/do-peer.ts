@@ -5,6 +5,7 @@
  * killed at any point reconciles from its hello without re-sending or forgetting anything.
  */
 import {
+  type BlobData,
   countSyncCall,
   type DoSyncApi,
   forwardSyncPeer,
@@ -14,7 +15,15 @@ import {
 } from "@computer/vfs/sync";
 import type { RpcStub } from "capnweb";
 
-/** SyncPeerApi over the DO's stub (`peer`); `beforeCall` runs (synchronously) before each call. */
+/** Blobs to the DO by another way than the link: false when it does not take them that way. */
+export interface BlobUpload {
+  post(blobs: readonly BlobData[]): Promise<boolean>;
+}
+
+/**
+ * SyncPeerApi over the DO's stub (`peer`); `beforeCall` runs (synchronously) before each call,
+ * and `putBlobs` goes through `blobs` when given.
+ */
 export class DoPeer {
   readonly #remote: RpcStub<DoSyncApi>;
   /** What the upload SyncLink calls. */
@@ -24,14 +33,22 @@ export class DoPeer {
   /** Round trips and bytes of the calls (shared by the links of one daemon: serve's fence events). */
   readonly counters: SyncCounters;
 
-  constructor(remote: RpcStub<DoSyncApi>, beforeCall: () => void, counters = newSyncCounters()) {
+  constructor(
+    remote: RpcStub<DoSyncApi>,
+    beforeCall: () => void,
+    counters = newSyncCounters(),
+    blobs?: BlobUpload,
+  ) {
     this.#remote = remote;
     this.counters = counters;
     this.peer = forwardSyncPeer(remote, async (method, call, args) => {
       beforeCall();
       const started = performance.now();
       try {
-        const answer = await call();
+        // A putBlobs goes as an HTTP body when the DO takes one (server/blob-post.ts).
+        const uploaded =
+          method === "putBlobs" && blobs !== undefined && (await blobs.post(args[0] as BlobData[]));
+        const answer = uploaded ? undefined : await call();
         countSyncCall(counters, method, args, answer);
         return answer;
       } finally {

@@ -237,6 +237,8 @@ describe("MirrorSync", () => {
     expect(outcome).toBe(true);
     const hash = (i: number) => createHash("sha256").update(page(i)).digest("hex");
     for (let i = 0; i < 6; i++) expect(fake.vfs.getBlob(hash(i)), `page ${i}`).toBeDefined();
+    // As HTTP bodies, not messages on the link (server/blob-post.ts).
+    expect(fake.blobPosts).toBeGreaterThan(0);
     expect(fake.vfs.exists("/big.bin")).toBe(false);
     mount.fs.flush(fh);
     mount.fs.release(fh);
@@ -264,6 +266,41 @@ describe("MirrorSync", () => {
     mount.fs.flush(fh);
     mount.fs.release(fh);
   });
+
+  test("a blob upload the DO fails fails the fence; the next fence sends the blobs again, nothing lost", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    await fake.fence();
+    const { mount, mirror } = daemon.workspace;
+    const { fh } = mount.fs.create("/large.bin", 0o644);
+    for (let i = 0; i < 6; i++)
+      mount.fs.write(fh, "/large.bin", new Uint8Array(CHUNK_SIZE).fill(i + 7), i * CHUNK_SIZE);
+    mount.fs.flush(fh);
+    mount.fs.release(fh);
+    fake.failBlobPosts = 1;
+    await expect(fake.fence()).rejects.toThrow(/blob upload \(503\)/);
+    expect(fake.vfs.exists("/large.bin")).toBe(false);
+    await fake.fence();
+    expect(fake.blobPosts).toBeGreaterThan(0);
+    expect(tree(fake.vfs)).toEqual(tree(mirror.vfs));
+  }, 30_000);
+
+  test("a DO without the blob upload (an older Worker) gets the blobs on the link", async () => {
+    const fake = await fakeDo();
+    fake.blobRoute = false;
+    const daemon = await start(fake);
+    await daemon.connect();
+    const { mount, mirror } = daemon.workspace;
+    const { fh } = mount.fs.create("/large.bin", 0o644);
+    for (let i = 0; i < 3; i++)
+      mount.fs.write(fh, "/large.bin", new Uint8Array(CHUNK_SIZE).fill(i + 1), i * CHUNK_SIZE);
+    mount.fs.flush(fh);
+    mount.fs.release(fh);
+    await fake.fence();
+    expect(fake.blobPosts).toBe(0);
+    expect(tree(fake.vfs)).toEqual(tree(mirror.vfs));
+  }, 30_000);
 
   test("no link: the fence rejects (the DO leaves the sync pending); the next link uploads", async () => {
     const fake = await fakeDo();

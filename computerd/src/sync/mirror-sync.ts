@@ -61,9 +61,13 @@ export interface FenceStats {
   flushMs: number;
   /** Of which waiting for the Durable Object (its applying plus round trips). */
   waitedMs: number;
+  /** Of which waiting for the chunks already on their way ahead (sent while the command ran). */
+  aheadMs: number;
   /** Batches and changes the fence itself sent (the rest went while the command ran). */
   batches: number;
   changes: number;
+  /** Bytes of blobs the fence itself sent (inline or ahead of its batches). */
+  blobBytes: number;
   rev: number;
 }
 
@@ -126,7 +130,7 @@ export class MirrorSync implements DaemonSync {
    * uploads whatever is pending, e.g. the writes of a command whose fence never came.
    */
   onLink(link: Link): void {
-    const peer = new DoPeer(link.remote, () => this.#commit(), this.rpc);
+    const peer = new DoPeer(link.remote, () => this.#commit(), this.rpc, link.blobs);
     const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer.peer), peer };
     this.#upload = upload;
     this.#ahead.reset();
@@ -293,6 +297,7 @@ export class MirrorSync implements DaemonSync {
     const flushMs = performance.now() - started;
     // Blobs already on their way ahead need not be sent again (a failure: the drain sends them).
     await this.#sendingAhead?.catch(() => undefined);
+    const aheadMs = performance.now() - started - flushMs;
     const report = await upload.sync.drain(this.#drainOptions());
     this.#commit();
     const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];
@@ -301,8 +306,8 @@ export class MirrorSync implements DaemonSync {
     const rev = report.rev ?? upload.sync.appliedRev;
     const ms = performance.now() - started;
     const waitedMs = upload.peer.waitedMs - waited;
-    const { batches, changes } = report;
-    this.#options.onFence?.({ ms, flushMs, waitedMs, batches, changes, rev });
+    const { batches, changes, blobBytes } = report;
+    this.#options.onFence?.({ ms, flushMs, waitedMs, aheadMs, batches, changes, blobBytes, rev });
     return { rev, conflicts };
   }
 

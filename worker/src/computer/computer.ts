@@ -198,7 +198,8 @@ export class Computer extends DurableObject<Env> {
   /**
    * Requests Workers RPC cannot carry, or carries dearly: WebSocket upgrades — computerd's
    * dial-back (`/v1/computers/:id/_computerd`, forwarded without user authentication: 401
-   * unless it presents the daemon secret), a terminal attach, and preview URLs (`/p/...`,
+   * unless it presents the daemon secret) and its blob uploads (`.../_computerd/blobs`, the
+   * same secret), a terminal attach, and preview URLs (`/p/...`,
    * signed, any request: HTTP or WebSocket), proxied to the container's port — and a file's
    * upload or download (`PUT`/`GET /files/...`), whose body streams cheaper this way
    * (by-fetch.ts). A terminal attach and a file's transfer are authenticated and authorized
@@ -209,7 +210,9 @@ export class Computer extends DurableObject<Env> {
     try {
       const url = new URL(request.url);
       if (url.pathname.startsWith(PREVIEW_PREFIX)) return await servePreview(this.#host, request);
-      if (parseLinkPath(url.pathname) !== undefined) return await this.#host.execs().acceptLink(request);
+      const link = parseLinkPath(url.pathname);
+      if (link?.blobs === true) return await this.#host.execs().receiveBlobs(request);
+      if (link !== undefined) return await this.#host.execs().acceptLink(request);
       const route = parseRoute(request.method, url);
       if (route.kind !== "computer" || !servedByFetch(route.route))
         throw new ApiError("ENOENT", "only terminal attaches and file transfers come here");

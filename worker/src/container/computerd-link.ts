@@ -17,6 +17,7 @@ import {
 import { RpcSession, type RpcStub } from "capnweb";
 import { bearerToken, isAdminToken } from "../auth/authenticate.ts";
 import { ApiError } from "../http/errors.ts";
+import { receiveBlobs } from "./blob-upload.ts";
 import { RETRY_AFTER_SECONDS } from "./container-launcher.ts";
 import { type DoSyncDeps, DoSyncTarget } from "./do-sync-target.ts";
 
@@ -25,10 +26,30 @@ export function linkPath(id: string): string {
   return `/v1/computers/${id}/_computerd`;
 }
 
-/** True when `pathname` is a dial-back endpoint; returns the computer id. */
-export function parseLinkPath(pathname: string): string | undefined {
-  const id = /^\/v1\/computers\/([^/]+)\/_computerd$/.exec(pathname)?.[1];
-  return id !== undefined && COMPUTER_ID.test(id) ? id : undefined;
+/** Path of computer `id`'s blob uploads: computerd POSTs the chunks of large files here (blob-upload.ts). */
+export function blobsPath(id: string): string {
+  return `${linkPath(id)}/blobs`;
+}
+
+/** computerd's endpoints of a computer: the dial-back, or its blob uploads. */
+export interface LinkRoute {
+  id: string;
+  blobs: boolean;
+}
+
+/** The computer id (and which endpoint) when `pathname` is a dial-back or blob upload endpoint. */
+export function parseLinkPath(pathname: string): LinkRoute | undefined {
+  const match = /^\/v1\/computers\/([^/]+)\/_computerd(\/blobs)?$/.exec(pathname);
+  const id = match?.[1];
+  return id !== undefined && COMPUTER_ID.test(id) ? { id, blobs: match?.[2] !== undefined } : undefined;
+}
+
+/** 401 unless `request` presents `secret` (the secret of the computerd the DO launched; undefined: none). */
+async function requireSecret(request: Request, secret: string | undefined): Promise<void> {
+  const presented = bearerToken(request);
+  if (secret === undefined || presented === undefined || !(await isAdminToken(presented, secret))) {
+    throw new ApiError("EUNAUTHORIZED", "computerd's requests must present the daemon's secret");
+  }
 }
 
 /** One connected computerd. */
@@ -107,10 +128,7 @@ export class ComputerdLink {
    * launched; undefined: none launched), 400 unless it is a WebSocket upgrade.
    */
   async accept(request: Request, secret: string | undefined): Promise<Response> {
-    const presented = bearerToken(request);
-    if (secret === undefined || presented === undefined || !(await isAdminToken(presented, secret))) {
-      throw new ApiError("EUNAUTHORIZED", "the dial-back must present the daemon's secret");
-    }
+    await requireSecret(request, secret);
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       throw new ApiError("EINVAL", "the dial-back must be a WebSocket upgrade");
     }
@@ -129,6 +147,15 @@ export class ComputerdLink {
     this.#waiters = [];
     for (const resolve of waiters) resolve(session);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * Serves a blob upload (blob-upload.ts): 401 unless the bearer is `secret`, as for the
+   * dial-back. It needs no session: the blobs are stored for the batch that names them.
+   */
+  async receiveBlobs(request: Request, secret: string | undefined): Promise<Response> {
+    await requireSecret(request, secret);
+    return receiveBlobs(request, this.#deps.endpoint());
   }
 
   /** Resolves with a session once computerd has dialed back; 503 after `timeoutMs`. */

@@ -2,12 +2,13 @@
  * The dial-back gateway of Cloudflare containers: computerd inside a container dials
  * `http://computer.internal/...`; the Computer DO intercepts that host's outbound HTTP and hands
  * it to this entrypoint (a loopback binding from `ctx.exports`, with the computer id as props),
- * which forwards it to the computer's DO as its `_computerd` link request. The DO still checks
+ * which forwards it to the computer's DO as its `_computerd` link request (or, for a path
+ * ending in `_computerd/blobs`, as a blob upload). The DO still checks
  * the daemon's secret: the gateway grants nothing by itself.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type { Env } from "../env.ts";
-import { linkPath } from "./computerd-link.ts";
+import { blobsPath, linkPath, parseLinkPath } from "./computerd-link.ts";
 
 /** Props of the gateway binding: which computer the container belongs to. */
 export interface GatewayProps {
@@ -19,7 +20,8 @@ export class ComputerdGateway extends WorkerEntrypoint<Env, GatewayProps> {
   override fetch(request: Request): Promise<Response> {
     const id = this.ctx.props.computer;
     const url = new URL(request.url);
-    url.pathname = linkPath(id);
+    // The computer is the binding's, whatever the path names; only the endpoint is the path's.
+    url.pathname = parseLinkPath(url.pathname)?.blobs === true ? blobsPath(id) : linkPath(id);
     return this.env.COMPUTER.getByName(id).fetch(new Request(url, request));
   }
 }

@@ -198,6 +198,14 @@ export class ExecSubsystem {
     return this.link.accept(request, state?.secret);
   }
 
+  /** computerd's blob upload (`POST .../_computerd/blobs`), with the same secret as its dial-back. */
+  async receiveBlobs(request: Request): Promise<Response> {
+    this.#host.requireComputer();
+    await this.connector.ensured();
+    const state = this.#host.ctx.storage.kv.get<LinkState>(LINK_STATE_KEY);
+    return this.link.receiveBlobs(request, state?.secret);
+  }
+
   #retryDeps(): SyncRetryDeps {
     const kv = this.#host.ctx.storage.kv;
     return {
