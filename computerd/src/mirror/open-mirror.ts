@@ -10,6 +10,7 @@ import { DirectoryCache, openVfs, UsageCache, type Vfs } from "@computer/vfs";
 import { sha256Hex } from "@computer/vfs/node";
 import { type BatchedSql, type BatchPolicy, batchedSqlite } from "./batched-sqlite.ts";
 import { KnownHashes } from "./known-hashes.ts";
+import { RecentBlobs } from "./recent-blobs.ts";
 import { checkpointInBackground, type WalCheckpoints } from "./wal-checkpoints.ts";
 
 /** File name of the mirror database inside the state directory. */
@@ -22,6 +23,8 @@ export interface Mirror {
   readonly sql: BatchedSql;
   /** Hashes the write-back computed ahead, used by the vfs instead of hashing again. */
   readonly hashes: KnownHashes;
+  /** Pages stored lately, by hash: the upload sends them from memory (recent-blobs.ts). */
+  readonly recent: RecentBlobs;
   /** The WAL's checkpoints on a thread of their own (wal-checkpoints.ts), unless switched off. */
   readonly checkpoints?: WalCheckpoints;
   /** Commits pending writes and closes the database. */
@@ -94,5 +97,6 @@ export function openMirror(stateDir: string, options: MirrorOptions = {}): Mirro
     checkpoints?.close();
     sql.close();
   };
-  return { file, vfs, sql, hashes, ...(checkpoints ? { checkpoints } : {}), close };
+  const recent = new RecentBlobs();
+  return { file, vfs, sql, hashes, recent, ...(checkpoints ? { checkpoints } : {}), close };
 }

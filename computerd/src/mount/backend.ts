@@ -70,6 +70,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
     commit: () => mirror.sql.commit(),
     storeAtime: atimeWriter(mirror),
     knownHashes: mirror.hashes,
+    recentBlobs: mirror.recent,
     ...(digest ? { digest } : {}),
     ...options.localFs,
   });

@@ -6,16 +6,19 @@
  */
 import type { FileContent, Stat, Timespec, Vfs } from "@computer/vfs";
 import type { KnownHashes } from "../mirror/known-hashes.ts";
+import type { RecentBlobs } from "../mirror/recent-blobs.ts";
 import type { FlushTarget } from "./dirty-file.ts";
 
 export class StoreTarget implements FlushTarget {
   private readonly vfs: Vfs;
   private readonly known: KnownHashes | undefined;
+  private readonly recent: RecentBlobs | undefined;
   private last: Stat | undefined;
 
-  constructor(vfs: Vfs, known: KnownHashes | undefined) {
+  constructor(vfs: Vfs, known: KnownHashes | undefined, recent?: RecentBlobs) {
     this.vfs = vfs;
     this.known = known;
+    this.recent = recent;
   }
 
   writeFile(path: string, data: Uint8Array, mtime: Timespec): void {
@@ -25,6 +28,8 @@ export class StoreTarget implements FlushTarget {
   pwrite(path: string, offset: number, data: Uint8Array, mtime: Timespec, hash?: string): void {
     const store = () => this.vfs.pwrite(path, offset, data, { mtime });
     this.last = hash && this.known ? this.known.during(data, hash, store) : store();
+    // The upload sends these bytes from memory when it needs the blob `hash` (their sha-256).
+    if (hash) this.recent?.note(hash, data);
   }
 
   truncate(path: string, length: number, mtime: Timespec): void {

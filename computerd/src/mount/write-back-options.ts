@@ -1,5 +1,6 @@
 /** Tuning of the write-back layer (write-back.ts) and its defaults. */
 import type { KnownHashes } from "../mirror/known-hashes.ts";
+import type { RecentBlobs } from "../mirror/recent-blobs.ts";
 import type { Digest } from "./dirty-file.ts";
 
 export interface WriteBackOptions {
@@ -24,6 +25,8 @@ export interface WriteBackOptions {
    * background stores and the fence, and the vfs uses those hashes instead of hashing again.
    */
   knownHashes?: KnownHashes;
+  /** Where pages stored with a hash computed ahead are kept for the upload (the mirror's). */
+  recentBlobs?: RecentBlobs;
   /** How those pages are hashed (default: WebCrypto on the thread pool; the fuse3 addon reads them in place). */
   digest?: Digest;
 }

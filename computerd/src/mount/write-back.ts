@@ -62,7 +62,7 @@ export class WriteBack {
     this.chunks = this.stored.cache;
     const known = this.options.knownHashes;
     this.digest = known ? (this.options.digest ?? threadPoolDigest) : undefined;
-    this.target = new StoreTarget(vfs, known);
+    this.target = new StoreTarget(vfs, known, this.options.recentBlobs);
   }
 
   /** Lets the FUSE loop answer whole-page writes early, within room set aside here (early-writes.ts). */

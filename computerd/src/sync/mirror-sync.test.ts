@@ -219,6 +219,8 @@ describe("MirrorSync", () => {
     for (let i = 0; i < 5; i++) mount.fs.write(fh, "/big.bin", page(i), i * CHUNK_SIZE);
     // The write-back stores whole pages of an open file once writes pause.
     await expect.poll(storedPages, { timeout: 10_000 }).toBe(5);
+    // Hashed ahead and stored: held in memory for the upload (mirror/recent-blobs.ts).
+    expect(mirror.recent.bytes).toBe(5 * CHUNK_SIZE);
     // Uploads send only changes that have settled; the writer stores one more page right after
     // this first sample, so the file's feed record is newer than anything the next upload sends.
     await sync.uploadSome();
@@ -239,10 +241,13 @@ describe("MirrorSync", () => {
     for (let i = 0; i < 6; i++) expect(fake.vfs.getBlob(hash(i)), `page ${i}`).toBeDefined();
     // As HTTP bodies, not messages on the link (server/blob-post.ts).
     expect(fake.blobPosts).toBeGreaterThan(0);
+    // Let go of once sent.
+    expect(mirror.recent.bytes).toBe(0);
     expect(fake.vfs.exists("/big.bin")).toBe(false);
     mount.fs.flush(fh);
     mount.fs.release(fh);
     await fake.fence();
+    expect(mirror.recent.bytes).toBe(0);
     expect(tree(fake.vfs)).toEqual(tree(mirror.vfs));
   }, 30_000);
 

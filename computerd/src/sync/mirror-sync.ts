@@ -131,7 +131,9 @@ export class MirrorSync implements DaemonSync {
    */
   onLink(link: Link): void {
     const peer = new DoPeer(link.remote, () => this.#commit(), this.rpc, link.blobs);
-    const upload: Upload = { link, sync: new SyncLink(this.#options.endpoint, peer.peer), peer };
+    const recent = this.#options.mirror.recent;
+    const sync = new SyncLink(this.#options.endpoint, peer.peer, { inMemory: (hash) => recent.get(hash) });
+    const upload: Upload = { link, sync, peer };
     this.#upload = upload;
     this.#ahead.reset();
     const chunks = this.#options.chunks;
@@ -197,6 +199,7 @@ export class MirrorSync implements DaemonSync {
     try {
       await sending;
       this.#ahead.sent(hashes);
+      this.#options.mirror.recent.forget(hashes);
     } finally {
       if (this.#sendingAhead === sending) this.#sendingAhead = undefined;
     }
@@ -300,6 +303,8 @@ export class MirrorSync implements DaemonSync {
     const aheadMs = performance.now() - started - flushMs;
     const report = await upload.sync.drain(this.#drainOptions());
     this.#commit();
+    // The DO has every page stored so far: none need be held for it any longer.
+    this.#options.mirror.recent.clear();
     const conflicts = [...this.#conflicts.splice(0), ...report.conflicts];
     // Sent nothing itself: the DO had all of it by its answer to the last upload. The DO reports
     // its own revision when later (the DO's LinkSession.fence), so no round trip asks it here.

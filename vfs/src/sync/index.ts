@@ -22,6 +22,7 @@ export {
   groupBlobs,
   PLACEHOLDER_FILE_BYTES,
   SyncLink,
+  type SyncLinkOptions,
 } from "./session.ts";
 export { fingerprint, type PathState, readState } from "./state.ts";
 export { countSyncCall, newSyncCounters, type SyncCounters, syncMetrics } from "./sync-counters.ts";

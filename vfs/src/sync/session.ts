@@ -75,6 +75,15 @@ export function groupBlobs(blobs: readonly BlobData[], maxBytes: number): BlobDa
   return groupBySize(blobs, (blob) => blob.data.length, maxBytes);
 }
 
+/** Options of a SyncLink. */
+export interface SyncLinkOptions {
+  /**
+   * The bytes of blob `hash` when memory holds them (their sha-256 is `hash`), so a send need
+   * not read them out of the store; undefined: read it from the store.
+   */
+  inMemory?: (hash: string) => Uint8Array | undefined;
+}
+
 /** One direction of sync between a local endpoint and a peer. */
 export class SyncLink {
   readonly local: SyncEndpoint;
@@ -86,9 +95,29 @@ export class SyncLink {
   /** The highest revision the peer answered for a batch of this link (0: none yet). */
   appliedRev = 0;
 
-  constructor(local: SyncEndpoint, remote: SyncPeerApi) {
+  /** Blobs held in memory by hash (computerd's pages stored lately), read instead of the store. */
+  readonly #inMemory: ((hash: string) => Uint8Array | undefined) | undefined;
+
+  constructor(local: SyncEndpoint, remote: SyncPeerApi, options: SyncLinkOptions = {}) {
     this.local = local;
     this.remote = remote;
+    this.#inMemory = options.inMemory;
+  }
+
+  /** The blobs `hashes` from memory where held, the rest from the store; undefined when one is missing. */
+  #blobs(hashes: readonly string[]): BlobData[] | undefined {
+    const inMemory = this.#inMemory;
+    if (!inMemory) return storedBlobs(this.local.local.sql, hashes);
+    const blobs: BlobData[] = [];
+    const rest: string[] = [];
+    for (const hash of hashes) {
+      const data = inMemory(hash);
+      if (data) blobs.push({ hash, data });
+      else rest.push(hash);
+    }
+    if (rest.length === 0) return blobs;
+    const stored = storedBlobs(this.local.local.sql, rest);
+    return stored ? [...blobs, ...stored] : undefined;
   }
 
   /** Exchanges hellos with the peer and settles our batch in flight. */
@@ -208,7 +237,7 @@ export class SyncLink {
     report.blobs += missing.length;
     report.blobBytes += bytes;
     if (bytes <= (options.inlineBlobBytes ?? 1 << 20)) {
-      const blobs = storedBlobs(sql, missing);
+      const blobs = this.#blobs(missing);
       if (!blobs) return false;
       if (blobs.length > 0) batch.blobs = blobs;
       return true;
@@ -245,12 +274,11 @@ export class SyncLink {
     sizes: ReadonlyMap<string, number>,
     options: DrainOptions,
   ): Promise<boolean> {
-    const sql = this.local.local.sql;
     const inFlight: Promise<void>[] = [];
     try {
       const groups = groupBySize(missing, (hash) => sizes.get(hash) ?? 0, options.blobCallBytes ?? 8 << 20);
       for (const names of groups) {
-        const blobs = storedBlobs(sql, names);
+        const blobs = this.#blobs(names);
         if (!blobs) {
           await Promise.allSettled(inFlight);
           return false;

@@ -8,6 +8,7 @@ import { DEEP_DIR, deepTree } from "../../test/fixtures.ts";
 import { noise, richTree, settle } from "../../test/sync-harness.ts";
 import { newPair, tree } from "../../test/sync-pairs.ts";
 import { CHUNK_SIZE } from "../limits.ts";
+import { SyncLink } from "./session.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -137,6 +138,24 @@ describe("property 4: content moves by hash", () => {
     expect(up.blobs).toBe(0);
     expect(pair.toDo.stats.blobBytes).toBe(bytesBefore);
     expect(pair.do.vfs.readFile("/growing")).toEqual(data);
+  });
+
+  test("blobs memory holds are sent from there, the rest read from the store", async () => {
+    const pair = newPair();
+    const data = noise(3 * CHUNK_SIZE, 6);
+    pair.mirror.vfs.writeFile("/held", data);
+    const hashes = pair.mirror.vfs.changes("0").changes.find((c) => c.path === "/held")?.chunks ?? [];
+    const held = new Map([[hashes[1] ?? "", data.slice(CHUNK_SIZE, 2 * CHUNK_SIZE)]]);
+    const asked: string[] = [];
+    const upload = new SyncLink(pair.mirror.endpoint, pair.toDo, {
+      inMemory: (hash) => {
+        asked.push(hash);
+        return held.get(hash);
+      },
+    });
+    await upload.drain({ inlineBlobBytes: CHUNK_SIZE });
+    expect(asked.sort()).toEqual([...hashes].sort());
+    expect(pair.do.vfs.readFile("/held")).toEqual(data);
   });
 
   test("large blob sets go through putBlobs in bounded calls", async () => {
