@@ -3,7 +3,8 @@
  * `putBlobs` of up to 8 MiB) go to the DO as the body of `POST <link URL>/blobs` instead of as
  * a binary message on the link, where workerd made each message a fresh zero-filled
  * ArrayBuffer before copying the bytes in (vfs/src/sync/blob-stream.ts). The body is each
- * blob's header and its bytes as they are, written to the socket without a copy; the request
+ * blob's header and its bytes, a chunk's written to the socket as they are (small blobs packed
+ * together); the request
  * presents the daemon's secret like the dial-back. A DO without the endpoint (an older Worker:
  * 404, or 401 from the Worker's own authentication) gets `putBlobs` on the link instead.
  */
@@ -14,7 +15,7 @@ import {
   type RequestOptions,
 } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { type BlobData, blobHeader, blobStreamBytes } from "@computer/vfs/sync";
+import { type BlobData, blobStreamBytes, blobStreamParts } from "@computer/vfs/sync";
 
 /** A request that neither sends nor receives anything for this long fails (the upload is retried). */
 const IDLE_TIMEOUT_MS = 60_000;
@@ -83,10 +84,7 @@ export class BlobPoster {
       const req = (this.#https ? httpsRequest : httpRequest)(this.url, options, resolve);
       req.on("error", reject);
       req.on("timeout", () => req.destroy(new Error(`the blob upload to ${this.url} stalled`)));
-      for (const blob of blobs) {
-        req.write(blobHeader(blob));
-        req.write(blob.data);
-      }
+      for (const part of blobStreamParts(blobs)) req.write(part);
       req.end();
     });
   }

@@ -2,22 +2,30 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { CHUNK_SIZE } from "../limits.ts";
-import { BLOB_GROUP, BLOB_HEADER_BYTES, blobHeader, blobStreamBytes, readBlobGroups } from "./blob-stream.ts";
+import {
+  BLOB_GROUP,
+  BLOB_HEADER_BYTES,
+  blobHeader,
+  blobStreamBytes,
+  blobStreamParts,
+  readBlobGroups,
+} from "./blob-stream.ts";
 import type { BlobData } from "./wire.ts";
 
 function blob(data: Uint8Array): BlobData {
   return { hash: createHash("sha256").update(data).digest("hex"), data };
 }
 
-/** The body carrying `blobs`, as one byte array. */
+/** The body carrying `blobs`, as one byte array (its pieces as the sender writes them, joined). */
 function body(blobs: readonly BlobData[]): Uint8Array {
+  const parts = blobStreamParts(blobs);
   const out = new Uint8Array(blobStreamBytes(blobs));
   let at = 0;
-  for (const b of blobs) {
-    out.set(blobHeader(b), at);
-    out.set(b.data, at + BLOB_HEADER_BYTES);
-    at += BLOB_HEADER_BYTES + b.data.length;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
   }
+  expect(at).toBe(out.length);
   return out;
 }
 
@@ -50,7 +58,7 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<{ blobs: Blo
   const blobs: BlobData[] = [];
   const groups: number[] = [];
   for await (const group of readBlobGroups(stream.getReader({ mode: "byob" }))) {
-    groups.push(group.length);
+    groups.push(group.reduce((bytes, b) => bytes + BLOB_HEADER_BYTES + b.data.length, 0));
     for (const b of group) blobs.push({ hash: b.hash, data: b.data.slice() });
   }
   return { blobs, groups };
@@ -58,20 +66,39 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<{ blobs: Blo
 
 describe("blob streams", () => {
   test("blobs come back in order, in groups, whatever pieces the body arrives in", async () => {
+    const size = fc.oneof(fc.nat({ max: 3000 }), fc.integer({ min: 60_000, max: 300_000 }));
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.uint8Array({ maxLength: 3000 }), { maxLength: 7 }),
+        fc.array(fc.tuple(size, fc.nat(255)), { maxLength: 12 }),
         fc.array(fc.nat(), { maxLength: 12 }),
-        async (datas, cuts) => {
-          const blobs = datas.map(blob);
+        async (specs, cuts) => {
+          const blobs = specs.map(([n, fill]) => blob(new Uint8Array(n).fill(fill)));
           const { blobs: back, groups } = await readAll(byteStream(body(blobs), cuts));
           expect(back).toEqual(blobs);
-          expect(groups.every((n) => n >= 1 && n <= BLOB_GROUP)).toBe(true);
-          expect(groups.length).toBe(Math.ceil(blobs.length / BLOB_GROUP));
+          // A group is what one buffer holds: never more than two whole chunks' worth.
+          expect(
+            groups.every((bytes) => bytes > 0 && bytes <= BLOB_GROUP * (CHUNK_SIZE + BLOB_HEADER_BYTES)),
+          ).toBe(true);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
+  });
+
+  test("small blobs are packed into few pieces; large ones go as they are", () => {
+    const small = Array.from({ length: 1000 }, (_, i) => blob(new Uint8Array(100).fill(i % 256)));
+    const large = blob(new Uint8Array(CHUNK_SIZE).fill(1));
+    const parts = blobStreamParts([...small, large, small[0] as BlobData]);
+    // 1000 × 136 bytes in 256 KiB pieces, then the chunk's header and its bytes, then one more piece.
+    expect(parts.length).toBe(4);
+    expect(parts[2]).toBe(large.data);
+  });
+
+  test("a body of many small blobs is read in few groups", async () => {
+    const small = Array.from({ length: 3000 }, (_, i) => blob(new Uint8Array(500).fill(i % 256)));
+    const { blobs: back, groups } = await readAll(byteStream(body(small), [1000, 70_000, 900_000]));
+    expect(back).toEqual(small);
+    expect(groups.length).toBeLessThanOrEqual(6);
   });
 
   test("whole chunks fit, and a group's buffer serves the next body", async () => {

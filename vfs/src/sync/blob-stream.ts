@@ -17,8 +17,9 @@ import type { BlobData } from "./wire.ts";
 export const BLOB_HEADER_BYTES = 36;
 
 /**
- * Blobs stored per group, with a commit between groups: more in one step outgrow the DO's
- * SQLite page cache and spill (streams.ts STORE_GROUP_CHUNKS).
+ * Whole chunks stored per group, with a commit between groups: more in one step outgrow the
+ * DO's SQLite page cache and spill (streams.ts STORE_GROUP_CHUNKS). A group of small blobs holds
+ * as many bytes.
  */
 export const BLOB_GROUP = 2;
 
@@ -37,86 +38,116 @@ export function blobStreamBytes(blobs: readonly BlobData[]): number {
   return bytes;
 }
 
+/** A blob smaller than this goes into the body packed with its neighbours (one piece, not two). */
+const PACK_BELOW = 64 << 10;
+/** Bytes of one packed piece at most. */
+const PACK_BYTES = 256 << 10;
+
+/**
+ * The body that carries `blobs`, in the pieces to write: a large blob's header, then its bytes
+ * as they are (no copy); small blobs packed with their headers into pieces of up to 256 KiB,
+ * so a body of thousands of small files is not thousands of writes.
+ */
+export function blobStreamParts(blobs: readonly BlobData[]): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let pack: Uint8Array | undefined;
+  let packed = 0;
+  const flush = () => {
+    if (pack && packed > 0) parts.push(pack.subarray(0, packed));
+    pack = undefined;
+    packed = 0;
+  };
+  for (const blob of blobs) {
+    const header = blobHeader(blob);
+    if (blob.data.length >= PACK_BELOW) {
+      flush();
+      parts.push(header, blob.data);
+      continue;
+    }
+    const size = BLOB_HEADER_BYTES + blob.data.length;
+    if (pack && packed + size > pack.length) flush();
+    pack ??= new Uint8Array(PACK_BYTES);
+    pack.set(header, packed);
+    pack.set(blob.data, packed + BLOB_HEADER_BYTES);
+    packed += size;
+  }
+  flush();
+  return parts;
+}
+
 /** workerd's BYOB reader extension: resolves once at least `min` bytes are in `view` (or at the end). */
 interface ReadAtLeast {
   readAtLeast(min: number, view: Uint8Array): Promise<ReadableStreamReadResult<Uint8Array>>;
 }
 
+/**
+ * A group's buffer: two whole chunks with their headers, so large blobs are stored two at a
+ * time, and up to as many bytes of small ones.
+ */
+const GROUP_BUFFER_BYTES = BLOB_GROUP * (CHUNK_SIZE + BLOB_HEADER_BYTES);
 /** Group buffers kept for the next body, so a body does not pay for fresh zeroed memory. */
 const spareBuffers: ArrayBuffer[] = [];
 const SPARE_BUFFERS = 2;
-const GROUP_BUFFER_BYTES = BLOB_GROUP * CHUNK_SIZE;
 
 function truncated(): FsError {
   return new FsError("EINVAL", "sync", undefined, "the blob stream ends inside a blob");
 }
 
-/**
- * Reads exactly `length` bytes into `buffer` at `offset` (BYOB: the buffer moves into the read
- * and comes back as a new ArrayBuffer over the same memory). Answers that buffer, or undefined
- * when the stream ended before the first byte and `endOk`.
- */
-async function readExactly(
-  reader: ReadableStreamBYOBReader,
-  buffer: ArrayBuffer,
-  offset: number,
-  length: number,
-  endOk: boolean,
-): Promise<ArrayBuffer | undefined> {
-  const atLeast = (reader as Partial<ReadAtLeast>).readAtLeast?.bind(reader);
-  let filled = 0;
-  while (filled < length) {
-    const view = new Uint8Array(buffer, offset + filled, length - filled);
-    const { done, value } = atLeast ? await atLeast(view.length, view) : await reader.read(view);
-    if (value) {
-      buffer = value.buffer as ArrayBuffer;
-      filled += value.byteLength;
+/** The blobs complete in `bytes` from its start, and where the first incomplete one starts. */
+function completeBlobs(bytes: Uint8Array): { blobs: BlobData[]; end: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const blobs: BlobData[] = [];
+  let at = 0;
+  while (bytes.length - at >= BLOB_HEADER_BYTES) {
+    const length = view.getUint32(at);
+    if (length > CHUNK_SIZE) {
+      throw new FsError("EINVAL", "sync", undefined, `a blob of ${length} bytes is larger than a chunk`);
     }
-    if (done && filled < length) {
-      if (filled === 0 && endOk) return undefined;
-      throw truncated();
-    }
+    const start = at + BLOB_HEADER_BYTES;
+    if (bytes.length - start < length) break;
+    blobs.push({ hash: toHex(bytes.subarray(at + 4, start)), data: bytes.subarray(start, start + length) });
+    at = start + length;
   }
-  return buffer;
+  return { blobs, end: at };
+}
+
+/** Bytes still to read before the blob starting at `bytes`' start is complete. */
+function missingBytes(bytes: Uint8Array): number {
+  if (bytes.length < BLOB_HEADER_BYTES) return BLOB_HEADER_BYTES - bytes.length;
+  const length = new DataView(bytes.buffer, bytes.byteOffset, BLOB_HEADER_BYTES).getUint32(0);
+  return BLOB_HEADER_BYTES + length - bytes.length;
 }
 
 /**
- * The blobs of a body in groups of BLOB_GROUP, each read straight into a reused buffer: a
- * group's bytes are views valid until the next group is asked for (store them before). Throws
- * EINVAL for a blob larger than a chunk or a body that ends inside a blob; hashes are the
- * receiver's to check.
+ * The blobs of a body in groups of whatever is complete in one buffer's worth (two whole
+ * chunks, or many small blobs), read straight into a reused buffer: a group's bytes are views
+ * valid until the next group is asked for (store them before). Throws EINVAL for a blob larger
+ * than a chunk or a body that ends inside a blob; hashes are the receiver's to check.
  */
 export async function* readBlobGroups(reader: ReadableStreamBYOBReader): AsyncGenerator<BlobData[]> {
+  const atLeast = (reader as Partial<ReadAtLeast>).readAtLeast?.bind(reader);
   let buffer = spareBuffers.pop() ?? new ArrayBuffer(GROUP_BUFFER_BYTES);
-  let header: ArrayBuffer = new ArrayBuffer(BLOB_HEADER_BYTES);
+  let filled = 0;
   try {
     for (;;) {
-      const group: { hash: string; offset: number; length: number }[] = [];
-      let ended = false;
-      while (group.length < BLOB_GROUP) {
-        const got = await readExactly(reader, header, 0, BLOB_HEADER_BYTES, true);
-        if (!got) {
-          ended = true;
-          break;
-        }
-        header = got;
-        const length = new DataView(header).getUint32(0);
-        if (length > CHUNK_SIZE) {
-          throw new FsError("EINVAL", "sync", undefined, `a blob of ${length} bytes is larger than a chunk`);
-        }
-        const hash = toHex(new Uint8Array(header, 4, 32));
-        const offset = group.length * CHUNK_SIZE;
-        buffer = (await readExactly(reader, buffer, offset, length, false)) ?? buffer;
-        group.push({ hash, offset, length });
+      // Read until the next blob is complete, and as much more as the buffer takes (BYOB: the
+      // buffer moves into the read and comes back as a new ArrayBuffer over the same memory).
+      const min = missingBytes(new Uint8Array(buffer, 0, filled));
+      const view = new Uint8Array(buffer, filled);
+      const { done, value } = atLeast ? await atLeast(min, view) : await reader.read(view);
+      if (value) {
+        buffer = value.buffer as ArrayBuffer;
+        filled += value.byteLength;
       }
-      if (group.length > 0) {
-        const bytes = buffer;
-        yield group.map((blob) => ({
-          hash: blob.hash,
-          data: new Uint8Array(bytes, blob.offset, blob.length),
-        }));
+      const { blobs, end } = completeBlobs(new Uint8Array(buffer, 0, filled));
+      if (blobs.length > 0) yield blobs;
+      // The incomplete blob's bytes to the front, for the next read to complete.
+      new Uint8Array(buffer).copyWithin(0, end, filled);
+      filled -= end;
+      if (done) {
+        if (filled > 0) throw truncated();
+        return;
       }
-      if (ended) return;
     }
   } finally {
     reader.releaseLock();

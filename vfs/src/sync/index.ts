@@ -3,7 +3,13 @@
  * mirror, and the capnweb wire types both ends compile against. Pure TS over a Vfs and its
  * SqlLike; runs in the DO and in computerd.
  */
-export { BLOB_HEADER_BYTES, blobHeader, blobStreamBytes, readBlobGroups } from "./blob-stream.ts";
+export {
+  BLOB_HEADER_BYTES,
+  blobHeader,
+  blobStreamBytes,
+  blobStreamParts,
+  readBlobGroups,
+} from "./blob-stream.ts";
 export { CONFLICT_LOSER, CONFLICT_WINNER, conflictCopyPath } from "./conflict.ts";
 export { SyncEndpoint } from "./endpoint.ts";
 export type { SyncOptions } from "./local.ts";

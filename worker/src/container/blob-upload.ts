@@ -2,9 +2,9 @@
  * computerd's blob upload, `POST /v1/computers/:id/_computerd/blobs`: the chunks of large files
  * a command wrote, as one body of blobs (vfs/src/sync/blob-stream.ts) instead of `putBlobs`
  * messages on the link, where workerd made each message a fresh zero-filled ArrayBuffer first.
- * The body is read into a buffer reused from body to body and stored two blobs at a time, each
- * checked against its hash; the read between two groups lets the DO commit, as a file's `PUT`
- * does. A bad blob fails the upload (400 EINVAL): the groups before it stay stored, named by
+ * The body is read into a buffer reused from body to body and stored a buffer's worth at a time
+ * (two whole chunks, or many small blobs), each checked against its hash; the read between two
+ * groups lets the DO commit, as a file's `PUT` does. A bad blob fails the upload (400 EINVAL): the groups before it stay stored, named by
  * nothing until a batch does, and the GC removes them after its window like any blob sent ahead.
  */
 import { readBlobGroups, type SyncEndpoint } from "@computer/vfs/sync";
