@@ -6,7 +6,7 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { createHash } from "node:crypto";
 import { durableObjectSql, openVfs } from "@computer/vfs";
-import { BLOB_HEADER_BYTES, type BlobData, blobHeader, blobStreamBytes } from "@computer/vfs/sync";
+import { type BlobData, blobStreamBytes, blobStreamParts } from "@computer/vfs/sync";
 import { describe, expect, it } from "vitest";
 import { dialBack, FakeDaemonState } from "./fake-daemon.ts";
 import { api, createComputer, expectError } from "./helpers.ts";
@@ -19,13 +19,13 @@ function blob(size: number, fill: number): BlobData {
   return { hash: sha256(data), data };
 }
 
+/** The body computerd sends for `blobs` (its pieces joined: small blobs packed, chunks as they are). */
 function body(blobs: readonly BlobData[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(blobStreamBytes(blobs));
   let at = 0;
-  for (const b of blobs) {
-    out.set(blobHeader(b), at);
-    out.set(b.data, at + BLOB_HEADER_BYTES);
-    at += BLOB_HEADER_BYTES + b.data.length;
+  for (const part of blobStreamParts(blobs)) {
+    out.set(part, at);
+    at += part.length;
   }
   return out;
 }
@@ -85,6 +85,21 @@ describe("computerd's blob upload", () => {
     const bad = { hash: blob(100, 8).hash, data: new Uint8Array(100).fill(9) };
     await expectError(await post(url, secret, body([good, bad])), 400, "EINVAL");
     expect(await missing(id, [good.hash, bad.hash])).toEqual([good.hash, bad.hash]);
+  });
+
+  it("stores thousands of small blobs of one body", async () => {
+    const { id, url, secret } = await launched();
+    const blobs = Array.from({ length: 3000 }, (_, i) => blob(200 + (i % 7), i % 251));
+    const unique = [...new Map(blobs.map((b) => [b.hash, b])).values()];
+    const res = await post(url, secret, body(unique));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ blobs: unique.length });
+    expect(
+      await missing(
+        id,
+        unique.map((b) => b.hash),
+      ),
+    ).toEqual([]);
   });
 
   it("refuses a body that ends inside a blob", async () => {

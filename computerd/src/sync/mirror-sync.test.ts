@@ -89,6 +89,15 @@ function writeThroughMount(running: Running, path: string, text: string, close =
   }
 }
 
+/** Writes and closes a new file of `pages` whole chunks through the mount (page i filled with i + 1). */
+function writeChunks(running: Running, path: string, pages: number): void {
+  const fs = running.workspace.mount.fs;
+  const { fh } = fs.create(path, 0o644);
+  for (let i = 0; i < pages; i++) fs.write(fh, path, new Uint8Array(CHUNK_SIZE).fill(i + 1), i * CHUNK_SIZE);
+  fs.flush(fh);
+  fs.release(fh);
+}
+
 const decode = (data: Uint8Array) => new TextDecoder().decode(data);
 
 describe("MirrorSync", () => {
@@ -277,12 +286,8 @@ describe("MirrorSync", () => {
     const daemon = await start(fake);
     await daemon.connect();
     await fake.fence();
-    const { mount, mirror } = daemon.workspace;
-    const { fh } = mount.fs.create("/large.bin", 0o644);
-    for (let i = 0; i < 6; i++)
-      mount.fs.write(fh, "/large.bin", new Uint8Array(CHUNK_SIZE).fill(i + 7), i * CHUNK_SIZE);
-    mount.fs.flush(fh);
-    mount.fs.release(fh);
+    const { mirror } = daemon.workspace;
+    writeChunks(daemon, "/large.bin", 6);
     fake.failBlobPosts = 1;
     await expect(fake.fence()).rejects.toThrow(/blob upload \(503\)/);
     expect(fake.vfs.exists("/large.bin")).toBe(false);
@@ -296,12 +301,8 @@ describe("MirrorSync", () => {
     fake.blobRoute = false;
     const daemon = await start(fake);
     await daemon.connect();
-    const { mount, mirror } = daemon.workspace;
-    const { fh } = mount.fs.create("/large.bin", 0o644);
-    for (let i = 0; i < 3; i++)
-      mount.fs.write(fh, "/large.bin", new Uint8Array(CHUNK_SIZE).fill(i + 1), i * CHUNK_SIZE);
-    mount.fs.flush(fh);
-    mount.fs.release(fh);
+    const { mirror } = daemon.workspace;
+    writeChunks(daemon, "/large.bin", 3);
     await fake.fence();
     expect(fake.blobPosts).toBe(0);
     expect(tree(fake.vfs)).toEqual(tree(mirror.vfs));
