@@ -4,9 +4,9 @@
  * a binary message on the link, where workerd made each message a fresh zero-filled
  * ArrayBuffer before copying the bytes in (vfs/src/sync/blob-stream.ts). The body is each
  * blob's header and its bytes, a chunk's written to the socket as they are (small blobs packed
- * together); the request
- * presents the daemon's secret like the dial-back. A DO without the endpoint (an older Worker:
- * 404, or 401 from the Worker's own authentication) gets `putBlobs` on the link instead.
+ * together); the request presents the daemon's secret like the dial-back. A DO without the
+ * endpoint (an older Worker: 404, or 401 from the Worker's own authentication) gets `putBlobs`
+ * on the link instead.
  */
 import {
   Agent as HttpAgent,

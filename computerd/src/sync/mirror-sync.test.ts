@@ -291,6 +291,8 @@ describe("MirrorSync", () => {
     fake.failBlobPosts = 1;
     await expect(fake.fence()).rejects.toThrow(/blob upload \(503\)/);
     expect(fake.vfs.exists("/large.bin")).toBe(false);
+    // The retry reads the blobs from the mirror, not from the pages the failed upload sent.
+    expect(mirror.recent.bytes).toBe(0);
     await fake.fence();
     expect(fake.blobPosts).toBeGreaterThan(0);
     expect(tree(fake.vfs)).toEqual(tree(mirror.vfs));

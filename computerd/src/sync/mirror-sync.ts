@@ -160,8 +160,21 @@ export class MirrorSync implements DaemonSync {
     };
   }
 
+  /**
+   * `upload` as it goes; when it fails, the pages held in memory go too, so the retry reads the
+   * blobs from the mirror (whatever the failure was, it cannot come from the same bytes again).
+   */
+  async #uploading<T>(upload: Promise<T>): Promise<T> {
+    try {
+      return await upload;
+    } catch (err) {
+      this.#options.mirror.recent.clear();
+      throw err;
+    }
+  }
+
   async #drain(upload: Upload, maxBatches?: number, untilRev?: number): Promise<number> {
-    const report = await upload.sync.drain(this.#drainOptions(maxBatches, untilRev));
+    const report = await this.#uploading(upload.sync.drain(this.#drainOptions(maxBatches, untilRev)));
     this.#commit();
     this.#conflicts.push(...report.conflicts);
     return report.batches;
@@ -194,7 +207,7 @@ export class MirrorSync implements DaemonSync {
   async #sendAhead(upload: Upload, untilRev: number): Promise<number> {
     const hashes = this.#ahead.after(untilRev);
     if (hashes.length === 0) return 0;
-    const sending = upload.sync.sendAhead(hashes);
+    const sending = this.#uploading(upload.sync.sendAhead(hashes));
     this.#sendingAhead = sending;
     try {
       await sending;
@@ -301,7 +314,7 @@ export class MirrorSync implements DaemonSync {
     // Blobs already on their way ahead need not be sent again (a failure: the drain sends them).
     await this.#sendingAhead?.catch(() => undefined);
     const aheadMs = performance.now() - started - flushMs;
-    const report = await upload.sync.drain(this.#drainOptions());
+    const report = await this.#uploading(upload.sync.drain(this.#drainOptions()));
     this.#commit();
     // The DO has every page stored so far: none need be held for it any longer.
     this.#options.mirror.recent.clear();

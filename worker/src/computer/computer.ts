@@ -199,8 +199,8 @@ export class Computer extends DurableObject<Env> {
    * Requests Workers RPC cannot carry, or carries dearly: WebSocket upgrades — computerd's
    * dial-back (`/v1/computers/:id/_computerd`, forwarded without user authentication: 401
    * unless it presents the daemon secret) and its blob uploads (`.../_computerd/blobs`, the
-   * same secret), a terminal attach, and preview URLs (`/p/...`,
-   * signed, any request: HTTP or WebSocket), proxied to the container's port — and a file's
+   * same secret), a terminal attach, and preview URLs (`/p/...`, signed, any request: HTTP or
+   * WebSocket), proxied to the container's port — and a file's
    * upload or download (`PUT`/`GET /files/...`), whose body streams cheaper this way
    * (by-fetch.ts). A terminal attach and a file's transfer are authenticated and authorized
    * here again as if they came straight from the client.

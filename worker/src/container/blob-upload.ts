@@ -4,8 +4,9 @@
  * messages on the link, where workerd made each message a fresh zero-filled ArrayBuffer first.
  * The body is read into a buffer reused from body to body and stored a buffer's worth at a time
  * (two whole chunks, or many small blobs), each checked against its hash; the read between two
- * groups lets the DO commit, as a file's `PUT` does. A bad blob fails the upload (400 EINVAL): the groups before it stay stored, named by
- * nothing until a batch does, and the GC removes them after its window like any blob sent ahead.
+ * groups lets the DO commit, as a file's `PUT` does. A bad blob fails the upload (400 EINVAL):
+ * the groups before it stay stored, named by nothing until a batch does, and the GC removes them
+ * after its window like any blob sent ahead.
  */
 import { readBlobGroups, type SyncEndpoint } from "@computer/vfs/sync";
 import { ApiError } from "../http/errors.ts";
