@@ -21,6 +21,19 @@ interface ReadAtLeast {
   readAtLeast(min: number, view: Uint8Array): Promise<ReadableStreamReadResult<Uint8Array>>;
 }
 
+/**
+ * One BYOB read into `view`: with workerd's `readAtLeast`, at least `min` bytes (or the end) in
+ * one call; elsewhere a plain read (whatever one piece holds).
+ */
+export function readAtLeast(
+  reader: ReadableStreamBYOBReader,
+  min: number,
+  view: Uint8Array,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const atLeast = (reader as Partial<ReadAtLeast>).readAtLeast;
+  return atLeast ? atLeast.call(reader, min, view) : reader.read(view);
+}
+
 /** A BYOB reader of `source` when it is a byte stream, else undefined (the stream stays unlocked). */
 function byobReader(source: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | undefined {
   try {
@@ -56,13 +69,12 @@ function chunkViews(bytes: Uint8Array): Uint8Array[] {
  * storing the chunks (25,600 reads per 100 MiB); `readAtLeast` fills a group in one call.
  */
 async function* byobGroups(reader: ReadableStreamBYOBReader): AsyncGenerator<Uint8Array[]> {
-  const atLeast = (reader as Partial<ReadAtLeast>).readAtLeast?.bind(reader);
   try {
     let buffer = new ArrayBuffer(GROUP_BYTES);
     let filled = 0;
     for (;;) {
       const view = new Uint8Array(buffer, filled);
-      const { done, value } = atLeast ? await atLeast(view.length, view) : await reader.read(view);
+      const { done, value } = await readAtLeast(reader, view.length, view);
       if (value) {
         buffer = value.buffer as ArrayBuffer;
         filled += value.byteLength;

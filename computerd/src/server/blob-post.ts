@@ -90,11 +90,8 @@ export class BlobPoster {
   }
 }
 
-function readText(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    res.on("data", (part: Buffer) => parts.push(part));
-    res.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    res.on("error", reject);
-  });
+async function readText(res: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of res as AsyncIterable<Buffer>) parts.push(part);
+  return Buffer.concat(parts).toString("utf8");
 }

@@ -10,6 +10,7 @@
  */
 import { FsError } from "../errors.ts";
 import { CHUNK_SIZE } from "../limits.ts";
+import { readAtLeast } from "../streams.ts";
 import { fromHex, toHex } from "./state.ts";
 import type { BlobData } from "./wire.ts";
 
@@ -75,11 +76,6 @@ export function blobStreamParts(blobs: readonly BlobData[]): Uint8Array[] {
   return parts;
 }
 
-/** workerd's BYOB reader extension: resolves once at least `min` bytes are in `view` (or at the end). */
-interface ReadAtLeast {
-  readAtLeast(min: number, view: Uint8Array): Promise<ReadableStreamReadResult<Uint8Array>>;
-}
-
 /**
  * A group's buffer: two whole chunks with their headers, so large blobs are stored two at a
  * time, and up to as many bytes of small ones.
@@ -125,7 +121,6 @@ function missingBytes(bytes: Uint8Array): number {
  * than a chunk or a body that ends inside a blob; hashes are the receiver's to check.
  */
 export async function* readBlobGroups(reader: ReadableStreamBYOBReader): AsyncGenerator<BlobData[]> {
-  const atLeast = (reader as Partial<ReadAtLeast>).readAtLeast?.bind(reader);
   let buffer = spareBuffers.pop() ?? new ArrayBuffer(GROUP_BUFFER_BYTES);
   let filled = 0;
   try {
@@ -134,7 +129,7 @@ export async function* readBlobGroups(reader: ReadableStreamBYOBReader): AsyncGe
       // buffer moves into the read and comes back as a new ArrayBuffer over the same memory).
       const min = missingBytes(new Uint8Array(buffer, 0, filled));
       const view = new Uint8Array(buffer, filled);
-      const { done, value } = atLeast ? await atLeast(min, view) : await reader.read(view);
+      const { done, value } = await readAtLeast(reader, min, view);
       if (value) {
         buffer = value.buffer as ArrayBuffer;
         filled += value.byteLength;

@@ -190,20 +190,21 @@ export class ExecSubsystem {
 
   /** Serves computerd's dial-back (401 unless it presents the launched daemon's secret). */
   async acceptLink(request: Request): Promise<Response> {
-    this.#host.requireComputer();
-    // A computerd given the link URL dials as soon as it listens, maybe before its ensure has
-    // answered here: the secret it must present is known (stored) only then.
-    await this.connector.ensured();
-    const state = this.#host.ctx.storage.kv.get<LinkState>(LINK_STATE_KEY);
-    return this.link.accept(request, state?.secret);
+    return this.link.accept(request, await this.#daemonSecret());
   }
 
   /** computerd's blob upload (`POST .../_computerd/blobs`), with the same secret as its dial-back. */
   async receiveBlobs(request: Request): Promise<Response> {
+    return this.link.receiveBlobs(request, await this.#daemonSecret());
+  }
+
+  /** The launched computerd's secret (undefined: none launched), which its requests must present. */
+  async #daemonSecret(): Promise<string | undefined> {
     this.#host.requireComputer();
+    // A computerd given the link URL dials as soon as it listens, maybe before its ensure has
+    // answered here: the secret it must present is known (stored) only then.
     await this.connector.ensured();
-    const state = this.#host.ctx.storage.kv.get<LinkState>(LINK_STATE_KEY);
-    return this.link.receiveBlobs(request, state?.secret);
+    return this.#host.ctx.storage.kv.get<LinkState>(LINK_STATE_KEY)?.secret;
   }
 
   #retryDeps(): SyncRetryDeps {
