@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import { CHUNK_SIZE } from "@computer/vfs";
+import { type BatchLimits, DEFAULT_LIMITS } from "@computer/vfs/sync";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { testConfig } from "../../test/server-harness.ts";
 import { FakeDo, tree } from "../../test/stand-in-do.ts";
@@ -37,12 +38,16 @@ async function fakeDo(): Promise<FakeDo> {
   return fake;
 }
 
-async function start(fake: FakeDo, overrides: Partial<Config> = {}): Promise<Running> {
+/** `limits`: small batches by default, so a drop can land between two batches of one drain. */
+async function start(
+  fake: FakeDo,
+  overrides: Partial<Config> = {},
+  limits: Partial<BatchLimits> = { maxChanges: 10 },
+): Promise<Running> {
   const config = testConfig({ mountBackend: "none", uploadIntervalMs: 20, ...overrides });
   const running = { busy: false } as Running;
   const workspace = await openWorkspace(config, {
-    // Small batches, so a drop can land between two batches of one drain.
-    limits: { maxChanges: 10 },
+    limits,
     busy: () => running.busy,
     log: (message, err) => console.error(message, err),
   });
@@ -186,6 +191,20 @@ describe("MirrorSync", () => {
     expect(fence.rev).toBe(fake.vfs.rev());
     expect(decode(fake.vfs.readFile("/open.txt"))).toBe("still open");
     expect(decode(fake.vfs.readFile("/closed.txt"))).toBe("closed");
+  });
+
+  test("uploads go in batches of UPLOAD_LIMITS, larger than the engine's default: 1,500 new files in one", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake, {}, {});
+    await daemon.connect();
+    await fake.fence();
+    daemon.workspace.mount.fs.mkdir("/many", 0o755);
+    const files = 3 * DEFAULT_LIMITS.maxChanges;
+    for (let i = 0; i < files; i++) writeThroughMount(daemon, `/many/f${i}`, `${i}\n`);
+    const before = fake.uploads;
+    await fake.fence();
+    expect(fake.uploads - before).toBe(1);
+    expect(tree(fake.vfs)).toEqual(tree(daemon.workspace.mirror.vfs));
   });
 
   test("a fence with nothing left to send answers the last upload's revision without asking the DO", async () => {

@@ -20,7 +20,7 @@ import type {
   SyncEndpoint,
   SyncHello,
 } from "@computer/vfs/sync";
-import { newSyncCounters, SyncLink } from "@computer/vfs/sync";
+import { DEFAULT_LIMITS, newSyncCounters, SyncLink } from "@computer/vfs/sync";
 import type { Mirror } from "../mirror/open-mirror.ts";
 import type { Mount } from "../mount/backend.ts";
 import type { DaemonSync } from "../server/daemon-api.ts";
@@ -41,7 +41,7 @@ export interface MirrorSyncOptions {
   chunks?: ChunkFetcher;
   /** Batches per background upload before it yields (default 4). */
   uploadBatches?: number;
-  /** Size of upload batches (default: the engine's). */
+  /** Size of upload batches (default: UPLOAD_LIMITS). */
   limits?: Partial<BatchLimits>;
   /**
    * Background uploads send changes at least this old (default 100 ms): a file is then sent once
@@ -70,6 +70,16 @@ export interface FenceStats {
   blobBytes: number;
   rev: number;
 }
+
+/**
+ * computerd's upload batches: eight times the engine's default in changes. Each batch is a few
+ * round trips (missingBlobs, putBlobs, applyBatch) and one DO transaction; while a command runs
+ * beside the upload on the same CPUs, those fixed costs are what kept the upload behind an
+ * `npm install` (500 changes per batch left ~14,000 of its ~32,000 to the fence: 1.7–2.1 s;
+ * 4,000 leave ~3,000: 0.2–0.3 s; docs/BENCH.md, "Upload batches of 4,000 changes"). A batch
+ * still carries at most 1 MiB of blobs inline; the rest go as HTTP bodies before it.
+ */
+export const UPLOAD_LIMITS: BatchLimits = { ...DEFAULT_LIMITS, maxChanges: 4000, maxScan: 40_000 };
 
 /** The upload direction over one link. */
 interface Upload {
@@ -152,9 +162,8 @@ export class MirrorSync implements DaemonSync {
   }
 
   #drainOptions(maxBatches?: number, untilRev?: number): DrainOptions {
-    const { limits } = this.#options;
     return {
-      ...(limits ? { limits } : {}),
+      limits: { ...UPLOAD_LIMITS, ...this.#options.limits },
       ...(maxBatches === undefined ? {} : { maxBatches }),
       ...(untilRev === undefined ? {} : { untilRev }),
     };
