@@ -135,7 +135,7 @@ export function utimesInodes(ctx: Context, items: readonly InodeTimes[]): void {
     const now = ctx.clock();
     execRows(
       ctx,
-      "UPDATE nodes SET atime_s = json_extract(j.value, '$[1]'), atime_ns = json_extract(j.value, '$[2]'), mtime_s = json_extract(j.value, '$[3]'), mtime_ns = json_extract(j.value, '$[4]'), ctime_s = ?, ctime_ns = ? FROM json_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
+      "UPDATE nodes SET atime_s = json_extract(j.value, '$[1]'), atime_ns = json_extract(j.value, '$[2]'), mtime_s = json_extract(j.value, '$[3]'), mtime_ns = json_extract(j.value, '$[4]'), ctime_s = ?, ctime_ns = ? FROM jsonb_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
       items.map((item) => [item.ino, item.atime.sec, item.atime.nsec, item.mtime.sec, item.mtime.nsec]),
       now.sec,
       now.nsec,

@@ -2,8 +2,8 @@
  * Creating many nodes in one operation, each with all its attributes and its chunk list, in a
  * fixed number of statements per call instead of a handful per node: the shape of a sync
  * batch's new files (a build output, `npm install`). Each distinct parent directory is resolved
- * once; the rows go in as JSON arrays (`json_each`), one bound parameter per statement whatever
- * the count (a Durable Object allows at most 100 per statement). Blobs are referenced by hash
+ * once; the rows go in as JSON arrays (`jsonb_each`, json-rows.ts), one bound parameter per
+ * statement whatever the count (a Durable Object allows at most 100). Blobs are referenced by hash
  * and must be stored already (putBlobs), as for setChunks.
  */
 import { checkFilePosition } from "./content.ts";
@@ -102,7 +102,7 @@ const COLUMNS = NODE_COLUMNS.split(", ") as (keyof NodeRow)[];
 
 const INSERT_NODES = `INSERT INTO nodes (${COLUMNS.join(", ")}) SELECT ${COLUMNS.map(
   (_, i) => `json_extract(value, '$[${i}]')`,
-).join(", ")} FROM json_each(?)`;
+).join(", ")} FROM jsonb_each(?)`;
 
 /** A parent directory of the call: its inode, canonical path, and whether this call creates it. */
 interface Parent {
@@ -232,7 +232,7 @@ export function createNodes(
     );
     const added = execRows(
       ctx,
-      "INSERT INTO dirents (parent, name, ino) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?) WHERE true ON CONFLICT (parent, name) DO NOTHING RETURNING ino",
+      "INSERT INTO dirents (parent, name, ino) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM jsonb_each(?) WHERE true ON CONFLICT (parent, name) DO NOTHING RETURNING ino",
       entries,
     );
     if (added.length !== entries.length) {
@@ -250,13 +250,13 @@ export function createNodes(
     if (chunks.length > 0) {
       execRows(
         ctx,
-        "INSERT INTO chunks (ino, idx, hash, size) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?)",
+        "INSERT INTO chunks (ino, idx, hash, size) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM jsonb_each(?)",
         chunks,
       );
     }
     if (touched.size > 0) {
       ctx.store.sql.exec(
-        "UPDATE nodes SET nlink = nlink + json_extract(j.value, '$[1]'), mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? FROM json_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
+        "UPDATE nodes SET nlink = nlink + json_extract(j.value, '$[1]'), mtime_s = ?, mtime_ns = ?, ctime_s = ?, ctime_ns = ? FROM jsonb_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
         now.sec,
         now.nsec,
         now.sec,

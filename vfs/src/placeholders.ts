@@ -51,7 +51,7 @@ export function putPlaceholders(ctx: Context, refs: readonly BlobRef[]): void {
   if (refs.length === 0) return;
   ctx.store.sql.exec(
     `INSERT INTO blobs (hash, size, created, data)
-       SELECT json_extract(value, '$.hash'), json_extract(value, '$.size'), ?, x'' FROM json_each(?)
+       SELECT json_extract(value, '$.hash'), json_extract(value, '$.size'), ?, x'' FROM jsonb_each(?)
        WHERE true ON CONFLICT (hash) DO NOTHING`,
     ctx.nowMs(),
     JSON.stringify(refs.map(({ hash, size }) => ({ hash, size }))),

@@ -383,7 +383,7 @@ export class Store {
       const rows = changes.map(([path, deleted]) => [path, deleted ? 1 : 0]);
       for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
         this.sql.exec(
-          `INSERT INTO changes (path, rev, deleted) SELECT json_extract(value, '$[0]'), ?, json_extract(value, '$[1]') FROM json_each(?) WHERE true ${upsert}`,
+          `INSERT INTO changes (path, rev, deleted) SELECT json_extract(value, '$[0]'), ?, json_extract(value, '$[1]') FROM jsonb_each(?) WHERE true ${upsert}`,
           rev,
           JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT)),
         );

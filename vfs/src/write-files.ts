@@ -86,7 +86,7 @@ export function writeFiles(ctx: Context, files: readonly FileContent[]): NodeRow
     );
     execRows(
       ctx,
-      "INSERT INTO chunks (ino, idx, hash, size) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM json_each(?)",
+      "INSERT INTO chunks (ino, idx, hash, size) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') FROM jsonb_each(?)",
       chunkRows,
     );
     const rows = resolved.map((file) => ({
@@ -100,7 +100,7 @@ export function writeFiles(ctx: Context, files: readonly FileContent[]): NodeRow
     }));
     execRows(
       ctx,
-      "UPDATE nodes SET size = json_extract(j.value, '$[1]'), allocated = json_extract(j.value, '$[1]'), mtime_s = json_extract(j.value, '$[2]'), mtime_ns = json_extract(j.value, '$[3]'), ctime_s = json_extract(j.value, '$[4]'), ctime_ns = json_extract(j.value, '$[5]') FROM json_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
+      "UPDATE nodes SET size = json_extract(j.value, '$[1]'), allocated = json_extract(j.value, '$[1]'), mtime_s = json_extract(j.value, '$[2]'), mtime_ns = json_extract(j.value, '$[3]'), ctime_s = json_extract(j.value, '$[4]'), ctime_ns = json_extract(j.value, '$[5]') FROM jsonb_each(?) AS j WHERE nodes.ino = json_extract(j.value, '$[0]')",
       rows.map((row) => [row.ino, row.size, row.mtime_s, row.mtime_ns, row.ctime_s, row.ctime_ns]),
     );
     const growth = resolved.reduce((sum, file) => sum + file.size - file.node.allocated, 0);

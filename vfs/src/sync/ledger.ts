@@ -167,7 +167,7 @@ export class Ledger {
     const kept = rows.filter((row) => row.fp !== "");
     if (kept.length === 0) return;
     this.sql.exec(
-      "INSERT INTO sync_base (path, fp, dir) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET fp = excluded.fp, dir = excluded.dir",
+      "INSERT INTO sync_base (path, fp, dir) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM jsonb_each(?) WHERE true ON CONFLICT (path) DO UPDATE SET fp = excluded.fp, dir = excluded.dir",
       JSON.stringify(kept.map((row) => [row.path, row.fp, row.dir])),
     );
   }

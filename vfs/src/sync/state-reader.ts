@@ -61,7 +61,7 @@ export class StateReader {
     const nodes = new Map<number, { path: string; row: NodeRow }[]>();
     if (keys.length > 0) {
       for (const row of this.#sql.exec<NodeRow & { parent: number; name: string }>(
-        `SELECT d.parent AS parent, d.name AS name, ${JOINED_COLUMNS} FROM json_each(?) j JOIN dirents d ON d.parent = json_extract(j.value, '$[0]') AND d.name = json_extract(j.value, '$[1]') JOIN nodes n ON n.ino = d.ino`,
+        `SELECT d.parent AS parent, d.name AS name, ${JOINED_COLUMNS} FROM jsonb_each(?) j JOIN dirents d ON d.parent = json_extract(j.value, '$[0]') AND d.name = json_extract(j.value, '$[1]') JOIN nodes n ON n.ino = d.ino`,
         JSON.stringify(keys),
       )) {
         const path = byKey.get(`${row.parent}/${row.name}`);
