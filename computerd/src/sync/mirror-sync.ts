@@ -43,10 +43,7 @@ export interface MirrorSyncOptions {
   uploadBatches?: number;
   /** Size of upload batches (default: UPLOAD_LIMITS). */
   limits?: Partial<BatchLimits>;
-  /**
-   * Background uploads send changes at least this old (default 100 ms): a file is then sent once
-   * written, its mode and times set, not in each state between. The fence sends everything.
-   */
+  /** Background uploads send changes at least this old (default UPLOAD_SETTLE_MS). */
   settleMs?: number;
   log(message: string, err?: unknown): void;
   /** Told about every completed fence (for the daemon's event log). */
@@ -80,6 +77,16 @@ export interface FenceStats {
  * still carries at most 1 MiB of blobs inline; the rest go as HTTP bodies before it.
  */
 export const UPLOAD_LIMITS: BatchLimits = { ...DEFAULT_LIMITS, maxChanges: 4000, maxScan: 40_000 };
+
+/**
+ * How old a change must be before a background upload sends it: a file then goes once written,
+ * its mode and times set, and a directory once filled, not in each state between. The fence
+ * sends everything. Each state sent again is work for the DO (an existing file's ordinary
+ * path, not the grouped creates): at 100 ms an `npm install` sent ~34,400 changes and made the
+ * DO run 34,000–43,000 statements; at 500 ms ~32,300 and 16,000–17,000, and npm ran beside
+ * fewer of them (docs/BENCH.md, "Upload batches of 4,000 changes").
+ */
+export const UPLOAD_SETTLE_MS = 500;
 
 /** The upload direction over one link. */
 interface Upload {
@@ -118,7 +125,7 @@ export class MirrorSync implements DaemonSync {
 
   constructor(options: MirrorSyncOptions) {
     this.#options = options;
-    this.#settled = new SettledRev(options.settleMs ?? 100);
+    this.#settled = new SettledRev(options.settleMs ?? UPLOAD_SETTLE_MS);
     this.#ahead = new AheadHashes(options.mirror.vfs);
   }
 
