@@ -7,6 +7,7 @@ import { describe, expect, sha256Hex, vfsTest } from "../../test/backend.ts";
 import type { SqlLike } from "../sql.ts";
 import type { Vfs } from "../vfs.ts";
 import { SyncEndpoint } from "./endpoint.ts";
+import { type BatchLimits, changeBytes, DEFAULT_LIMITS } from "./outbox.ts";
 import { groupBlobs } from "./session.ts";
 import type { SyncBatch } from "./wire.ts";
 
@@ -22,13 +23,10 @@ const applied = (batch: SyncBatch) => ({
 });
 
 /** Every batch until caught up, each acknowledged as applied. */
-function drainLocally(
-  endpoint: SyncEndpoint,
-  limits: { maxChanges?: number; maxBytes?: number },
-): SyncBatch[] {
+function drainLocally(endpoint: SyncEndpoint, limits: Partial<BatchLimits>): SyncBatch[] {
   const batches: SyncBatch[] = [];
   for (;;) {
-    const outgoing = endpoint.nextBatch({ maxChanges: 500, maxBytes: 1 << 30, maxScan: 5000, ...limits });
+    const outgoing = endpoint.nextBatch({ ...DEFAULT_LIMITS, maxBytes: 1 << 30, ...limits });
     if (!outgoing) return batches;
     batches.push(outgoing.batch);
     endpoint.acknowledge(outgoing.batch, applied(outgoing.batch));
@@ -50,6 +48,31 @@ describe("nextBatch", () => {
     const byBytes = drainLocally(sender(vfs, sql), { maxBytes: 25_000 });
     expect(byBytes.map((b) => b.changes.length)).toEqual([3, 3, 3, 1]);
   });
+
+  vfsTest(
+    "splits by the changes' own bytes (xattrs, paths): a batch's message stays bounded",
+    (vfs, { sql }) => {
+      const value = new Uint8Array(60_000).fill(7);
+      for (let i = 0; i < 10; i++) {
+        vfs.writeFile(`/x${i}`, "x");
+        vfs.setxattr(`/x${i}`, "user.big", value);
+      }
+      const maxMetaBytes = 150_000;
+      const batches = drainLocally(sender(vfs, sql), { maxMetaBytes });
+      expect(batches.length).toBeGreaterThan(3);
+      for (const batch of batches) {
+        const sizes = batch.changes.map(changeBytes);
+        // Full once past the limit: everything but the last change fits under it.
+        expect(sizes.slice(0, -1).reduce((a, b) => a + b, 0)).toBeLessThan(maxMetaBytes);
+      }
+      expect(batches.flatMap((b) => b.changes.map((c) => c.path)).sort()).toEqual(
+        ["/", ...Array.from({ length: 10 }, (_, i) => `/x${i}`)].sort(),
+      );
+      // The same files without their xattrs go in one batch.
+      for (let i = 0; i < 10; i++) vfs.removexattr(`/x${i}`, "user.big");
+      expect(drainLocally(sender(vfs, sql), { maxMetaBytes })).toHaveLength(1);
+    },
+  );
 
   vfsTest("unsynced parents travel before their entries; agreed states are skipped", (vfs, { sql }) => {
     const endpoint = sender(vfs, sql);

@@ -18,10 +18,33 @@ export interface BatchLimits {
   maxBytes: number;
   /** Feed entries examined per batch (bounds the work of an echo-only stretch). */
   maxScan: number;
+  /**
+   * Bytes of the changes themselves per batch (paths, symlink targets, chunk hashes, xattrs:
+   * what the batch's message carries besides inline blobs; a single larger change still travels
+   * alone), so a message stays far below a WebSocket's limit whatever `maxChanges` allows.
+   */
+  maxMetaBytes: number;
 }
 
-/** Defaults: a few hundred changes or 32 MiB of content per transaction. */
-export const DEFAULT_LIMITS: BatchLimits = { maxChanges: 500, maxBytes: 32 << 20, maxScan: 5000 };
+/** Defaults: a few hundred changes, 32 MiB of content or 4 MiB of metadata per transaction. */
+export const DEFAULT_LIMITS: BatchLimits = {
+  maxChanges: 500,
+  maxBytes: 32 << 20,
+  maxScan: 5000,
+  maxMetaBytes: 4 << 20,
+};
+
+/** Fixed bytes a change's message takes besides its strings (stat fields, base fingerprint, keys). */
+const CHANGE_OVERHEAD_BYTES = 300;
+
+/** About how many bytes `change` takes in a batch's message (JSON, xattr values as bytes). */
+export function changeBytes(change: SyncChange): number {
+  let bytes = CHANGE_OVERHEAD_BYTES + change.path.length + (change.target?.length ?? 0);
+  bytes += (change.chunks?.length ?? 0) * 67;
+  for (const x of change.xattrs ?? []) bytes += x.name.length + x.value.length + 16;
+  for (const link of change.links ?? []) bytes += link.length + 3;
+  return bytes;
+}
 
 /** A batch ready to send, and whether more is waiting behind it. */
 export interface Outgoing {
@@ -38,6 +61,7 @@ class Builder {
   private readonly limits: BatchLimits;
   private readonly done = new Set<string>();
   private bytes = 0;
+  private metaBytes = 0;
   scanned = 0;
   /** In a full listing every path is sent, agreed or not, so the receiver can spot deletions. */
   listAll = false;
@@ -73,6 +97,7 @@ class Builder {
     return (
       this.changes.length >= this.limits.maxChanges ||
       this.bytes >= this.limits.maxBytes ||
+      this.metaBytes >= this.limits.maxMetaBytes ||
       this.scanned >= this.limits.maxScan
     );
   }
@@ -136,6 +161,7 @@ class Builder {
     this.changes.push(change);
     this.entries.push([path, fp, dirAttributes(state)]);
     this.bytes += contentBytes(state);
+    this.metaBytes += changeBytes(change);
   }
 }
 
