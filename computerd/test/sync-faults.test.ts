@@ -159,7 +159,9 @@ describe.skipIf(!hasFuse)("computerd serve when things break", () => {
     const daemon = await serve(state, mnt);
     await daemon.connect(fake);
     expectComplete(await fake.run("true"));
-    fake.fault = { direction: "upload", after: fake.uploads + 2 };
+    // The first upload of the command's files (a batch of up to 4,000 changes: they may all be
+    // in it), while it runs or in its fence.
+    fake.fault = { direction: "upload", after: fake.uploads + 1 };
     const broken = await fake.run(writeFiles("up", 2500));
     expect(broken.error).toMatch(/lost the link|fence failed/);
     await daemon.connect(fake);
