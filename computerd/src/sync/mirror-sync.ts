@@ -80,13 +80,13 @@ export const UPLOAD_LIMITS: BatchLimits = { ...DEFAULT_LIMITS, maxChanges: 4000,
 
 /**
  * How old a change must be before a background upload sends it: a file then goes once written,
- * its mode and times set, and a directory once filled, not in each state between. The fence
- * sends everything. Each state sent again is work for the DO (an existing file's ordinary
- * path, not the grouped creates): at 100 ms an `npm install` sent ~34,400 changes and made the
- * DO run 34,000–43,000 statements; at 500 ms ~32,300 and 16,000–17,000, and npm ran beside
- * fewer of them (docs/BENCH.md, "Upload batches of 4,000 changes").
+ * its mode and times set, not in each state between. The fence sends everything. Kept short: a
+ * path rewritten more often than this never settles while its command runs (a log or progress
+ * file), so it would reach the DO only at the fence. 500 ms halved the DO's statements over an
+ * `npm install` but starved a file rewritten every 200 ms (docs/BENCH.md, "Upload batches of
+ * 4,000 changes").
  */
-export const UPLOAD_SETTLE_MS = 500;
+export const UPLOAD_SETTLE_MS = 100;
 
 /** The upload direction over one link. */
 interface Upload {
