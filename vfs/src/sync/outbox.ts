@@ -36,13 +36,19 @@ export const DEFAULT_LIMITS: BatchLimits = {
 
 /** Fixed bytes a change's message takes besides its strings (stat fields, base fingerprint, keys). */
 const CHANGE_OVERHEAD_BYTES = 300;
+/** A string's JSON punctuation in a list: its quotes and the comma. */
+const STRING_IN_LIST_BYTES = 3;
+/** A chunk hash in a change's list: 64 hex digits. */
+const CHUNK_HASH_BYTES = 64 + STRING_IN_LIST_BYTES;
+/** An xattr's keys and punctuation besides its name and value. */
+const XATTR_OVERHEAD_BYTES = 16;
 
 /** About how many bytes `change` takes in a batch's message (JSON, xattr values as bytes). */
 export function changeBytes(change: SyncChange): number {
   let bytes = CHANGE_OVERHEAD_BYTES + change.path.length + (change.target?.length ?? 0);
-  bytes += (change.chunks?.length ?? 0) * 67;
-  for (const x of change.xattrs ?? []) bytes += x.name.length + x.value.length + 16;
-  for (const link of change.links ?? []) bytes += link.length + 3;
+  bytes += (change.chunks?.length ?? 0) * CHUNK_HASH_BYTES;
+  for (const x of change.xattrs ?? []) bytes += x.name.length + x.value.length + XATTR_OVERHEAD_BYTES;
+  for (const link of change.links ?? []) bytes += link.length + STRING_IN_LIST_BYTES;
   return bytes;
 }
 
