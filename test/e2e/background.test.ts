@@ -69,6 +69,28 @@ describe.skipIf(!containerCapable)("background processes", () => {
     expect((await runContainer(api, "cat ticks.txt")).stdout).toBe(after);
   }, 120_000);
 
+  it("a file rewritten faster than uploads settle still reaches the DO, again and again, while it runs", async () => {
+    const api = await createComputerOn(fleet, "e2e-background-log");
+    // Rewritten every ~20 ms: its change is never 100 ms old (the upload's settle), so only
+    // the upload's bound on the wait (UPLOAD_MAX_LAG_MS) sends it before the writer stops.
+    const started = await startBackground(
+      api,
+      "i=0; while true; do echo tick $i > progress.txt; i=$((i+1)); sleep 0.02; done",
+    );
+    const tickOf = async (): Promise<number | undefined> => {
+      const match = /^tick (\d+)\n$/.exec((await textOf(api, "progress.txt")) ?? "");
+      return match ? Number(match[1]) : undefined;
+    };
+    const first = await eventually(tickOf);
+    const later = await eventually(async () => {
+      const tick = await tickOf();
+      return tick !== undefined && tick > first ? tick : undefined;
+    });
+    expect(later).toBeGreaterThan(first);
+    expect((await api.exec.get(started.id)).status).toBe("running");
+    expect((await api.exec.kill(started.id)).status).toBe("killed");
+  }, 120_000);
+
   it("a container that dies reports its background processes killed, with the reason", async () => {
     const id = "e2e-background-crash";
     const api = await createComputerOn(fleet, id);

@@ -43,8 +43,10 @@ export interface MirrorSyncOptions {
   uploadBatches?: number;
   /** Size of upload batches (default: UPLOAD_LIMITS). */
   limits?: Partial<BatchLimits>;
-  /** Background uploads send changes at least this old (default UPLOAD_SETTLE_MS). */
+  /** Background uploads send changes at least this old (default UPLOAD_SETTLE_MS)… */
   settleMs?: number;
+  /** …or any change once writes have waited this long (default UPLOAD_MAX_LAG_MS). */
+  maxLagMs?: number;
   log(message: string, err?: unknown): void;
   /** Told about every completed fence (for the daemon's event log). */
   onFence?(stats: FenceStats): void;
@@ -80,13 +82,18 @@ export const UPLOAD_LIMITS: BatchLimits = { ...DEFAULT_LIMITS, maxChanges: 4000,
 
 /**
  * How old a change must be before a background upload sends it: a file then goes once written,
- * its mode and times set, not in each state between. The fence sends everything. Kept short: a
- * path rewritten more often than this never settles while its command runs (a log or progress
- * file), so it would reach the DO only at the fence. 500 ms halved the DO's statements over an
- * `npm install` but starved a file rewritten every 200 ms (docs/BENCH.md, "Upload batches of
- * 4,000 changes").
+ * its mode and times set, not in each state between. The fence sends everything. Kept short:
+ * 500 ms halved the DO's statements over an `npm install` but not its time (docs/BENCH.md,
+ * "Upload batches of 4,000 changes", and "The upload's settle and its bound").
  */
 export const UPLOAD_SETTLE_MS = 100;
+
+/**
+ * How long writes wait at most for a background upload, settled or not: a path rewritten more
+ * often than the settle (a log, a progress file) never gets old enough, and without this bound
+ * reached the DO only at the fence.
+ */
+export const UPLOAD_MAX_LAG_MS = 1000;
 
 /** The upload direction over one link. */
 interface Upload {
@@ -115,7 +122,7 @@ export class MirrorSync implements DaemonSync {
   readonly #conflicts: SyncConflict[] = [];
   /** Round trips to the DO and the bytes they carried, over every link so far. */
   readonly rpc = newSyncCounters();
-  /** What background uploads may send: the mirror's revisions as they were `settleMs` ago. */
+  /** What background uploads may send: the mirror's revisions as they were `settleMs` ago (or now, past `maxLagMs`). */
   readonly #settled: SettledRev;
 
   /** Chunks of files still being written, sent ahead of their batch (ahead-hashes.ts). */
@@ -125,7 +132,10 @@ export class MirrorSync implements DaemonSync {
 
   constructor(options: MirrorSyncOptions) {
     this.#options = options;
-    this.#settled = new SettledRev(options.settleMs ?? UPLOAD_SETTLE_MS);
+    this.#settled = new SettledRev(
+      options.settleMs ?? UPLOAD_SETTLE_MS,
+      options.maxLagMs ?? UPLOAD_MAX_LAG_MS,
+    );
     this.#ahead = new AheadHashes(options.mirror.vfs);
   }
 
