@@ -51,6 +51,11 @@ export interface Mount {
    * kernel's by node id, names and attributes, at any depth; safe while commands run).
    */
   invalidate(paths: readonly string[]): Promise<void>;
+  /**
+   * Sets the mirror's quota (null: none) for every write from now on, including those the FUSE
+   * loop answers without JS. Not committed: the caller commits.
+   */
+  setQuota(bytes: number | null): void;
   /** Called (at most once per commit) after local changes were committed to the mirror; returns an unsubscribe. */
   onChange(listener: () => void): () => void;
   /** Flushes, stops serving, unmounts. The mirror stays open (its owner closes it). */
@@ -99,6 +104,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
       fs.flushAll();
     },
     holdCreates: () => fuse?.holdCreates() ?? (() => {}),
+    setQuota: (bytes) => fs.files.setQuota(bytes),
     async invalidate(paths) {
       fs.invalidate(paths);
       await fuse?.invalidateKernel(paths);

@@ -130,15 +130,42 @@ describe("early writes", () => {
     expect(loop.credit).toBe(6 * CHUNK_SIZE);
   });
 
+  it("a quota set after the grant takes the loop's unused grant back at once and gives it again within the room", () => {
+    // The mount starts before the Durable Object sends the computer's quota.
+    wb.useEarlyWrites(loop);
+    expect(loop.credit).toBe(EARLY_WRITE_BYTES);
+    const ino = vfs.writeFile("/f", "").ino;
+    wb.open(ino, 0);
+    wb.setQuota(3 * CHUNK_SIZE);
+    expect(vfs.usage().quotaBytes).toBe(3 * CHUNK_SIZE);
+    expect(loop.credit).toBe(3 * CHUNK_SIZE);
+    // The loop answers what fits, and nothing past it, before JS sees any of it.
+    const answered = [0, 1, 2, 3, 4].map((i) => loop.answers(i * CHUNK_SIZE, CHUNK_SIZE));
+    expect(answered).toEqual([true, true, true, false, false]);
+    for (const i of [0, 1, 2])
+      wb.writeAnswered(ino, "/f", page(i), i * CHUNK_SIZE, () => vfs.stat("/f").size);
+    expect(errorCode(() => wb.write(ino, "/f", page(3), 3 * CHUNK_SIZE, () => vfs.stat("/f").size))).toBe(
+      "ENOSPC",
+    );
+    wb.flushAll();
+    expect(vfs.stat("/f").size).toBe(3 * CHUNK_SIZE);
+    expect(logged).toEqual([]);
+    // A larger quota gives the loop more room at once; none takes it away again.
+    wb.setQuota(10 * CHUNK_SIZE);
+    expect(loop.credit).toBe(7 * CHUNK_SIZE);
+    wb.setQuota(null);
+    expect(loop.credit).toBe(EARLY_WRITE_BYTES);
+  });
+
   it("a write answered before the quota shrank keeps what fits, is reported once by the next fsync, and the grant goes back", () => {
     vfs.setQuota(64 * CHUNK_SIZE);
     wb.useEarlyWrites(loop);
     const ino = vfs.writeFile("/f", "").ino;
     wb.open(ino, 0);
     expect(write(ino, "/f", 0, page(1))).toEqual([CHUNK_SIZE, true]);
-    vfs.setQuota(1.5 * CHUNK_SIZE);
-    // Answered from the grant given before the quota shrank.
+    // Answered by the loop just before the quota shrank, handed to JS just after.
     expect(loop.answers(CHUNK_SIZE, CHUNK_SIZE)).toBe(true);
+    wb.setQuota(1.5 * CHUNK_SIZE);
     wb.writeAnswered(ino, "/f", page(2), CHUNK_SIZE, () => vfs.stat("/f").size);
     expect(logged.length).toBe(1);
     // The room is gone: nothing more is answered early.

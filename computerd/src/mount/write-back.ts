@@ -70,6 +70,11 @@ export class WriteBack {
     this.room.useEarlyWrites(grants);
   }
 
+  /** Sets the mirror's quota, and the room the FUSE loop may answer writes in with it (WriteRoom.setQuota). */
+  setQuota(bytes: number | null): void {
+    this.room.setQuota(bytes);
+  }
+
   /** Bytes buffered writes will add to the vfs's used bytes once stored (statfs counts them now). */
   get bufferedGrowth(): number {
     return this.dirtyGrowth;

@@ -56,6 +56,20 @@ export class WriteRoom {
     this.early?.handled(bytes);
   }
 
+  /**
+   * Sets the quota: the loop's unused grant is taken back and given again within the new room.
+   * A grant stays with the loop until taken back, and the loop answers writes from it without
+   * JS: given before the quota was set or shrank (the DO sends it after the mount started, and
+   * again when it changes), it let a writer past the quota while the JS thread was busy, and
+   * what did not fit was dropped at the store after `write()` had succeeded.
+   */
+  setQuota(bytes: number | null): void {
+    this.vfs.setQuota(bytes);
+    if (!this.early) return;
+    this.early.revoke();
+    this.early.refill(this.left());
+  }
+
   /** Tops the early grant up when it ran low (a whole page was just written). */
   refillEarly(): void {
     if (this.early?.low) this.early.refill(this.left());

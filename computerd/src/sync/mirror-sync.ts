@@ -279,7 +279,7 @@ export class MirrorSync implements DaemonSync {
     if (quota !== null && !(typeof quota === "number" && Number.isSafeInteger(quota) && quota >= 0)) {
       throw new FsError("EINVAL", "quota", undefined, "quotaBytes must be a non-negative integer or null");
     }
-    this.#options.mirror.vfs.setQuota(quota);
+    this.#options.mount.setQuota(quota);
     this.#commit();
   }
 
