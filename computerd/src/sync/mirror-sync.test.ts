@@ -456,6 +456,34 @@ describe("MirrorSync and the computer's quota", () => {
     expect(mirror.usage()).toEqual({ usedBytes: 14_000, quotaBytes: 10_000 });
   });
 
+  test("a push takes its room from the FUSE loop's early-write credit too", async () => {
+    const fake = await fakeDo();
+    const daemon = await start(fake);
+    await daemon.connect();
+    // The loop's side of the credit (native/fuse3.c): what it may answer without JS.
+    const loop = { credit: 0 };
+    daemon.workspace.mount.fs.files.useEarlyWrites({
+      grant: (bytes) => {
+        loop.credit += bytes;
+      },
+      revoke: () => {
+        const left = loop.credit;
+        loop.credit = 0;
+        return left;
+      },
+    });
+    const session = await fake.session();
+    await session.daemon.setLimits({ quotaBytes: 4 * CHUNK_SIZE });
+    expect(loop.credit).toBe(4 * CHUNK_SIZE);
+    fake.vfs.writeFile("/from-do.bin", new Uint8Array(3 * CHUNK_SIZE).fill(1));
+    await fake.push();
+    expect(daemon.workspace.mirror.vfs.usage()).toEqual({
+      usedBytes: 3 * CHUNK_SIZE,
+      quotaBytes: 4 * CHUNK_SIZE,
+    });
+    expect(loop.credit).toBe(CHUNK_SIZE);
+  });
+
   test("an upload the DO's quota refuses fails the fence with ENOSPC; after rm the fence completes", async () => {
     const fake = await fakeDo();
     const daemon = await start(fake);

@@ -286,7 +286,8 @@ export class MirrorSync implements DaemonSync {
   /**
    * Runs `fn` with the mirror's quota lifted. What the DO pushes is already stored there (the
    * DO is the authority); the container's own unsynced writes may fill the room meanwhile, and
-   * the DO's check of their upload settles that, not a refused push.
+   * the DO's check of their upload settles that, not a refused push. The quota goes back
+   * through the mount, so the room the FUSE loop may answer writes in is what the push left.
    */
   #unlimited<T>(fn: () => T): T {
     const vfs = this.#options.mirror.vfs;
@@ -296,7 +297,7 @@ export class MirrorSync implements DaemonSync {
     try {
       return fn();
     } finally {
-      vfs.setQuota(quota);
+      this.#options.mount.setQuota(quota);
     }
   }
 
