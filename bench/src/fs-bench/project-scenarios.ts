@@ -7,6 +7,9 @@
 import type { ShellScenario } from "./scenarios.ts";
 import type { BenchSizes, NpmProject } from "./sizes.ts";
 
+/** Timed repetitions of an `npm install` at most (about 20 s on a disk here, several times that on a slow target). */
+export const NPM_INSTALL_MAX_REPS = 3;
+
 /**
  * npm's cache for the scenarios, filled by their preparation (the registry is reachable there)
  * and then used offline. On a real disk, like a developer's ~/.npm.
@@ -110,8 +113,7 @@ git clone -q --bare src src.git && rm -rf src`,
       setup: copyProject(sizes.npm),
       run: npmCi(NPM_CACHE),
       check: checkNpmInstall(sizes.npm),
-      // About 20 s on a disk here and several times that on a slow target: fewer repetitions.
-      maxReps: 3,
+      maxReps: NPM_INSTALL_MAX_REPS,
       maxWarmup: 0,
     },
   ];

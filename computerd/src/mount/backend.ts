@@ -104,7 +104,7 @@ export async function openMount(options: MountOptions): Promise<Mount> {
       fs.flushAll();
     },
     holdCreates: () => fuse?.holdCreates() ?? (() => {}),
-    setQuota: (bytes) => fs.files.setQuota(bytes),
+    setQuota: (bytes) => fs.files.room.setQuota(bytes),
     async invalidate(paths) {
       fs.invalidate(paths);
       await fuse?.invalidateKernel(paths);

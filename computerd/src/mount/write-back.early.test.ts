@@ -136,7 +136,7 @@ describe("early writes", () => {
     expect(loop.credit).toBe(EARLY_WRITE_BYTES);
     const ino = vfs.writeFile("/f", "").ino;
     wb.open(ino, 0);
-    wb.setQuota(3 * CHUNK_SIZE);
+    wb.room.setQuota(3 * CHUNK_SIZE);
     expect(vfs.usage().quotaBytes).toBe(3 * CHUNK_SIZE);
     expect(loop.credit).toBe(3 * CHUNK_SIZE);
     // The loop answers what fits, and nothing past it, before JS sees any of it.
@@ -151,9 +151,9 @@ describe("early writes", () => {
     expect(vfs.stat("/f").size).toBe(3 * CHUNK_SIZE);
     expect(logged).toEqual([]);
     // A larger quota gives the loop more room at once; none takes it away again.
-    wb.setQuota(10 * CHUNK_SIZE);
+    wb.room.setQuota(10 * CHUNK_SIZE);
     expect(loop.credit).toBe(7 * CHUNK_SIZE);
-    wb.setQuota(null);
+    wb.room.setQuota(null);
     expect(loop.credit).toBe(EARLY_WRITE_BYTES);
   });
 
@@ -165,7 +165,7 @@ describe("early writes", () => {
     expect(write(ino, "/f", 0, page(1))).toEqual([CHUNK_SIZE, true]);
     // Answered by the loop just before the quota shrank, handed to JS just after.
     expect(loop.answers(CHUNK_SIZE, CHUNK_SIZE)).toBe(true);
-    wb.setQuota(1.5 * CHUNK_SIZE);
+    wb.room.setQuota(1.5 * CHUNK_SIZE);
     wb.writeAnswered(ino, "/f", page(2), CHUNK_SIZE, () => vfs.stat("/f").size);
     expect(logged.length).toBe(1);
     // The room is gone: nothing more is answered early.

@@ -47,8 +47,8 @@ export class WriteBack {
   private readonly fullPages: [number, number][] = [];
   private draining = false;
   private quietTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The quota's room, with what is set aside for writes the FUSE loop answers early. */
-  private readonly room: WriteRoom;
+  /** The quota's room, with what is set aside for writes the FUSE loop answers early (Mount.setQuota sets the quota here). */
+  readonly room: WriteRoom;
   /** Attributes changed by buffered writes and stores (write-back-hooks.ts). */
   hooks: WriteBackHooks = NO_HOOKS;
   /** The names the buffered files are to be stored under, through renames and links. */
@@ -68,11 +68,6 @@ export class WriteBack {
   /** Lets the FUSE loop answer whole-page writes early, within room set aside here (early-writes.ts). */
   useEarlyWrites(grants: WriteGrants): void {
     this.room.useEarlyWrites(grants);
-  }
-
-  /** Sets the mirror's quota, and the room the FUSE loop may answer writes in with it (WriteRoom.setQuota). */
-  setQuota(bytes: number | null): void {
-    this.room.setQuota(bytes);
   }
 
   /** Bytes buffered writes will add to the vfs's used bytes once stored (statfs counts them now). */
