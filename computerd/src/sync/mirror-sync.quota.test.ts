@@ -9,13 +9,19 @@ import { describe, expect, test } from "vitest";
 import { decode, fakeDo, start, writeThroughMount } from "../../test/mirror-sync-harness.ts";
 import { tree } from "../../test/stand-in-do.ts";
 
+/** A daemon linked to a stand-in DO that has sent it the quota `quotaBytes`. */
+async function linkedWithQuota(quotaBytes: number) {
+  const fake = await fakeDo();
+  const daemon = await start(fake);
+  await daemon.connect();
+  const session = await fake.session();
+  await session.daemon.setLimits({ quotaBytes });
+  return { fake, daemon, session };
+}
+
 describe("MirrorSync and the computer's quota", () => {
   test("setLimits makes the DO's quota the mount's: statfs shows it, write() stops at it, then ENOSPC", async () => {
-    const fake = await fakeDo();
-    const daemon = await start(fake);
-    await daemon.connect();
-    const session = await fake.session();
-    await session.daemon.setLimits({ quotaBytes: 64 * 1024 });
+    const { daemon, session } = await linkedWithQuota(64 * 1024);
     const fs = daemon.workspace.mount.fs;
     expect(fs.statfs().blocks).toBe(16);
     const { fh } = fs.create("/big", 0o644);
@@ -27,11 +33,7 @@ describe("MirrorSync and the computer's quota", () => {
   });
 
   test("malformed limits are EINVAL and change nothing", async () => {
-    const fake = await fakeDo();
-    const daemon = await start(fake);
-    await daemon.connect();
-    const session = await fake.session();
-    await session.daemon.setLimits({ quotaBytes: 4096 });
+    const { daemon, session } = await linkedWithQuota(4096);
     for (const quotaBytes of [-1, 1.5, "9", Number.POSITIVE_INFINITY, undefined]) {
       const call = session.daemon.setLimits({ quotaBytes } as unknown as { quotaBytes: number });
       await expect(call).rejects.toMatchObject({ code: "EINVAL" });
@@ -40,11 +42,7 @@ describe("MirrorSync and the computer's quota", () => {
   });
 
   test("a push is stored even when the container's own writes fill the quota", async () => {
-    const fake = await fakeDo();
-    const daemon = await start(fake);
-    await daemon.connect();
-    const session = await fake.session();
-    await session.daemon.setLimits({ quotaBytes: 10_000 });
+    const { fake, daemon } = await linkedWithQuota(10_000);
     writeThroughMount(daemon, "/local.txt", "l".repeat(9_000));
     fake.vfs.writeFile("/from-do.txt", "d".repeat(5_000));
     await fake.push();
