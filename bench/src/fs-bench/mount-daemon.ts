@@ -19,6 +19,12 @@ import { openMirror } from "computerd/mirror";
 import { openMount } from "computerd/mount";
 import { countExternalMemoryGlobally } from "computerd/v8-heap";
 
+/** This process's CPU time so far, every thread (the FUSE loop, the thread pool, V8's), in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 function fileBytes(path: string): number {
   return existsSync(path) ? statSync(path).size : 0;
 }
@@ -51,6 +57,7 @@ async function main(): Promise<number> {
     fuse: { ...mount.counters },
     sql: { ...mirror.sql.counters },
     storedBytes: fileBytes(join(stateDir, "mirror.sqlite")) + fileBytes(join(stateDir, "mirror.sqlite-wal")),
+    cpuMs: cpuMs(),
   });
   emit({ event: "mounted", backend: mount.backend, mountPoint: mount.mountPoint ?? null, pid: process.pid });
 

@@ -153,10 +153,12 @@ export async function startMountTarget(parent: string, via: MountVia): Promise<F
       throw new Error(`mount: ${line} failed: ${JSON.stringify(event)}\n${log.join("\n")}`);
     const fenceMs = typeof event.fenceMs === "number" ? event.fenceMs : undefined;
     const storedBytes = typeof event.storedBytes === "number" ? event.storedBytes : undefined;
+    const cpuMs = typeof event.cpuMs === "number" ? event.cpuMs : undefined;
     return {
       fuse: event.fuse,
       sql: event.sql,
       ...(storedBytes === undefined ? {} : { storedBytes }),
+      ...(cpuMs === undefined ? {} : { cpuMs }),
       ...(fenceMs === undefined ? {} : { fenceMs }),
     };
   };

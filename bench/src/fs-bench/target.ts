@@ -17,6 +17,11 @@ export interface MountCounters {
   sql: { statements: number; operations: number; commits: number };
   /** Bytes of the mirror's files (database and WAL) on disk: what the writes cost in storage. */
   storedBytes?: number;
+  /**
+   * CPU time of the mount's daemon, all its threads, user and system, in ms: what the mount
+   * costs the machine, steadier than wall times on a machine whose speed moves.
+   */
+  cpuMs?: number;
 }
 
 /** What settling did. */
@@ -96,6 +101,7 @@ export function counterDelta(before: MountCounters, after: MountCounters): Mount
     ...(after.storedBytes !== undefined && before.storedBytes !== undefined
       ? { storedBytes: after.storedBytes - before.storedBytes }
       : {}),
+    ...(after.cpuMs !== undefined && before.cpuMs !== undefined ? { cpuMs: after.cpuMs - before.cpuMs } : {}),
   };
 }
 

@@ -15,13 +15,14 @@ function bytes(n: number): string {
 /** What the counters cell says, for the reports' legends. */
 export const COUNTERS_LEGEND =
   "FUSE: requests the mount served by type (the mount: during the timed part; the fleet: computerd's, from the fence before the exec to the one after); " +
-  "SQL: the mirror's statements (until the fence); stored: bytes the mirror grew by; RPC: computerd's round trips to the Durable Object, " +
+  "SQL: the mirror's statements (until the fence); stored: bytes the mirror grew by; CPU ms: the mount daemon's CPU time, all its threads (until the fence); RPC: computerd's round trips to the Durable Object, " +
   "with the changes and blob bytes they sent and got; DO SQL: the Durable Object's statements for the exec; fsCalls, fsOps: the shell/js runtimes' round trips to the filesystem.";
 
 /** The counters shown under a short label, in this order (the JSON keeps every one). */
 const LABELS: readonly [string, string][] = [
   ["sql", "SQL"],
   ["storedBytes", "stored"],
+  ["cpuMs", "CPU ms"],
   ["syncCalls", "RPC"],
   ["syncChanges", "changes"],
   ["syncSentBytes", "sent"],

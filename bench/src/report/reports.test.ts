@@ -39,6 +39,7 @@ describe("runRows", () => {
       "fuse.create": 5,
       sql: 40,
       storedBytes: 4096,
+      cpuMs: 121,
     });
     expect(write?.times.disk?.error).toContain("No space left");
     expect(write?.vsDisk).toBeUndefined();
@@ -52,7 +53,7 @@ describe("markdownReport", () => {
     const lines = md.split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/^\| scenario +\| place +\| +median ms \|/));
     expect(md).toMatch(
-      /\| create 1000 files +\| computerd \| +500 \|.*\| +16\.7x \| +1\.25x \| ≤ 1x disk +\| NO +\| FUSE 16 \(lookup 11, create 5\), SQL 40, stored 4\.0 KiB/,
+      /\| create 1000 files +\| computerd \| +500 \|.*\| +16\.7x \| +1\.25x \| ≤ 1x disk +\| NO +\| FUSE 16 \(lookup 11, create 5\), SQL 40, stored 4\.0 KiB, CPU ms 121/,
     );
     expect(md).toMatch(/\| +\| disk +\| FAILED: run: exit code 1: No space left/);
     expect(md).toMatch(/\| sync fence after 1,000 files \| fleet +\| +310 \|.*< 2000 ms +\| yes/);

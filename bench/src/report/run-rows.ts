@@ -55,7 +55,7 @@ function counterMedians(perSample: Record<string, number>[]): Record<string, num
   return out;
 }
 
-/** The counters of one mount sample: `fuse.<op>` and `fuse` (total), `sql`, `storedBytes`. */
+/** The counters of one mount sample: `fuse.<op>` and `fuse` (total), `sql`, `storedBytes`, `cpuMs`. */
 export function sampleCounters(sample: Sample): Record<string, number> {
   const out: Record<string, number> = {};
   if (sample.timed) {
@@ -69,6 +69,7 @@ export function sampleCounters(sample: Sample): Record<string, number> {
   if (sample.withFence) {
     out.sql = sample.withFence.sql.statements;
     if (sample.withFence.storedBytes !== undefined) out.storedBytes = sample.withFence.storedBytes;
+    if (sample.withFence.cpuMs !== undefined) out.cpuMs = sample.withFence.cpuMs;
   }
   return out;
 }

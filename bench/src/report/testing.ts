@@ -34,6 +34,7 @@ function targetRun(target: TargetId, value: number[] | string): TargetRun {
             fuse: { lookup: 10 + i, create: 5 },
             sql: { statements: 40, operations: 20, commits: 1 },
             storedBytes: 4096,
+            cpuMs: 120 + i,
           },
         }
       : {}),
