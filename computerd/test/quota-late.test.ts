@@ -6,6 +6,9 @@
  */
 
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { expect, it } from "vitest";
 import { describeFreshMount } from "./mounted-mirror.ts";
 
@@ -22,19 +25,26 @@ describeFreshMount("a quota set after the mount started", { prefix: "computerd-q
   it("stops a writer the FUSE loop answers at the quota, while the JS thread is busy", async () => {
     m.mount.setQuota(QUOTA);
     m.mirror.sql.commit();
-    // The handle is opened (by JS) first; dd's 64 KiB writes through it then join the loop's
-    // write runs, which JS hands over later, while the test keeps this thread busy.
-    const script = `exec 3>${m.mnt}/big; sleep 0.3
+    // The handle is opened (by JS) first; once the test has taken this thread, dd's 64 KiB
+    // writes through it join the loop's write runs, which JS would only see afterwards.
+    const go = join(mkdtempSync(join(tmpdir(), "computerd-quota-late-go-")), "go");
+    const script = `exec 3>${m.mnt}/big; echo opened
+while [ ! -e ${go} ]; do sleep 0.01; done
 dd if=/dev/zero bs=64k count=100 2>&1 >&3; echo "dd exit $?"; exec 3>&-`;
     const child = spawn("sh", ["-c", script]);
     let out = "";
-    child.stdout.on("data", (data: Buffer) => {
-      out += data.toString();
-    });
+    const opened = new Promise<void>((resolve) =>
+      child.stdout.on("data", (data: Buffer) => {
+        out += data.toString();
+        if (out.includes("opened")) resolve();
+      }),
+    );
     const exited = new Promise((resolve) => child.on("close", resolve));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await opened;
+    writeFileSync(go, "");
     busy(800);
     await exited;
+    rmSync(dirname(go), { recursive: true, force: true });
     expect(out).toContain("No space left on device");
     expect(out).toContain("dd exit 1");
     await m.mount.flushAll();
