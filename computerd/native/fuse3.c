@@ -245,6 +245,7 @@ static void ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 static void ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set, struct fuse_file_info *fi) {
   run_disarm_ino(&sess(req)->run, ino);
   bytes_drop(sess(req), ino);
+  if (times_here(sess(req), req, ino, attr, to_set)) return;
   struct request *r = make(req, OP_SETATTR);
   PUSH(r, ino); PUSH(r, to_set); PUSH(r, attr->st_mode); PUSH(r, attr->st_uid); PUSH(r, attr->st_gid);
   PUSH(r, attr->st_size); PUSH(r, attr->st_atim.tv_sec); PUSH(r, attr->st_atim.tv_nsec);
@@ -1317,14 +1318,15 @@ static napi_value js_receive_buffers(napi_env env, napi_callback_info info) {
 }
 
 /* loopAnswers(session) -> Float64Array [capability probes, flushes, getattrs, writes joined into
-   runs, lookup misses, opendirs, opens, creates, unlinks, mkdirs, links, reads] the loop answered without JS. */
+   runs, lookup misses, opendirs, opens, creates, unlinks, mkdirs, links, reads, setattrs of
+   times] the loop answered without JS. */
 static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1], buffer, array;
   CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   struct session *s = get_session(env, argv[0]);
   double *counts = NULL;
-  CHECK(napi_create_arraybuffer(env, 12 * sizeof(double), (void **)&counts, &buffer));
+  CHECK(napi_create_arraybuffer(env, 13 * sizeof(double), (void **)&counts, &buffer));
   counts[0] = s ? (double)__atomic_load_n(&s->loop_getxattr, __ATOMIC_RELAXED) : 0;
   counts[1] = s ? (double)__atomic_load_n(&s->loop_flush, __ATOMIC_RELAXED) : 0;
   counts[2] = s ? (double)__atomic_load_n(&s->loop_getattr, __ATOMIC_RELAXED) : 0;
@@ -1337,7 +1339,8 @@ static napi_value js_loop_answers(napi_env env, napi_callback_info info) {
   counts[9] = s ? (double)__atomic_load_n(&s->loop_mkdir, __ATOMIC_RELAXED) : 0;
   counts[10] = s ? (double)__atomic_load_n(&s->loop_link, __ATOMIC_RELAXED) : 0;
   counts[11] = s ? (double)__atomic_load_n(&s->attrs->contents.answered, __ATOMIC_RELAXED) : 0;
-  CHECK(napi_create_typedarray(env, napi_float64_array, 12, buffer, 0, &array));
+  counts[12] = s ? (double)__atomic_load_n(&s->loop_setattr, __ATOMIC_RELAXED) : 0;
+  CHECK(napi_create_typedarray(env, napi_float64_array, 13, buffer, 0, &array));
   return array;
 }
 

@@ -333,3 +333,73 @@ int read_here(struct session *s, fuse_req_t req, fuse_ino_t ino, size_t size, of
   }
   return 1;
 }
+
+/* The setattr bits of times (libfuse's FUSE_SET_ATTR_*): all a setattr the loop answers sets. */
+#define TIMES_TO_SET (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_ATIME_NOW | FUSE_SET_ATTR_MTIME_NOW)
+
+/*
+ * Answers a setattr of times only (utimensat, `touch`) as JS would (fuse3-ops.ts OP.setattr,
+ * LocalFs.utimens), where that answer is certain: the loop has the node's attributes, JS holds
+ * nothing to store or report (a store it would make first could fail), no removal is on its
+ * way and the loop's creates are on (JS holds them while the DO's changes are applied). The
+ * kernel checked the caller's right (default_permissions). The times asked for (the loop's
+ * clock for "now") and the change's ctime go into the table and the answer, and to JS as
+ * OP_SETATTR_ANSWERED ([ino, to_set, atime sec, nsec, mtime sec, nsec, ctime sec, nsec]), in
+ * order. 0 when JS must answer.
+ */
+int times_here(struct session *s, fuse_req_t req, fuse_ino_t ino, const struct stat *attr, int to_set) {
+  if ((to_set & ~TIMES_TO_SET) != 0 || (to_set & TIMES_TO_SET) == 0 ||
+      __atomic_load_n(&s->flush_wanted, __ATOMIC_ACQUIRE) || __atomic_load_n(&s->removals_pending, __ATOMIC_ACQUIRE) != 0)
+    return 0;
+  struct attr_slot *slot = &s->attrs->slots[ino % ATTR_SLOTS];
+  pthread_mutex_lock(&s->attrs->lock);
+  int known = slot->ino == ino && ino != 0;
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!known) return 0;
+  double attr_timeout = 0;
+  /* Counted before the check, as a create (create_here). */
+  __atomic_add_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  if (!creates_on(&s->creates, NULL, &attr_timeout)) {
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    return 0;
+  }
+  struct request *r = make(NULL, OP_SETATTR_ANSWERED);
+  r->loop_answered = 1;
+  slot_change_begin(s, r, ino);
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  struct timespec atime = to_set & FUSE_SET_ATTR_ATIME_NOW ? now : attr->st_atim;
+  struct timespec mtime = to_set & FUSE_SET_ATTR_MTIME_NOW ? now : attr->st_mtim;
+  int set_atime = (to_set & (FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_ATIME_NOW)) != 0;
+  int set_mtime = (to_set & (FUSE_SET_ATTR_MTIME | FUSE_SET_ATTR_MTIME_NOW)) != 0;
+  struct stat st;
+  pthread_mutex_lock(&s->attrs->lock);
+  /* It was there a moment ago: only a drop by JS (a remote change) can have taken it since. */
+  int still = slot->ino == ino;
+  if (still) {
+    if (set_atime) {
+      slot->attr[8] = (double)atime.tv_sec;
+      slot->attr[9] = (double)atime.tv_nsec;
+    }
+    if (set_mtime) {
+      slot->attr[10] = (double)mtime.tv_sec;
+      slot->attr[11] = (double)mtime.tv_nsec;
+    }
+    slot->attr[12] = (double)now.tv_sec;
+    slot->attr[13] = (double)now.tv_nsec;
+    stat_from(slot->attr, &st);
+  }
+  pthread_mutex_unlock(&s->attrs->lock);
+  if (!still) {
+    slot_changes_end(s, r);
+    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+    free_request(r);
+    return 0;
+  }
+  PUSH(r, ino); PUSH(r, to_set); PUSH(r, atime.tv_sec); PUSH(r, atime.tv_nsec);
+  PUSH(r, mtime.tv_sec); PUSH(r, mtime.tv_nsec); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
+  __atomic_add_fetch(&s->loop_setattr, 1, __ATOMIC_RELAXED);
+  fuse_reply_attr(req, &st, attr_timeout);
+  enqueue(s, r);
+  return 1;
+}

@@ -32,7 +32,7 @@ enum op {
   OP_RELEASE, OP_FSYNC, OP_OPENDIR, OP_READDIR, OP_RELEASEDIR, OP_FSYNCDIR, OP_STATFS,
   OP_SETXATTR, OP_GETXATTR, OP_LISTXATTR, OP_REMOVEXATTR, OP_CREATE, OP_EXIT, OP_COPY_FILE_RANGE,
   OP_READDIRPLUS, OP_WRITE_EARLY, OP_WRITE_RUN, OP_LOOKUP_FOUND, OP_CREATE_ANSWERED, OP_UNLINK_ANSWERED,
-  OP_MKDIR_ANSWERED, OP_LINK_ANSWERED, OP_READ_ANSWERED
+  OP_MKDIR_ANSWERED, OP_LINK_ANSWERED, OP_READ_ANSWERED, OP_SETATTR_ANSWERED
 };
 
 /* A request on its way to JS. Numbers go in n[], names in s1/s2, write data in data. */
@@ -113,6 +113,7 @@ struct session {
   long loop_unlink;   /* unlinks the loop answered (atomic) */
   long loop_mkdir;    /* mkdirs the loop answered (atomic) */
   long loop_link;     /* links the loop answered (atomic) */
+  long loop_setattr;  /* setattrs of times the loop answered (atomic) */
   /* Unlinks, rmdirs and renames handed to JS and not yet handled (atomic): while one is on its
      way, a name the loop's tables still show may be going, so the loop answers no open. */
   long removals_pending;

@@ -113,6 +113,7 @@ const LOOP_COUNTERS = [
   "mkdir (loop)",
   "link (loop)",
   "read (loop)",
+  "setattr (loop)",
 ];
 
 /** How often unmount wakes the FUSE loop until it has ended. */

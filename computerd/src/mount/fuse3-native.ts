@@ -58,6 +58,11 @@ export const OP = {
   link_answered: 38,
   /** A read the loop answered moved the file's atime (no request handle): [ino, sec, nsec]. */
   read_answered: 39,
+  /**
+   * A setattr of times the loop answered (no request handle): [ino, to_set, atime sec, nsec,
+   * mtime sec, nsec, ctime sec, nsec].
+   */
+  setattr_answered: 40,
 } as const;
 
 /** Request names by code (the FUSE counters' keys). */

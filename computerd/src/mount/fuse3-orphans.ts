@@ -9,7 +9,8 @@
  */
 import type { Stat } from "@computer/vfs";
 import { ROOT_INO } from "./fuse3-nodes.ts";
-import { isFuseHiddenName, type LocalFs } from "./local-fs.ts";
+import type { LocalFs } from "./local-fs.ts";
+import { splitParent } from "./meta-cache.ts";
 
 /**
  * Removes the hidden files a daemon that died with files open left in the root: their
@@ -112,4 +113,9 @@ export class Orphans {
     this.removedDirs.delete(ino);
     return this.releasedHidden.has(ino) ? this.unhide(ino) : undefined;
   }
+}
+
+/** True for names libfuse uses to keep unlinked-but-open files (the sync client may skip them). */
+export function isFuseHiddenName(path: string): boolean {
+  return splitParent(path).name.startsWith(".fuse_hidden");
 }

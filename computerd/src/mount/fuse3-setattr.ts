@@ -11,10 +11,10 @@ const SET_MODE = 1 << 0;
 const SET_UID = 1 << 1;
 const SET_GID = 1 << 2;
 const SET_SIZE = 1 << 3;
-const SET_ATIME = 1 << 4;
-const SET_MTIME = 1 << 5;
-const SET_ATIME_NOW = 1 << 7;
-const SET_MTIME_NOW = 1 << 8;
+export const SET_ATIME = 1 << 4;
+export const SET_MTIME = 1 << 5;
+export const SET_ATIME_NOW = 1 << 7;
+export const SET_MTIME_NOW = 1 << 8;
 
 function time(flags: number, setBit: number, nowBit: number, sec: number, nsec: number): TimeArg {
   if (flags & nowBit) return "now";

@@ -409,10 +409,12 @@ export class LocalFs {
   }
 
   /** lutimes. Unflushed data goes first, so its flush cannot overwrite the times set here. */
-  utimens(path: string, atime: TimeArg, mtime: TimeArg): void {
+  /** utimensat; `changed`: the ctime the FUSE loop answered (fuse3-times-answered.ts), else now. */
+  utimens(path: string, atime: TimeArg, mtime: TimeArg, changed?: Timespec): void {
     const dentry = this.dentry(path);
     if (dentry && this.files.hasDirty(dentry.ino)) this.files.flush(dentry.ino);
-    this.vfs.utimes(path, atime, mtime, false);
+    const set = () => this.vfs.utimes(path, atime, mtime, false);
+    changed ? this.vfs.at(changed, set) : set();
     this.meta.dropStat(dentry?.ino);
   }
 
@@ -491,9 +493,4 @@ export class LocalFs {
   stop(): void {
     this.files.stop();
   }
-}
-
-/** True for names libfuse uses to keep unlinked-but-open files (the sync client may skip them). */
-export function isFuseHiddenName(path: string): boolean {
-  return splitParent(path).name.startsWith(".fuse_hidden");
 }
