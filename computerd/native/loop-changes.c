@@ -193,6 +193,15 @@ int mkdir_here(struct session *s, fuse_req_t req, fuse_ino_t parent, const char 
   return 1;
 }
 
+/* A change begun (counted in early_pending, its slots marked) whose slot JS took meanwhile (a
+   remote change): nothing reaches JS, which answers the request instead. 0. */
+static int abandon(struct session *s, struct request *r) {
+  slot_changes_end(s, r);
+  __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
+  free_request(r);
+  return 0;
+}
+
 /*
  * Answers a link as JS would (fuse3-ops.ts OP.link), where that answer is certain: the new name
  * is certainly missing from a directory whose attributes the loop has, the loop has the file's
@@ -241,12 +250,7 @@ int link_here(struct session *s, fuse_req_t req, fuse_ino_t ino, fuse_ino_t newp
     stat_from(file->attr, &e.attr);
   }
   pthread_mutex_unlock(&s->attrs->lock);
-  if (!still) {
-    slot_changes_end(s, r);
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-    free_request(r);
-    return 0;
-  }
+  if (!still) return abandon(s, r);
   names_add(&s->names, newparent, newname);
   entries_put(&s->entries, newparent, newname, ino, entry_timeout);
   e.ino = ino;
@@ -390,12 +394,7 @@ int times_here(struct session *s, fuse_req_t req, fuse_ino_t ino, const struct s
     stat_from(slot->attr, &st);
   }
   pthread_mutex_unlock(&s->attrs->lock);
-  if (!still) {
-    slot_changes_end(s, r);
-    __atomic_sub_fetch(&s->early_pending, 1, __ATOMIC_ACQ_REL);
-    free_request(r);
-    return 0;
-  }
+  if (!still) return abandon(s, r);
   PUSH(r, ino); PUSH(r, to_set); PUSH(r, atime.tv_sec); PUSH(r, atime.tv_nsec);
   PUSH(r, mtime.tv_sec); PUSH(r, mtime.tv_nsec); PUSH(r, now.tv_sec); PUSH(r, now.tv_nsec);
   __atomic_add_fetch(&s->loop_setattr, 1, __ATOMIC_RELAXED);

@@ -3,8 +3,8 @@
  * is, in order, to be made exactly so in the mirror (computerd/docs/mount.md, "Creates in the
  * loop", "Unlinks, mkdirs, links and reads in the loop" and "Times in the loop"): a create, an
  * unlink, a mkdir and a link, a read of bytes the loop wrote itself (loop-contents.h), and a
- * setattr of times only. Each answers 1 when the
- * loop answered the request, 0 when it goes to JS. Loop thread only.
+ * setattr of times only. Each answers 1 when the loop answered the request, 0 when it goes to
+ * JS. Loop thread only.
  */
 #ifndef COMPUTERD_LOOP_CHANGES_H
 #define COMPUTERD_LOOP_CHANGES_H

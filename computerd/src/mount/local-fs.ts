@@ -408,8 +408,10 @@ export class LocalFs {
     this.meta.dropStatOf(path);
   }
 
-  /** lutimes. Unflushed data goes first, so its flush cannot overwrite the times set here. */
-  /** utimensat; `changed`: the ctime the FUSE loop answered (fuse3-times-answered.ts), else now. */
+  /**
+   * lutimes. Unflushed data goes first, so its flush cannot overwrite the times set here.
+   * `changed`: the ctime the FUSE loop answered (fuse3-times-answered.ts); else now.
+   */
   utimens(path: string, atime: TimeArg, mtime: TimeArg, changed?: Timespec): void {
     const dentry = this.dentry(path);
     if (dentry && this.files.hasDirty(dentry.ino)) this.files.flush(dentry.ino);
